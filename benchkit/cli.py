@@ -1,0 +1,29 @@
+"""Shared command-line plumbing: subcommands registered by modules, one-line errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Iterable, Sequence
+
+from benchkit.errors import UserError
+
+Registrar = Callable[[argparse._SubParsersAction], None]
+
+
+def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
+    """Build the parser from `registrars` (each adds one subcommand whose handler is `args.func`)
+    and run it: 0 on success, 2 with a single `error:` line on bad input."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for register in registrars:
+        register(sub)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
