@@ -1,0 +1,66 @@
+"""A disk cache of chat completions (SQLite) so that a rerun sends nothing.
+
+Entries are keyed by a hash of the model, the messages and the sampling settings. Only the
+request (never the API key or the endpoint's credentials) and the reply are stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS completions (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    request TEXT NOT NULL,
+    text TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    created REAL NOT NULL
+)
+"""
+
+
+def request_key(request: dict) -> str:
+    return hashlib.sha256(json.dumps(request, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+class CompletionCache:
+    """One SQLite file; used from one thread (the caller's), so it needs no locking."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path)
+        self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits: one per reply
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(_SCHEMA)
+        self._db.commit()
+
+    def get(self, request: dict) -> tuple[str, int, int] | None:
+        row = self._db.execute(
+            "SELECT text, prompt_tokens, completion_tokens FROM completions WHERE key = ?", (request_key(request),)
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def put(self, request: dict, text: str, prompt_tokens: int, completion_tokens: int) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                request_key(request),
+                request["model"],
+                json.dumps(request, sort_keys=True, ensure_ascii=False),
+                text,
+                prompt_tokens,
+                completion_tokens,
+                time.time(),
+            ),
+        )
+        self._db.commit()
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,192 @@
+"""A client for any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server).
+
+Built for scoring: temperature 0, bounded concurrency, retries with backoff on rate limits,
+server errors and timeouts, a disk cache so a rerun sends nothing, and token accounting.
+A request that still fails is returned as an error, never as an answer, so callers can count
+it as unjudged. The API key lives only inside the `openai` client: it is never cached, logged
+or put in an error message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Sequence
+
+import openai
+
+from benchkit.cache import CompletionCache, request_key
+from benchkit.errors import UserError
+
+Messages = Sequence[dict]
+
+_RETRIED = (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError)  # includes timeouts
+_FATAL = (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
+_SECRET = re.compile(r"\b(?:sk|key|token)-[\w*\-]{3,}", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One reply; `text` is None when the request failed (then `error` says why)."""
+
+    text: str | None
+    error: str | None = None
+    cached: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class Usage:
+    """What a client has spent: requests sent, replies served from the cache, tokens billed."""
+
+    requests: int = 0
+    retries: int = 0
+    failures: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def parse_judge(spec: str) -> str:
+    """The model name in a judge spec `openai:<model>`."""
+    provider, _, model = spec.partition(":")
+    if provider != "openai" or not model:
+        raise UserError(f"unknown judge {spec!r}; expected openai:<model>, e.g. openai:gpt-4o")
+    return model
+
+
+class ChatClient:
+    """Sends chat requests to one model; see the module docstring for the guarantees."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        cache_dir: str | Path | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        concurrency: int = 8,
+        max_retries: int = 5,
+        timeout: float = 60.0,
+        backoff: float = 1.0,
+        max_backoff: float = 60.0,
+    ):
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            if base_url is None:
+                raise UserError("no API key for the judge: set OPENAI_API_KEY or pass an API key")
+            key = "EMPTY"  # local servers (vLLM, Ollama, llama.cpp) ignore it; the openai package needs one
+        self._key = key
+        self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.concurrency = max(1, concurrency)
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.cache = CompletionCache(Path(cache_dir) / "completions.sqlite") if cache_dir else None
+        self.usage = Usage()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"ChatClient(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+
+    def complete_many(self, conversations: Sequence[Messages]) -> list[Completion]:
+        """One Completion per conversation, in order; identical requests are sent once."""
+        requests = [self._request(messages) for messages in conversations]
+        results: list[Completion | None] = [None] * len(requests)
+        todo: dict[str, list[int]] = {}
+        for i, request in enumerate(requests):
+            hit = self.cache.get(request) if self.cache else None
+            if hit is not None:
+                results[i] = Completion(hit[0], cached=True, prompt_tokens=hit[1], completion_tokens=hit[2])
+                self.usage.cache_hits += 1
+            else:
+                todo.setdefault(request_key(request), []).append(i)
+        if todo:
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
+                for future in as_completed(futures):
+                    done = future.result()
+                    indices = futures[future]
+                    if self.cache and done.text is not None:
+                        self.cache.put(requests[indices[0]], done.text, done.prompt_tokens, done.completion_tokens)
+                    for i in indices:
+                        results[i] = done
+        return results  # type: ignore[return-value]
+
+    def complete(self, messages: Messages) -> Completion:
+        return self.complete_many([messages])[0]
+
+    def close(self) -> None:
+        if self.cache:
+            self.cache.close()
+        self._client.close()
+
+    def _request(self, messages: Messages) -> dict:
+        request = {"model": self.model, "messages": list(messages), "temperature": self.temperature}
+        if self.max_tokens is not None:
+            request["max_tokens"] = self.max_tokens
+        return request
+
+    def _send(self, request: dict) -> Completion:
+        """Send with retries; a failure after the last retry comes back as an error Completion."""
+        attempt = 0
+        while True:
+            try:
+                with self._lock:
+                    self.usage.requests += 1
+                reply = self._client.chat.completions.create(**request)
+            except _FATAL as exc:
+                raise UserError(
+                    f"the judge endpoint refused the request ({type(exc).__name__}, status {exc.status_code}): "
+                    "check the API key, the model name and the base URL"
+                ) from None
+            except _RETRIED as exc:
+                if attempt == self.max_retries:
+                    return self._failed(exc)
+                with self._lock:
+                    self.usage.retries += 1
+                time.sleep(self._wait(exc, attempt))
+                attempt += 1
+            except openai.OpenAIError as exc:  # other 4xx: the request itself is bad; retrying won't help
+                return self._failed(exc)
+            else:
+                text = reply.choices[0].message.content if reply.choices else None
+                if text is None:
+                    return self._failed(ValueError("reply without text"))
+                used = reply.usage
+                prompt, completion = (used.prompt_tokens, used.completion_tokens) if used else (0, 0)
+                with self._lock:
+                    self.usage.prompt_tokens += prompt
+                    self.usage.completion_tokens += completion
+                return Completion(text, prompt_tokens=prompt, completion_tokens=completion)
+
+    def _wait(self, exc: Exception, attempt: int) -> float:
+        """The server's Retry-After when given, else exponential backoff; capped."""
+        response = getattr(exc, "response", None)
+        if response is not None:
+            for header, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+                try:
+                    return min(self.max_backoff, float(response.headers[header]) * scale)
+                except (KeyError, ValueError):
+                    pass
+        return min(self.max_backoff, self.backoff * 2**attempt)
+
+    def _failed(self, exc: Exception) -> Completion:
+        with self._lock:
+            self.usage.failures += 1
+        message = _SECRET.sub("***", str(exc).replace(self._key, "***"))
+        return Completion(None, error=f"{type(exc).__name__}: {message}"[:300])

@@ -1,0 +1,87 @@
+"""Read a predictions file: JSON Lines, one object per line with `id` and `response` (or `prediction`).
+
+Model runners write this format; scoring joins it to the dataset on `id`. Every malformed line
+is reported as one clear UserError naming the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from benchkit.errors import UserError
+
+TEXT_FIELDS = ("response", "prediction")
+
+
+def read_predictions(path: str | Path) -> dict[str, str | None]:
+    """Map id -> response text (None where the model gave no reply, scored as unparsed)."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read predictions {path}: {exc.strerror or exc}") from None
+    out: dict[str, str | None] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise UserError(f"{where}: expected a JSON object with id and response")
+        key = row.get("id")
+        if not isinstance(key, (str, int)) or isinstance(key, bool):
+            raise UserError(f"{where}: missing or invalid 'id'")
+        field = next((f for f in TEXT_FIELDS if f in row), None)
+        if field is None:
+            raise UserError(f"{where}: no 'response' or 'prediction' field")
+        text = row[field]
+        if text is not None and not isinstance(text, str):
+            raise UserError(f"{where}: '{field}' must be a string or null")
+        if str(key) in out:
+            raise UserError(f"{where}: duplicate id {key!r}")
+        out[str(key)] = text
+    if not out:
+        raise UserError(f"{path}: no predictions")
+    return out
+
+
+def align(predictions: dict[str, str | None], ids: Sequence[str], what: str) -> list[str | None]:
+    """Responses in the order of `ids`; every id must have exactly one prediction."""
+    missing = [i for i in ids if i not in predictions]
+    known = set(ids)
+    unknown = [i for i in predictions if i not in known]
+    if missing or unknown:
+        raise UserError(
+            f"predictions do not match {what}: {len(predictions)} predictions for {len(ids)} rows"
+            + _sample(", missing ids", missing)
+            + _sample(", unknown ids", unknown)
+        )
+    return [predictions[i] for i in ids]
+
+
+def _sample(label: str, ids: Iterable[str]) -> str:
+    ids = list(ids)
+    if not ids:
+        return ""
+    shown = ", ".join(ids[:3]) + (f" (+{len(ids) - 3} more)" if len(ids) > 3 else "")
+    return f"{label}: {shown}"
+
+
+def load_references(dataset: str, config: str, split: str, columns: Sequence[str]) -> dict[str, list]:
+    """The reference columns of one split (images are never decoded), as lists by column name.
+
+    Optional columns missing from the dataset are simply absent from the result."""
+    import datasets  # deferred: reading predictions should not pay for importing datasets
+
+    try:
+        ds = datasets.load_dataset(dataset, config, split=split)
+    except Exception as exc:  # any loading failure is the user's input: report it on one line
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first}") from None
+    present = [c for c in columns if c in ds.column_names]
+    return ds.select_columns(present).to_dict()

@@ -1,0 +1,121 @@
+"""Procedural floor and table textures, pure functions of (kind, size, seed).
+
+Textures are built from smooth value noise (low-resolution random grids upsampled), which
+looks like a surface at 2K and keeps lossless PNGs compact, unlike per-pixel noise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image
+
+KINDS = ("wood", "fabric", "paper", "desk", "carpet", "tiles", "concrete", "grass")
+
+BASE_COLOURS = {
+    "wood": [(150, 100, 60), (178, 128, 80), (120, 80, 50), (196, 152, 104)],
+    "fabric": [(70, 90, 130), (150, 60, 60), (90, 120, 90), (200, 190, 170)],
+    "paper": [(236, 230, 214), (226, 222, 210), (240, 236, 226)],
+    "desk": [(200, 200, 196), (96, 104, 112), (220, 210, 190), (60, 64, 70)],
+    "carpet": [(120, 40, 50), (60, 70, 110), (150, 140, 120), (80, 100, 80)],
+    "tiles": [(210, 210, 205), (180, 190, 200), (200, 180, 160)],
+    "concrete": [(150, 150, 146), (170, 165, 158), (128, 130, 132)],
+    "grass": [(70, 120, 50), (90, 135, 60), (60, 105, 45)],
+}
+
+# Named lighting tints: multiplied into the whole scene, like a lamp's colour.
+TINTS = {
+    "neutral": (1.0, 1.0, 1.0),
+    "warm": (1.06, 1.0, 0.9),
+    "cool": (0.92, 0.98, 1.06),
+    "dim": (0.85, 0.85, 0.85),
+    "bright": (1.08, 1.08, 1.08),
+}
+
+
+def value_noise(rng: np.random.Generator, height: int, width: int, cell: int) -> np.ndarray:
+    """Smooth noise in [0, 1] with features about `cell` pixels wide."""
+    gh, gw = height // cell + 2, width // cell + 2
+    grid = Image.fromarray(rng.random((gh, gw), dtype=np.float32), mode="F")
+    big = grid.resize((gw * cell, gh * cell), Image.Resampling.BICUBIC)
+    return np.asarray(big, dtype=np.float32)[:height, :width]
+
+
+def _fractal(rng, h, w, cells, weights) -> np.ndarray:
+    out = sum(wt * value_noise(rng, h, w, c) for c, wt in zip(cells, weights))
+    return out / sum(weights)
+
+
+def _wood(rng, h, w):
+    plank = int(rng.integers(140, 260))
+    warp = _fractal(rng, h, w, (256, 64), (1.0, 0.4))
+    y = np.arange(h, dtype=np.float32)[:, None]
+    grain = 0.5 + 0.5 * np.sin(2 * np.pi * (y / rng.uniform(9, 16) + 6.0 * warp))
+    shade = 0.86 + 0.14 * grain + 0.08 * (value_noise(rng, h, w, 128) - 0.5)
+    rows = (np.arange(h) // plank)
+    plank_tone = 1.0 + 0.06 * (rng.random(rows.max() + 1) - 0.5)
+    shade = shade * plank_tone[rows][:, None]
+    seams = (np.arange(h) % plank) < 2
+    shade[seams, :] *= 0.6
+    return shade
+
+
+def _fabric(rng, h, w):
+    period = int(rng.integers(6, 10))
+    yy, xx = np.mgrid[0:h, 0:w]
+    weave = ((xx // (period // 2) + yy // (period // 2)) % 2).astype(np.float32)
+    return 0.9 + 0.06 * weave + 0.1 * (value_noise(rng, h, w, 96) - 0.5)
+
+
+def _paper(rng, h, w):
+    return 0.97 + 0.05 * (_fractal(rng, h, w, (300, 40), (1.0, 0.3)) - 0.5)
+
+
+def _desk(rng, h, w):
+    x = np.linspace(0, 1, w, dtype=np.float32)[None, :]
+    return 0.94 + 0.05 * x + 0.04 * (value_noise(rng, h, w, 220) - 0.5)
+
+
+def _carpet(rng, h, w):
+    return 0.88 + 0.24 * (_fractal(rng, h, w, (160, 24, 8), (1.0, 0.6, 0.35)) - 0.5)
+
+
+def _tiles(rng, h, w):
+    tile = int(rng.integers(120, 220))
+    rows, cols = np.arange(h) // tile, np.arange(w) // tile
+    tones = 0.95 + 0.06 * rng.random((rows.max() + 1, cols.max() + 1), dtype=np.float32)
+    shade = tones[rows][:, cols]
+    grout = ((np.arange(h) % tile) < 4)[:, None] | ((np.arange(w) % tile) < 4)[None, :]
+    return np.where(grout, 0.7, shade) + 0.03 * (value_noise(rng, h, w, 64) - 0.5)
+
+
+def _concrete(rng, h, w):
+    return 0.92 + 0.16 * (_fractal(rng, h, w, (240, 30), (1.0, 0.4)) - 0.5)
+
+
+def _grass(rng, h, w):
+    return 0.9 + 0.3 * (_fractal(rng, h, w, (180, 20, 6), (1.0, 0.5, 0.3)) - 0.5)
+
+
+_SHADERS = {
+    "wood": _wood, "fabric": _fabric, "paper": _paper, "desk": _desk,
+    "carpet": _carpet, "tiles": _tiles, "concrete": _concrete, "grass": _grass,
+}
+
+
+def base_colour(kind: str, variant: int) -> tuple[int, int, int]:
+    colours = BASE_COLOURS[kind]
+    return colours[variant % len(colours)]
+
+
+def make_background(kind: str, variant: int, tint: str, width: int, height: int, seed: int) -> np.ndarray:
+    """An HxWx3 uint8 surface: texture shading x base colour x lighting tint x soft vignette."""
+    if kind not in _SHADERS:
+        raise ValueError(f"unknown background {kind!r}; expected one of {', '.join(KINDS)}")
+    rng = np.random.default_rng(seed)
+    shade = _SHADERS[kind](rng, height, width).astype(np.float32)
+    yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
+    xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
+    vignette = 1.0 - 0.12 * (xx**2 + yy**2) / 2
+    colour = np.asarray(base_colour(kind, variant), np.float32) * np.asarray(TINTS[tint], np.float32)
+    rgb = (shade * vignette)[..., None] * colour
+    return np.clip(rgb + 0.5, 0, 255).astype(np.uint8)

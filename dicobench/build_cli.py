@@ -1,0 +1,42 @@
+"""`dicobench build`: the command-line face of `dicobench.build`."""
+
+from __future__ import annotations
+
+import argparse
+
+from dicobench.build import build
+from dicobench.schema import TASKS
+
+
+def _handle(args: argparse.Namespace) -> int:
+    out = build(
+        args.out,
+        per_task=args.per_task,
+        seed=args.seed,
+        tasks=args.tasks,
+        source=args.source,
+        num_proc=args.num_proc,
+        split=args.split,
+        overwrite=args.overwrite,
+        rows_per_shard=args.rows_per_shard,
+        compress_level=args.compress_level,
+        progress=not args.quiet,
+    )
+    print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("build", help="generate the benchmark into a folder of Parquet shards with a dataset card")
+    p.add_argument("--out", required=True, help="output folder (created; must be empty unless resuming or --overwrite)")
+    p.add_argument("--per-task", type=int, default=96, help="rows per task (default 96)")
+    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    p.add_argument("--tasks", default=None, help=f"comma-separated tasks, or all (default); tasks: {', '.join(TASKS)}")
+    p.add_argument("--source", default="procedural", help="image source (default procedural: the offline scene engine)")
+    p.add_argument("--num-proc", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing build of this split")
+    p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
+    p.add_argument("--compress-level", type=int, default=1, help="PNG compress level 0-9 (default 1; lossless at any level)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_handle)

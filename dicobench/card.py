@@ -1,0 +1,106 @@
+"""The DiCoBench dataset card, regenerated from the build manifests and shard stats on disk,
+so a resumed or extended build always describes exactly the files that are there."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from pathlib import Path
+
+from benchkit.card import configs_block, markdown_table, write_readme
+from benchkit.catalogue import LICENCE
+from benchkit.shards import sidecar_path
+from dicobench.schema import LETTERS, TASKS
+
+MANIFEST_DIR = ".dicobench"
+
+
+def _split_stats(out: Path, split: str, tasks: list[str]) -> dict[str, list[dict]]:
+    stats: dict[str, list[dict]] = {}
+    for task in tasks:
+        for shard in sorted((out / task).glob(f"{split}-*.parquet")):
+            side = sidecar_path(shard)
+            if side.exists():
+                stats.setdefault(task, []).append(json.loads(side.read_text(encoding="utf-8")))
+    return stats
+
+
+def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -> str:
+    parts = [
+        "# DiCoBench (generated)",
+        "Pairs of ~2K images for fine-grained multi-image perception: spot the micro-difference "
+        "between two images, or find what two different scenes have in common. Each row is a "
+        "5-option multiple-choice question; options A-D are four edits of the same base image and "
+        "E says there is nothing to find. Generated procedurally by the `dicobench` toolkit, "
+        "following DiCoBench (Differential and Commonality Visual Cues).",
+        "## Load",
+        "```python\nfrom datasets import load_dataset\n"
+        'ds = load_dataset("path/or/repo", "attribute", split="test")  # or "all"\n```',
+    ]
+    for split, manifest in manifests.items():
+        split_stats = stats.get(split, {})
+        rows, letters, rejections, areas, sides = [], Counter(), Counter(), [], []
+        for task, shards in split_stats.items():
+            task_letters = Counter()
+            for s in shards:
+                task_letters.update(s["letters"])
+                rejections.update(s["rejections"])
+                areas += s["changed_area"]
+                sides += s["long_side"]
+            letters.update(task_letters)
+            rows.append([task, sum(task_letters.values())] + [task_letters.get(l, 0) for l in LETTERS])
+        rows.append(["**total**", sum(letters.values())] + [letters.get(l, 0) for l in LETTERS])
+        parts += [
+            f"## Split `{split}`",
+            f"Root seed {manifest['seed']}, {manifest['per_task']} rows per task, source `{manifest['source']}`, "
+            f"generator `{manifest['generator']}`.",
+            "### Rows per task and correct letter",
+            markdown_table(["task", "rows"] + list(LETTERS), rows),
+        ]
+        if sides:
+            parts.append(
+                f"Image long side: mean {statistics.mean(sides):.0f} px (min {min(sides)}, max {max(sides)}). "
+                + (
+                    f"Changed area of non-E pairs: median {statistics.median(areas) * 100:.3f}% "
+                    f"(max {max(areas) * 100:.3f}%) of the image."
+                    if areas
+                    else ""
+                )
+            )
+        if rejections:
+            parts.append(
+                "Samples rejected by the pre-write checks and regenerated from the next seed: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(rejections.items()))
+                + "."
+            )
+    parts += [
+        "## Checks",
+        "Before a row is written its PNG bytes are decoded and verified: the changed pixels exist "
+        "and lie inside the row's cue boxes, the changed area is under 5% of the image, enough "
+        "pixels change clearly to be visible, E pairs are pixel-identical, the five options are "
+        "distinct and A-D name four different objects.",
+        "## Licences",
+        "Generated data: CC BY 4.0. " + LICENCE,
+    ]
+    return "\n\n".join(parts)
+
+
+def write_card(out: Path) -> Path:
+    out = Path(out)
+    manifests = {
+        p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted((out / MANIFEST_DIR).glob("*.json"))
+    }
+    tasks = [t for t in TASKS if any(t in m["tasks"] for m in manifests.values())]
+    configs = {t: {s: [f"{t}/{s}-*.parquet"] for s, m in manifests.items() if t in m["tasks"]} for t in tasks}
+    configs["all"] = {s: [f"{t}/{s}-*.parquet" for t in m["tasks"]] for s, m in manifests.items()}
+    metadata = {
+        "license": "cc-by-4.0",
+        "task_categories": ["visual-question-answering", "multiple-choice"],
+        "language": ["en"],
+        "pretty_name": "DiCoBench (generated)",
+        "tags": ["multi-image", "fine-grained-perception", "synthetic", "high-resolution"],
+        "configs": configs_block(configs, default="all"),
+    }
+    stats = {s: _split_stats(out, s, m["tasks"]) for s, m in manifests.items()}
+    return write_readme(out, metadata, _body(manifests, stats))

@@ -1,0 +1,20 @@
+"""The `dicobench` command."""
+
+from __future__ import annotations
+
+import sys
+
+from benchkit import push_cli
+from benchkit.cli import run
+from benchkit.preview import dicobench_item
+from benchkit.preview_cli import make_register as make_preview_register
+from dicobench import build_cli, score_cli
+
+
+def main(argv=None) -> int:
+    registrars = [build_cli.register, score_cli.register, push_cli.register, make_preview_register(dicobench_item)]
+    return run("dicobench", "Generate, ship and score DiCoBench.", registrars, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Edit operators: each turns a base scene into an edited scene plus the option text
+that states the edit, the rectangles it touched and where its cue is in each image."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchkit.render import Box
+from benchkit.scene import Scene
+
+
+@dataclass(frozen=True)
+class Cue:
+    image: int  # 0 = image_a, 1 = image_b
+    bbox: Box
+    label: str
+
+
+@dataclass(frozen=True)
+class Edit:
+    scene: Scene  # the edited scene
+    text: str  # the option that states the edit
+    subject: str  # the object the option is about; options of one row name different subjects
+    dirty: tuple[Box, ...]  # rectangles to re-render
+    cues: tuple[Cue, ...]
+    touched: tuple[str, ...] = ()  # every object name the edit involves (subject, references)
+
+
+def union(a: Box, b: Box) -> Box:
+    x0, y0 = min(a[0], b[0]), min(a[1], b[1])
+    x1, y1 = max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def article(noun: str) -> str:
+    return ("an " if noun[0].lower() in "aeiou" else "a ") + noun
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]

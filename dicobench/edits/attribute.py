@@ -1,0 +1,61 @@
+"""Attribute edits: one object's colour or surface style changes; identity and place stay."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from benchkit.palette import COLOURS, clearly_different, distance, to_lab
+from benchkit.render import footprint
+from benchkit.scene import PlacedObject, Scene
+from benchkit.scenegen import surface_colour
+from dicobench.edits import Cue, Edit, union
+
+STYLE_WORDS = {
+    "plain": "plain",
+    "outline": "hollow outline",
+    "striped": "striped",
+    "dotted": "polka-dotted",
+    "two_tone": "two-tone",
+}
+
+
+def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str) -> Edit:
+    a, b = footprint(old), footprint(new)
+    return Edit(
+        scene=scene.replace_object(old.uid, new),
+        text=text,
+        subject=old.name,
+        dirty=(union(a, b),),
+        cues=(Cue(0, a, old.name), Cue(1, b, label)),
+        touched=(old.name,),
+    )
+
+
+def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit | None:
+    """Change the main colour to a clearly different named colour that still stands out."""
+    import math
+
+    surf = to_lab(surface_colour(scene))
+    choices = [
+        c
+        for c in COLOURS
+        if clearly_different(c, obj.colour)
+        and math.dist(to_lab(COLOURS[c]), surf) >= 30
+        and (obj.style == "plain" or distance(c, obj.accent) >= 25)
+    ]
+    if not choices:
+        return None
+    colour = choices[rng.integers(len(choices))]
+    new = dataclasses.replace(obj, colour=colour)
+    return _edit(scene, obj, new, f"The {obj.name} changed colour from {obj.colour} to {colour}.", f"{obj.name} ({colour})")
+
+
+def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit | None:
+    """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline)."""
+    styles = [s for s in STYLE_WORDS if s != obj.style]
+    style = styles[rng.integers(len(styles))]
+    new = dataclasses.replace(obj, style=style)
+    text = f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}."
+    return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})")

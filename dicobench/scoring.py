@@ -1,0 +1,122 @@
+"""Score DiCoBench answers: accuracy with cluster-aware CIs, per task and track, and E-option bias.
+
+Rows built from the same base scene are correlated, so intervals resample whole clusters.
+Models over-pick E ("no visible difference/commonality"), so E gets its own precision/recall.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Sequence
+
+import numpy as np
+
+from benchkit.extract import extract_choice
+from benchkit.stats import cluster_bootstrap_ci
+from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
+
+NONE_LETTER = LETTERS[-1]
+
+
+def score(
+    predictions: Sequence[str | None],
+    references: Sequence[str | int],
+    tasks: Sequence[str | int] | None = None,
+    options: Sequence[Sequence[str]] | None = None,
+    clusters: Sequence[Hashable] | None = None,
+    *,
+    confidence: float = 0.95,
+    n_boot: int = 2000,
+    seed: int = 0,
+) -> dict:
+    """Score free-form `predictions` against reference letters (or ClassLabel indices 0-4).
+
+    `tasks` (names or ClassLabel indices) enables per-task and per-track results, `options`
+    lets a reply that quotes an option's text be read, `clusters` (e.g. the base scene of each
+    row) makes the confidence intervals account for correlated rows.
+    """
+    n = len(predictions)
+    if n == 0:
+        raise ValueError("no predictions to score")
+    for name, values in (("references", references), ("tasks", tasks), ("options", options), ("clusters", clusters)):
+        if values is not None and len(values) != n:
+            raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
+    refs = [_letter(r) for r in references]
+    names = [_task(t) for t in tasks] if tasks is not None else None
+    parsed = [extract_choice(p, options[i] if options is not None else None) for i, p in enumerate(predictions)]
+    strict = [extract_choice(p, strict=True) for p in predictions]
+    correct = np.array([p == r for p, r in zip(parsed, refs)], dtype=np.float64)
+    strict_correct = np.array([p == r for p, r in zip(strict, refs)], dtype=np.float64)
+
+    def ci(values, rows):
+        sub = None if clusters is None else [clusters[i] for i in rows]
+        found = cluster_bootstrap_ci(values, sub, confidence=confidence, n_boot=n_boot, seed=seed)
+        return list(found) if found else None
+
+    def group(rows: list[int]) -> dict:
+        return {
+            "n": len(rows),
+            "accuracy": float(correct[rows].mean()),
+            "ci": ci(correct[rows], rows),
+            "strict_accuracy": float(strict_correct[rows].mean()),
+        }
+
+    every = list(range(n))
+    per_task: dict[str, dict] = {}
+    per_track: dict[str, dict] = {}
+    if names is not None:
+        for task in TASKS:
+            rows = [i for i in every if names[i] == task]
+            if rows:
+                per_task[task] = group(rows)
+        for track in TRACKS:
+            rows = [i for i in every if track_of(names[i]) == track]
+            if rows:
+                per_track[track] = group(rows)
+    return {
+        "n": n,
+        "accuracy": float(correct.mean()),
+        "accuracy_ci": ci(correct, every),
+        "strict_accuracy": float(strict_correct.mean()),
+        "strict_accuracy_ci": ci(strict_correct, every),
+        "task_mean_accuracy": float(np.mean([g["accuracy"] for g in per_task.values()])) if per_task else None,
+        "unparsed_rate": sum(p is None for p in parsed) / n,
+        **_none_option(parsed, refs),
+        "per_task": per_task,
+        "per_track": per_track,
+        "confidence": confidence,
+        "ci_method": "cluster bootstrap" if clusters is not None else "bootstrap",
+        "n_clusters": len(set(map(str, clusters))) if clusters is not None else n,
+    }
+
+
+def _none_option(parsed: list[str | None], refs: list[str]) -> dict:
+    """How often E is chosen, and how well the choices of E match the rows whose answer is E."""
+    chosen = sum(p == NONE_LETTER for p in parsed)
+    actual = sum(r == NONE_LETTER for r in refs)
+    hits = sum(p == r == NONE_LETTER for p, r in zip(parsed, refs))
+    precision = hits / chosen if chosen else None
+    recall = hits / actual if actual else None
+    f1 = 2 * precision * recall / (precision + recall) if precision and recall else (0.0 if chosen and actual else None)
+    return {
+        "e_rate": chosen / len(parsed),
+        "e_reference_rate": actual / len(refs),
+        "e_precision": precision,
+        "e_recall": recall,
+        "e_f1": f1,
+    }
+
+
+def _letter(reference: str | int) -> str:
+    if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool) and 0 <= reference < len(LETTERS):
+        return LETTERS[reference]
+    if isinstance(reference, str) and reference.strip().upper() in LETTERS:
+        return reference.strip().upper()
+    raise ValueError(f"reference {reference!r} is not one of {', '.join(LETTERS)} (or 0-4)")
+
+
+def _task(task: str | int) -> str:
+    if isinstance(task, (int, np.integer)) and not isinstance(task, bool) and 0 <= task < len(TASKS):
+        return TASKS[task]
+    if task in TASKS:
+        return task
+    raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")

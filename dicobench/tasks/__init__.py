@@ -1,0 +1,37 @@
+"""Task generators: one module per task, each with `propose(rng, scene) -> list[Edit] | None`
+giving four edits of one base scene on four different objects (options A-D before shuffling)."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import numpy as np
+
+from benchkit.scene import PlacedObject, Scene
+from dicobench.edits import Edit
+
+NUM_EDITS = 4
+
+
+def collect(
+    rng: np.random.Generator,
+    scene: Scene,
+    make: Callable[[PlacedObject, frozenset[str]], Edit | None],
+    candidates: Iterable[PlacedObject] | None = None,
+) -> list[Edit] | None:
+    """Four edits whose objects (subjects and any references) are all different, or None."""
+    objects = list(candidates if candidates is not None else scene.objects)
+    used: set[str] = set()
+    edits: list[Edit] = []
+    for idx in rng.permutation(len(objects)):
+        obj = objects[idx]
+        if obj.name in used:
+            continue
+        edit = make(obj, frozenset(used))
+        if edit is None or used.intersection(edit.touched):
+            continue
+        edits.append(edit)
+        used.update(edit.touched)
+        if len(edits) == NUM_EDITS:
+            return edits
+    return None

@@ -1,0 +1,25 @@
+"""Entity: an object is replaced by one of another category, disappears, or a new one appears."""
+
+from __future__ import annotations
+
+from dicobench.edits import entity
+from dicobench.tasks import collect
+
+
+def propose(rng, scene):
+    # every kind of entity change appears among a row's options
+    ops = list(rng.permutation(["replace", "remove", "add", ("replace", "remove", "add")[rng.integers(3)]]))
+
+    def make(obj, used):
+        op = ops[0]
+        if op == "replace":
+            edit = entity.replace(rng, scene, obj, taken=used)
+        elif op == "remove":
+            edit = entity.remove(rng, scene, obj, taken=used)
+        else:
+            edit = entity.add(rng, scene, taken=used | {obj.name})
+        if edit is not None:
+            ops.pop(0)
+        return edit
+
+    return collect(rng, scene, make)

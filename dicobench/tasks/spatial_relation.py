@@ -1,0 +1,10 @@
+"""Spatial relation: one object moves and its relation to a named reference object changes."""
+
+from __future__ import annotations
+
+from dicobench.edits.move import move
+from dicobench.tasks import collect
+
+
+def propose(rng, scene):
+    return collect(rng, scene, lambda obj, used: move(rng, scene, obj, exclude_refs=used))

@@ -1,0 +1,66 @@
+"""DiCoBench accuracy: a thin `evaluate` wrapper over `dicobench.scoring.score`."""
+
+import datasets
+import evaluate
+
+from dicobench.scoring import score
+
+_DESCRIPTION = """\
+Accuracy on DiCoBench (multi-image fine-grained perception, 5-option multiple choice A-E).
+The chosen letter is read from free-form replies without guessing (unreadable replies count as
+wrong and are reported as `unparsed_rate`); `strict_accuracy` follows the paper's protocol
+(the reply is one letter). Also: per-task and per-track accuracy, E-option rate and
+precision/recall/F1, and confidence intervals from a cluster bootstrap.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): the models' replies, free-form.
+    references (`list` of `str` or `int`): the correct letters, "A" to "E", or the dataset's
+        `answer` ClassLabel indices 0-4.
+    tasks (`list` of `str`, optional): the task of each row (names or ClassLabel indices): adds
+        `per_task` and `per_track`.
+    options (`list` of `list` of `str`, optional): each row's five option texts, so that a reply
+        quoting an option's text is read.
+    clusters (`list`, optional): a key per row (e.g. its base scene); rows sharing a key are
+        resampled together for the confidence intervals.
+    confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0):
+        the bootstrap's settings.
+Returns:
+    accuracy, accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
+    e_rate, e_reference_rate, e_precision, e_recall, e_f1, per_task, per_track, n, n_clusters,
+    confidence, ci_method.
+Examples:
+    >>> metric = evaluate.load("metrics/dicobench_accuracy")
+    >>> metric.compute(predictions=["The answer is (B).", "E"], references=["B", "A"])["accuracy"]
+    0.5
+"""
+
+_CITATION = """\
+@misc{dicobench,
+  title = {DiCoBench: Benchmarking Multi-Image Fine-Grained Perception via Differential and Commonality Visual Cues},
+  year = {2026},
+  howpublished = {arXiv:2606.26602}
+}
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class DicobenchAccuracy(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            # References as letters, or as the dataset's `answer` ClassLabel indices.
+            features=[
+                datasets.Features({"predictions": datasets.Value("string"), "references": datasets.Value("string")}),
+                datasets.Features({"predictions": datasets.Value("string"), "references": datasets.Value("int64")}),
+            ],
+            reference_urls=["https://arxiv.org/abs/2606.26602"],
+        )
+
+    def _compute(self, predictions, references, tasks=None, options=None, clusters=None, confidence=0.95,
+                 n_boot=2000, seed=0):
+        return score(predictions, references, tasks, options, clusters, confidence=confidence, n_boot=n_boot,
+                     seed=seed)

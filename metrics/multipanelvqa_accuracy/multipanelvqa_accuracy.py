@@ -1,0 +1,81 @@
+"""MultipanelVQA accuracy: a thin `evaluate` wrapper over `multipanelvqa.scoring.score`."""
+
+import datasets
+import evaluate
+
+from multipanelvqa.scoring import score
+
+_DESCRIPTION = """\
+Accuracy on MultipanelVQA (questions about images made of 2-8 subfigures), per question.
+Rules first (normalised exact match, yes/no, choices a-d, number words); with
+`judge="openai:<model>"` the rule mismatches go to an LLM judge with the paper's prompts
+(Appendix D). Rows the judge could not answer are `unjudged`: reported, left out of the
+accuracy, never counted wrong. Judge replies are cached on disk, so a rerun sends nothing.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): the models' replies.
+    references (`list` of `str`): the reference answers (yes/no, a short answer, or a letter a-d).
+    questions (`list` of `str`): the questions asked (the judge sees them).
+    question_types (`list` of `str` or `int`): "q1", "q2", "q3" (or ClassLabel indices 0-2).
+    choices (`list` of `list` of `str`, optional): the four position descriptions of each Q3 row.
+    augmentations (`list` of `str`, optional): adds `per_augmentation`.
+    subsets (`list` of `str` or `int`, optional): "synthetic"/"real_world": adds `per_subset`.
+    clusters (`list`, optional): rows sharing a key are resampled together for the CIs.
+    judge (`str`, optional): "openai:<model>" to judge rule mismatches.
+    judge_base_url (`str`, optional): any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server).
+    judge_api_key (`str`, optional): defaults to the OPENAI_API_KEY environment variable.
+    cache_dir (`str`, optional): where judge replies are cached (default ~/.cache/dicobench/judge).
+    judge_concurrency (`int`, defaults to 8), judge_timeout (`float`, seconds, defaults to 60).
+    confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0).
+Returns:
+    accuracy, accuracy_ci, n, scored, correct, rule_correct, rule_wrong, rule_undecided, judge,
+    judged, unjudged, judge_usage, judge_errors, per_question_type, per_augmentation, per_subset.
+Examples:
+    >>> metric = evaluate.load("metrics/multipanelvqa_accuracy")
+    >>> metric.compute(predictions=["Yes, all of them."], references=["yes"],
+    ...                questions=["Do all subfigures show a cat?"], question_types=["q1"])["accuracy"]
+    1.0
+"""
+
+_CITATION = """\
+@inproceedings{fan2024multipanelvqa,
+  title = {Muffin or Chihuahua? Challenging Multimodal Large Language Models with Multipanel VQA},
+  author = {Fan, Yue and Gu, Jing and Zhou, Kaiwen and Yan, Qianqi and Jiang, Shan and Kuo, Ching-Chen and Guan, Xinze and Wang, Xin Eric},
+  booktitle = {ACL},
+  year = {2024}
+}
+"""
+
+
+def _features(question_type):
+    return datasets.Features(
+        {
+            "predictions": datasets.Value("string"),
+            "references": datasets.Value("string"),
+            "questions": datasets.Value("string"),
+            "question_types": question_type,
+        }
+    )
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class MultipanelvqaAccuracy(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            # Question types as names, or as the dataset's `question_type` ClassLabel indices.
+            features=[_features(datasets.Value("string")), _features(datasets.Value("int64"))],
+            reference_urls=["https://sites.google.com/view/multipanelvqa/home"],
+        )
+
+    def _compute(self, predictions, references, questions, question_types, choices=None, augmentations=None,
+                 subsets=None, clusters=None, judge=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
+                 judge_concurrency=8, judge_timeout=60.0, confidence=0.95, n_boot=2000, seed=0):
+        return score(predictions, references, questions, question_types, judge, judge_base_url, judge_api_key,
+                     cache_dir, choices=choices, augmentations=augmentations, subsets=subsets, clusters=clusters,
+                     judge_concurrency=judge_concurrency, judge_timeout=judge_timeout, confidence=confidence,
+                     n_boot=n_boot, seed=seed)

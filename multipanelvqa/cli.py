@@ -1,0 +1,20 @@
+"""The `multipanelvqa` command."""
+
+from __future__ import annotations
+
+import sys
+
+from benchkit import push_cli
+from benchkit.cli import run
+from benchkit.preview import multipanelvqa_item
+from benchkit.preview_cli import make_register as make_preview_register
+from multipanelvqa import score_cli
+
+
+def main(argv=None) -> int:
+    registrars = [score_cli.register, push_cli.register, make_preview_register(multipanelvqa_item)]
+    return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""MultipanelVQA's fixed vocabulary and `datasets` features (the contract in DESIGN.md)."""
+
+from __future__ import annotations
+
+import datasets
+
+AUGMENTATIONS = (
+    "low_similarity",
+    "enlarged",
+    "chessboard",
+    "text_hint",
+    "captions",
+    "captions_referenced",
+)
+CONFIGS = ("original",) + AUGMENTATIONS + ("real_world", "all")
+DEFAULT_CONFIG = "all"
+QUESTION_TYPES = ("q1", "q2", "q3")
+LAYOUT_STYLES = ("splash", "grid_same", "grid_mixed")
+SUBSETS = ("synthetic", "real_world")
+SOURCES = ("procedural_edit", "procedural_scene", "magicbrush", "vqav2", "imported")
+CHOICE_LETTERS = ("a", "b", "c", "d")
+CANVAS = 1000
+
+
+def features() -> datasets.Features:
+    return datasets.Features(
+        {
+            "id": datasets.Value("string"),
+            "image": datasets.Image(),
+            "question_type": datasets.ClassLabel(names=list(QUESTION_TYPES)),
+            "question": datasets.Value("string"),
+            "answer": datasets.Value("string"),
+            "choices": datasets.List(datasets.Value("string")),
+            "subset": datasets.ClassLabel(names=list(SUBSETS)),
+            "source": datasets.Value("string"),
+            "augmentation": datasets.Value("string"),
+            "layout_id": datasets.Value("int32"),
+            "layout_style": datasets.ClassLabel(names=list(LAYOUT_STYLES)),
+            "num_subfigures": datasets.Value("int8"),
+            "subfigures": datasets.List(
+                {
+                    "bbox": datasets.List(datasets.Value("int32"), length=4),
+                    "position": datasets.Value("string"),
+                    "source_id": datasets.Value("string"),
+                }
+            ),
+            "target_index": datasets.Value("int8"),
+            "seed": datasets.Value("int64"),
+        }
+    )

@@ -1,0 +1,230 @@
+"""Score MultipanelVQA answers: rules first, then (optionally) the paper's LLM judge on the rest.
+
+Rules settle what they can read for certain: a normalised exact match, a yes/no, a choice a-d,
+a number (digits or words). A reply the rules cannot settle goes to the judge when one is
+given, with the two prompts of the paper's Appendix D (Table 6); without a judge it counts as
+wrong. A judge that fails (API error, or a reply that is neither yes nor no) leaves the row
+unjudged: it is reported and left out of the accuracy, never counted wrong. Accuracy is per
+question, not per image.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Hashable, Sequence
+
+import numpy as np
+
+from benchkit.extract import extract_choice
+from benchkit.stats import cluster_bootstrap_ci
+
+QUESTION_TYPES = ("q1", "q2", "q3")
+SUBSETS = ("synthetic", "real_world")
+CHOICE_LETTERS = "abcd"
+
+# Appendix D, Table 6 (a): Q1 and Q2 answers.
+PROMPT_ANSWER = (
+    "For question: {question}\n"
+    "Compare the following answers:\n"
+    "Text 1: {output}\n"
+    "Text 2: {gt}\n"
+    "Does the first one contain all key information in the second one? (yes/no)\n"
+    "Answer:"
+)
+# Appendix D, Table 6 (b): Q3 multiple choice.
+PROMPT_CHOICE = (
+    "For question: {question}\n"
+    "Ground truth: {gt}\n"
+    "Model predicted answer: {output}\n"
+    "Based on the question and the ground truth answer, is the model's predicted answer correct? "
+    "If multi-choice is provided, think about which choice is selected by the model, is it correct? "
+    "(please answer yes/no)"
+)
+
+_NUMBERS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_PUNCT = re.compile(r"[^\w\s.]|(?<!\d)\.|\.(?!\d)")
+_ARTICLES = {"a", "an", "the"}
+
+
+def normalise(text: str) -> str:
+    """Lower case, no punctuation or articles, number words as digits."""
+    words = _PUNCT.sub(" ", text.lower()).split()
+    return " ".join(_NUMBERS.get(w, w) for w in words if w not in _ARTICLES)
+
+
+def rule_verdict(prediction: str | None, reference: str, question_type: str, choices: Sequence[str] = ()) -> bool | None:
+    """True or False when the rules can tell; None when only a judge could."""
+    if not prediction or not prediction.strip():
+        return False
+    if question_type == "q3":
+        letter = reference.strip().strip("()[]. ").lower()
+        if len(letter) == 1 and letter in CHOICE_LETTERS:
+            read = extract_choice(prediction, list(choices) or None, letters=CHOICE_LETTERS)
+            return None if read is None else read == letter
+    pred, ref = normalise(prediction), normalise(reference)
+    if pred and pred == ref:
+        return True
+    if ref in ("yes", "no"):
+        said = _yes_no(pred)
+        return None if said is None else said == ref
+    if ref.replace(".", "", 1).isdigit():
+        numbers = {w for w in pred.split() if w.replace(".", "", 1).isdigit()}
+        return None if len(numbers) != 1 else numbers.pop() == ref
+    return None
+
+
+def _yes_no(normalised: str) -> str | None:
+    words = normalised.split()
+    if words and words[0] in ("yes", "no"):
+        return words[0]
+    said = {w for w in words if w in ("yes", "no")}
+    return said.pop() if len(said) == 1 else None
+
+
+def judge_prompt(question: str, prediction: str, reference: str, question_type: str, choices: Sequence[str] = ()) -> str:
+    if question_type != "q3":
+        return PROMPT_ANSWER.format(question=question, output=prediction, gt=reference)
+    if choices and not all(c in question for c in choices):
+        question += "\n" + "\n".join(f"{letter}. {c}" for letter, c in zip(CHOICE_LETTERS, choices))
+    return PROMPT_CHOICE.format(question=question, output=prediction, gt=reference)
+
+
+def judge_verdict(reply: str | None) -> bool | None:
+    """The judge's yes/no; None when it said neither (or both)."""
+    said = _yes_no(normalise(reply)) if reply else None
+    return None if said is None else said == "yes"
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dicobench" / "judge"
+
+
+def score(
+    predictions: Sequence[str | None],
+    references: Sequence[str],
+    questions: Sequence[str],
+    question_types: Sequence[str | int],
+    judge: str | None = None,
+    judge_base_url: str | None = None,
+    judge_api_key: str | None = None,
+    cache_dir: str | Path | None = None,
+    *,
+    choices: Sequence[Sequence[str]] | None = None,
+    augmentations: Sequence[str] | None = None,
+    subsets: Sequence[str | int] | None = None,
+    clusters: Sequence[Hashable] | None = None,
+    judge_concurrency: int = 8,
+    judge_timeout: float = 60.0,
+    confidence: float = 0.95,
+    n_boot: int = 2000,
+    seed: int = 0,
+) -> dict:
+    """Accuracy overall, per question type, per augmentation and subset when given.
+
+    `judge="openai:<model>"` sends rule mismatches to that model at `judge_base_url` (any
+    OpenAI-compatible endpoint; the key from `judge_api_key` or OPENAI_API_KEY), caching
+    replies under `cache_dir` (default: ~/.cache/dicobench/judge) so a rerun sends nothing.
+    """
+    n = len(predictions)
+    if n == 0:
+        raise ValueError("no predictions to score")
+    inputs = (("references", references), ("questions", questions), ("question_types", question_types),
+              ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters))
+    for name, values in inputs:
+        if values is not None and len(values) != n:
+            raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
+    if judge:
+        from benchkit.judge import parse_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
+
+        parse_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
+    qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
+    subset_names = [_label(s, SUBSETS, "subset") for s in subsets] if subsets is not None else None
+    row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
+
+    verdicts = [rule_verdict(p, r, q, c) for p, r, q, c in zip(predictions, references, qtypes, row_choices)]
+    undecided = [i for i, v in enumerate(verdicts) if v is None]
+    rule_counts = {"rule_correct": verdicts.count(True), "rule_wrong": verdicts.count(False),
+                   "rule_undecided": len(undecided)}
+    judge_info = {"judge": None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
+    if judge and undecided:
+        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices,
+                                judge_base_url, judge_api_key, cache_dir, judge_concurrency, judge_timeout)
+    else:
+        for i in undecided:
+            verdicts[i] = False
+        judge_info["judge"] = judge
+
+    scored = np.array([v is not None for v in verdicts])
+    correct = np.array([v is True for v in verdicts], dtype=np.float64)
+
+    def group(rows: list[int]) -> dict:
+        kept = [i for i in rows if scored[i]]
+        found = None
+        if kept:
+            sub = None if clusters is None else [clusters[i] for i in kept]
+            found = cluster_bootstrap_ci(correct[kept], sub, confidence=confidence, n_boot=n_boot, seed=seed)
+        return {
+            "n": len(rows),
+            "scored": len(kept),
+            "accuracy": float(correct[kept].mean()) if kept else None,
+            "ci": list(found) if found else None,
+        }
+
+    def by(labels: Sequence[str] | None, order: Sequence[str] = ()) -> dict:
+        if labels is None:
+            return {}
+        keys = [k for k in order if k in set(labels)] + sorted(set(labels) - set(order))
+        return {k: group([i for i in range(n) if labels[i] == k]) for k in keys}
+
+    overall = group(list(range(n)))
+    return {
+        "n": n,
+        "scored": overall["scored"],
+        "accuracy": overall["accuracy"],
+        "accuracy_ci": overall["ci"],
+        "correct": int(correct.sum()),
+        **rule_counts,
+        **judge_info,
+        "per_question_type": by(qtypes, QUESTION_TYPES),
+        "per_augmentation": by(list(augmentations) if augmentations is not None else None),
+        "per_subset": by(subset_names, SUBSETS),
+        "confidence": confidence,
+        "ci_method": "cluster bootstrap" if clusters is not None else "bootstrap",
+    }
+
+
+def _run_judge(judge, rows, verdicts, predictions, references, questions, qtypes, row_choices,
+               base_url, api_key, cache_dir, concurrency, timeout) -> dict:
+    """Ask the judge about `rows`, filling `verdicts` in place (None stays for unjudged rows)."""
+    from benchkit.judge import ChatClient, parse_judge
+
+    client = ChatClient(parse_judge(judge), base_url=base_url, api_key=api_key,
+                        cache_dir=cache_dir if cache_dir is not None else default_cache_dir(),
+                        concurrency=concurrency, timeout=timeout)
+    try:
+        prompts = [judge_prompt(questions[i], predictions[i], references[i], qtypes[i], row_choices[i]) for i in rows]
+        replies = client.complete_many([[{"role": "user", "content": p}] for p in prompts])
+    finally:
+        client.close()
+    for i, reply in zip(rows, replies):
+        verdicts[i] = judge_verdict(reply.text)
+    errors = sorted({r.error for r in replies if r.error})
+    unjudged = sum(verdicts[i] is None for i in rows)
+    return {"judge": judge, "judged": len(rows) - unjudged, "unjudged": unjudged,
+            "judge_usage": client.usage.as_dict(), "judge_errors": errors[:5]}
+
+
+def _label(value: str | int, names: Sequence[str], what: str) -> str:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < len(names):
+        return names[value]
+    if value in names:
+        return value
+    raise ValueError(f"unknown {what} {value!r}; expected one of {', '.join(names)}")

@@ -1,0 +1,115 @@
+"""A scriptable OpenAI-compatible chat server on 127.0.0.1 for tests (no network beyond it).
+
+Each request to /v1/chat/completions takes the next scripted action, or the default one:
+    ("ok", text)            a normal chat completion with `text`
+    ("429", retry_after)    rate limited, with a Retry-After header in seconds
+    ("500",)                a server error
+    ("401",)                an authentication error
+    ("hang", seconds)       no reply for `seconds` (longer than the client's timeout)
+The default action is `("ok", reply(body))`, with `reply` given by the test. Every request
+(path, lower-cased headers, JSON body) is recorded in `requests`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
+
+
+class StubServer:
+    def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float = 0.0):
+        self.reply = reply
+        self.delay = delay
+        self.script: deque = deque()
+        self.requests: list[dict] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> "StubServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _next_action(self, body: dict) -> tuple:
+        with self._lock:
+            if self.script:
+                return self.script.popleft()
+        return ("ok", self.reply(body))
+
+    def _handler(self):
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep test output quiet
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                with stub._lock:
+                    stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                    stub.in_flight += 1
+                    stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
+                try:
+                    self._answer(stub._next_action(body), body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (its timeout), as a hanging test intends
+                finally:
+                    with stub._lock:
+                        stub.in_flight -= 1
+
+            def _answer(self, action, body):
+                kind = action[0]
+                if kind == "hang":
+                    stub._stop.wait(action[1])
+                    return
+                stub._stop.wait(stub.delay)
+                if kind == "ok":
+                    text = action[1]
+                    payload = {
+                        "id": f"chatcmpl-{len(stub.requests)}",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body.get("model", ""),
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                        ],
+                        "usage": {"prompt_tokens": 10, "completion_tokens": 1, "total_tokens": 11},
+                    }
+                    self._send(200, payload)
+                elif kind == "429":
+                    self._send(429, {"error": {"message": "rate limited", "type": "rate_limit"}},
+                               {"Retry-After": str(action[1])})
+                elif kind == "500":
+                    self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
+                elif kind == "401":
+                    self._send(401, {"error": {"message": "invalid key", "type": "invalid_request_error"}})
+                else:
+                    raise ValueError(f"unknown stub action {action!r}")
+
+            def _send(self, status, payload, headers=None):
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
