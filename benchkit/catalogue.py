@@ -148,6 +148,15 @@ CURATED: dict[str, tuple[str, str]] = {
     "chess-king": ("chess king", "toy"), "chess-bishop": ("chess bishop", "toy"),
     "dice": ("dice", "toy"), "puzzle-piece": ("puzzle piece", "toy"), "robot": ("toy robot", "toy"),
     "ghost": ("ghost figure", "toy"), "mask": ("carnival mask", "toy"),
+    # partners for the commonality track's functional relations (dicobench/relations.py)
+    "trailer": ("trailer", "vehicle"), "computer": ("desktop computer", "electronics"),
+    "server": ("server rack", "electronics"), "hard-drive": ("hard drive", "electronics"),
+    "film": ("film strip", "electronics"), "solar-panel": ("solar panel", "electronics"),
+    "charging-station": ("charging station", "electronics"), "gas-pump": ("fuel pump", "outdoor"),
+    "cash-register": ("cash register", "electronics"), "bookmark": ("bookmark", "stationery"),
+    "file": ("sheet of paper", "stationery"), "fill-drip": ("paint bucket", "tool"),
+    "chess-board": ("chessboard", "toy"), "handcuffs": ("handcuffs", "tool"),
+    "bowl-food": ("food bowl", "kitchenware"),
 }
 
 FONT_FILES = {"solid": "fa-solid-900.ttf", "regular": "fa-regular-400.ttf"}

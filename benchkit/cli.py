@@ -27,3 +27,13 @@ def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequ
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
         return 130
+
+
+def add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every `build` command shares."""
+    parser.add_argument("--out", required=True, help="output folder (created; must be empty unless resuming or --overwrite)")
+    parser.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    parser.add_argument("--num-proc", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing build")
+    parser.add_argument("--compress-level", type=int, default=1, help="PNG compress level 0-9 (default 1; lossless at any level)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")

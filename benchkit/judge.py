@@ -39,6 +39,7 @@ class Completion:
     cached: bool = False
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    latency: float = 0.0  # seconds from the first attempt to the reply, retries included
 
 
 @dataclass
@@ -85,7 +86,7 @@ class ChatClient:
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
             if base_url is None:
-                raise UserError("no API key for the judge: set OPENAI_API_KEY or pass an API key")
+                raise UserError(f"no API key for {model}: set OPENAI_API_KEY or pass an API key")
             key = "EMPTY"  # local servers (vLLM, Ollama, llama.cpp) ignore it; the openai package needs one
         self._key = key
         self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
@@ -144,6 +145,7 @@ class ChatClient:
     def _send(self, request: dict) -> Completion:
         """Send with retries; a failure after the last retry comes back as an error Completion."""
         attempt = 0
+        start = time.perf_counter()
         while True:
             try:
                 with self._lock:
@@ -151,7 +153,8 @@ class ChatClient:
                 reply = self._client.chat.completions.create(**request)
             except _FATAL as exc:
                 raise UserError(
-                    f"the judge endpoint refused the request ({type(exc).__name__}, status {exc.status_code}): "
+                    f"the endpoint refused the request for {self.model} "
+                    f"({type(exc).__name__}, status {exc.status_code}): "
                     "check the API key, the model name and the base URL"
                 ) from None
             except _RETRIED as exc:
@@ -172,7 +175,8 @@ class ChatClient:
                 with self._lock:
                     self.usage.prompt_tokens += prompt
                     self.usage.completion_tokens += completion
-                return Completion(text, prompt_tokens=prompt, completion_tokens=completion)
+                return Completion(text, prompt_tokens=prompt, completion_tokens=completion,
+                                  latency=time.perf_counter() - start)
 
     def _wait(self, exc: Exception, attempt: int) -> float:
         """The server's Retry-After when given, else exponential backoff; capped."""

@@ -92,16 +92,22 @@ def _damage(obj: PlacedObject, fill: np.ndarray, mask: np.ndarray) -> None:
     if obj.damage == "crack":
         layer = Image.new("L", (w, h), 0)
         y, x = inside[rng.integers(len(inside))]
+        cy, cx = inside.mean(axis=0)
+        heading = math.atan2(cy - y, cx - x)  # run across the body, not off its edge
         pts = [(float(x), float(y))]
-        heading = rng.uniform(0, 2 * math.pi)
-        for _ in range(7):
-            heading += rng.uniform(-0.7, 0.7)
-            x += math.cos(heading) * obj.size * 0.1
-            y += math.sin(heading) * obj.size * 0.1
-            pts.append((float(x), float(y)))
-        ImageDraw.Draw(layer).line(pts, fill=255, width=max(2, obj.size // 24))
+        for _ in range(10):
+            for _ in range(6):  # a step that leaves the object turns instead
+                turn = heading + rng.uniform(-0.7, 0.7)
+                nx, ny = x + math.cos(turn) * obj.size * 0.1, y + math.sin(turn) * obj.size * 0.1
+                if 0 <= int(ny) < h and 0 <= int(nx) < w and mask[int(ny), int(nx)] > 0.5:
+                    x, y, heading = nx, ny, turn
+                    pts.append((float(x), float(y)))
+                    break
+        ImageDraw.Draw(layer).line(pts, fill=255, width=max(3, obj.size // 12))
         crack = (np.asarray(layer, np.float32) / 255.0) * (mask > 0.5)
-        fill *= (1.0 - 0.8 * crack)[..., None]
+        # a crack reads as a dark line on light surfaces and a pale one on dark surfaces
+        ink = 235.0 if float(_rgb(obj.colour).mean()) < 90 else 15.0
+        fill[:] = fill * (1 - 0.9 * crack[..., None]) + ink * 0.9 * crack[..., None]
     elif obj.damage == "scorch":
         y, x = inside[rng.integers(len(inside))]
         yy, xx = np.mgrid[0:h, 0:w]
@@ -212,9 +218,9 @@ def _draw_trace(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, r
             draw.ellipse((cx - r, cy - r * 0.7, cx + r, cy + r * 0.7), fill=255)
         return 0.75 if trace.kind == "spill" else 0.45
     if trace.kind == "crumbs":
-        for _ in range(18):
+        for _ in range(24):
             cx, cy = ox + rng.normal(0, 0.25) * trace.length, oy + rng.normal(0, 0.18) * trace.length
-            r = rng.uniform(1.5, 3.5)
+            r = rng.uniform(2.5, 4.5)
             draw.ellipse((cx - r, cy - r * 0.8, cx + r, cy + r * 0.8), fill=255)
         return 0.95
     if trace.kind == "shards":
@@ -230,7 +236,7 @@ def _draw_trace(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, r
                 px = ox + i * math.cos(a) - 14 * side * math.sin(a)
                 py = oy + i * math.sin(a) + 14 * side * math.cos(a)
                 draw.polygon(_polygon(px, py, 2.5, 5, a), fill=255)
-        return 0.55
+        return 0.75
     raise ValueError(f"unknown trace kind {trace.kind!r}")
 
 
@@ -335,3 +341,17 @@ def footprint(element: PlacedObject | Trace) -> Box:
     """Where an element's pixels are (tight box, canvas coordinates)."""
     patch = object_patch(element) if isinstance(element, PlacedObject) else trace_patch(element)
     return patch.box
+
+
+def bounding(boxes) -> Box:
+    """The smallest box holding all `boxes`."""
+    x0 = min(b[0] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    x1 = max(b[0] + b[2] for b in boxes)
+    y1 = max(b[1] + b[3] for b in boxes)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def clear_caches() -> None:
+    for cached in (_object_pixels, _trace_pixels):
+        cached.cache_clear()

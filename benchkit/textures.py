@@ -32,6 +32,9 @@ TINTS = {
 }
 
 
+LUT_SCALE, LUT_SIZE = 2048, 4096  # brightness resolution 1/2048, up to 2x the base colour
+
+
 def value_noise(rng: np.random.Generator, height: int, width: int, cell: int) -> np.ndarray:
     """Smooth noise in [0, 1] with features about `cell` pixels wide."""
     gh, gw = height // cell + 2, width // cell + 2
@@ -115,7 +118,10 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     shade = _SHADERS[kind](rng, height, width).astype(np.float32)
     yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
     xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
-    vignette = 1.0 - 0.12 * (xx**2 + yy**2) / 2
+    shade *= 1.0 - 0.06 * (xx**2 + yy**2)  # soft vignette
+    # brightness -> colour through a lookup table: one gather instead of float maths per channel
     colour = np.asarray(base_colour(kind, variant), np.float32) * np.asarray(TINTS[tint], np.float32)
-    rgb = (shade * vignette)[..., None] * colour
-    return np.clip(rgb + 0.5, 0, 255).astype(np.uint8)
+    levels = np.arange(LUT_SIZE, dtype=np.float32)[:, None] / LUT_SCALE
+    lut = np.clip(levels * colour + 0.5, 0, 255).astype(np.uint8)
+    index = np.clip(shade * LUT_SCALE + 0.5, 0, LUT_SIZE - 1).astype(np.uint16)
+    return lut[index]

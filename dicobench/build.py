@@ -7,10 +7,8 @@ shards are kept, and a rerun with the same options only makes the missing ones.
 from __future__ import annotations
 
 import dataclasses
-import json
 import multiprocessing as mp
 import os
-import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -19,12 +17,13 @@ from tqdm.auto import tqdm
 
 from benchkit import __version__
 from benchkit.errors import UserError
-from benchkit.shards import ShardWriter, complete_shard, shard_count, shard_name, shard_ranges, write_json_atomic
+from benchkit.manifest import claim_folder
+from benchkit.shards import ShardWriter, complete_shard, shard_name, shard_ranges, sidecar_path
 from dicobench.card import write_card
 from dicobench.generate import SPLITS, BuildOptions, RowInfo, generate_row, letter_schedule
 from dicobench.schema import DIFFERENCE_TASKS, TASKS, features
 
-AVAILABLE_TASKS = DIFFERENCE_TASKS
+AVAILABLE_TASKS = TASKS
 SOURCES = ("procedural",)
 from dicobench.card import MANIFEST_DIR
 
@@ -56,8 +55,8 @@ def _resolve_tasks(tasks: Sequence[str] | str | None) -> list[str]:
 
 
 def _manifest(opts: BuildOptions, tasks: list[str], source: str, rows_per_shard: int) -> dict:
-    """The options that determine the bytes, in JSON form (so it compares with the saved one)."""
-    return json.loads(json.dumps({
+    """The options that determine the bytes."""
+    return {
         "generator": f"dicobench {__version__}",
         "per_task": opts.per_task,
         "seed": opts.seed,
@@ -67,31 +66,19 @@ def _manifest(opts: BuildOptions, tasks: list[str], source: str, rows_per_shard:
         "rows_per_shard": rows_per_shard,
         "compress_level": opts.compress_level,
         "scene": dataclasses.asdict(opts.scene),
-    }))
+    }
 
 
 def _prepare_out(out: Path, manifest: dict, overwrite: bool) -> None:
-    """Refuse to mix builds: resume only the same build, replace only with --overwrite."""
-    path = out / MANIFEST_DIR / f"{manifest['split']}.json"
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out} exists and is not a folder")
-    if overwrite and path.exists():
+    split = manifest["split"]
+
+    def clear() -> None:
         for task in TASKS:
-            for f in (out / task).glob(f"{manifest['split']}-*.parquet"):
+            for f in (out / task).glob(f"{split}-*.parquet"):
+                sidecar_path(f).unlink(missing_ok=True)
                 f.unlink()
-            shutil.rmtree(out / task / ".stats", ignore_errors=True)
-        path.unlink()
-    if path.exists():
-        previous = json.loads(path.read_text(encoding="utf-8"))
-        if previous != manifest:
-            changed = sorted(k for k in manifest if previous.get(k) != manifest[k])
-            raise UserError(f"{out} holds a {manifest['split']} split built with other options ({', '.join(changed)}); use --overwrite to replace it")
-    elif out.exists() and any(out.iterdir()) and not overwrite and not (out / MANIFEST_DIR).is_dir():
-        raise UserError(f"{out} is not empty; choose an empty folder or pass --overwrite")
-    try:
-        write_json_atomic(path, manifest)
-    except OSError as exc:
-        raise UserError(f"cannot write to {out}: {exc.strerror}") from None
+
+    claim_folder(out, out / MANIFEST_DIR / f"{split}.json", manifest, overwrite, clear, f"{split} split")
 
 
 def _plan(out: Path, opts: BuildOptions, tasks: list[str], rows_per_shard: int):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from benchkit.cli import add_build_arguments
+
 from dicobench.build import build
 from dicobench.schema import TASKS
 
@@ -28,15 +30,10 @@ def _handle(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="generate the benchmark into a folder of Parquet shards with a dataset card")
-    p.add_argument("--out", required=True, help="output folder (created; must be empty unless resuming or --overwrite)")
+    add_build_arguments(p)
     p.add_argument("--per-task", type=int, default=96, help="rows per task (default 96)")
-    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--tasks", default=None, help=f"comma-separated tasks, or all (default); tasks: {', '.join(TASKS)}")
     p.add_argument("--source", default="procedural", help="image source (default procedural: the offline scene engine)")
-    p.add_argument("--num-proc", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
-    p.add_argument("--overwrite", action="store_true", help="replace an existing build of this split")
     p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
-    p.add_argument("--compress-level", type=int, default=1, help="PNG compress level 0-9 (default 1; lossless at any level)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_handle)

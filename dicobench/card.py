@@ -11,7 +11,7 @@ from pathlib import Path
 from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
 from benchkit.shards import sidecar_path
-from dicobench.schema import LETTERS, TASKS
+from dicobench.schema import LETTERS, TASKS, track_of
 
 MANIFEST_DIR = ".dicobench"
 
@@ -31,9 +31,11 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
         "# DiCoBench (generated)",
         "Pairs of ~2K images for fine-grained multi-image perception: spot the micro-difference "
         "between two images, or find what two different scenes have in common. Each row is a "
-        "5-option multiple-choice question; options A-D are four edits of the same base image and "
-        "E says there is nothing to find. Generated procedurally by the `dicobench` toolkit, "
-        "following DiCoBench (Differential and Commonality Visual Cues).",
+        "5-option multiple-choice question; in the difference track options A-D are four edits of "
+        "the same base image, in the commonality track four candidate commonalities of two "
+        "different scenes (other surface, tint, layout and objects), and E says there is nothing "
+        "to find. Generated procedurally by the `dicobench` toolkit, following DiCoBench "
+        "(Differential and Commonality Visual Cues).",
         "## Load",
         "```python\nfrom datasets import load_dataset\n"
         'ds = load_dataset("path/or/repo", "attribute", split="test")  # or "all"\n```',
@@ -46,7 +48,8 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
             for s in shards:
                 task_letters.update(s["letters"])
                 rejections.update(s["rejections"])
-                areas += s["changed_area"]
+                if track_of(task) == "difference":  # commonality pairs are different scenes
+                    areas += s["changed_area"]
                 sides += s["long_side"]
             letters.update(task_letters)
             rows.append([task, sum(task_letters.values())] + [task_letters.get(l, 0) for l in LETTERS])
@@ -62,7 +65,7 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
             parts.append(
                 f"Image long side: mean {statistics.mean(sides):.0f} px (min {min(sides)}, max {max(sides)}). "
                 + (
-                    f"Changed area of non-E pairs: median {statistics.median(areas) * 100:.3f}% "
+                    f"Changed area of non-E difference pairs: median {statistics.median(areas) * 100:.3f}% "
                     f"(max {max(areas) * 100:.3f}%) of the image."
                     if areas
                     else ""
@@ -80,6 +83,20 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
         "and lie inside the row's cue boxes, the changed area is under 5% of the image, enough "
         "pixels change clearly to be visible, E pairs are pixel-identical, the five options are "
         "distinct and A-D name four different objects.",
+        "Commonality rows are checked for all four candidates, whatever the answer: what the two "
+        "scenes share is recomputed from them and must be exactly the candidate (nothing for E), "
+        "and each cue box (one per shared object per image) must cover under 5% of its image and "
+        "visibly show the object on the written bytes. Instance: the shared object has identical "
+        "colours, pattern and marking at another place, scale (10-30%) and rotation, while the "
+        "same-named distractors in image b differ visibly in their marking. Category: exactly one "
+        "object kind is in both images, as instances of other colour, style and size, and no name "
+        "in one image is a near-synonym of a name in the other (cosine similarity of "
+        "all-MiniLM-L6-v2 name embeddings under 0.55). Spatial grounding: every object lies "
+        "wholly inside one cell of a 6x6 grid and exactly one cell is occupied in both images, by "
+        "one object each; the option pairs are drawn from the least similar quarter of name "
+        "pairs. Reasoning: exactly one cross-image pair is related in the functional relation "
+        "table (combination, supply, embedding, cooperation), looked up both ways; the kind is "
+        "recorded in the cue labels.",
         "## Licences",
         "Generated data: CC BY 4.0. " + LICENCE,
     ]

@@ -6,9 +6,12 @@ by reason, so a build reports how often each guarantee had to be enforced.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from benchkit.imageio import decode
+from benchkit.render import object_patch
 
 MAX_AREA = 0.05  # the paper's bound on a changed region
 MIN_VISIBLE_PIXELS = 150  # at least this many pixels change clearly...
@@ -34,12 +37,23 @@ def check_options(options: list[str], subjects: list[str], none_option: str) -> 
 
 def check_difference_pair(png_a: bytes, png_b: bytes, is_none: bool, cues: list[dict]) -> float:
     """Verify the encoded pair as it will be written; return the fraction of the image that differs."""
+    if is_none and png_a == png_b and not cues:
+        decode(png_a, "image_a")  # identical bytes: identical pixels, once they decode
+        return 0.0
     return check_difference_pixels(decode(png_a, "image_a"), decode(png_b, "image_b"), is_none, cues)
 
 
-def check_difference_pixels(a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict]) -> float:
+def check_difference_pixels(
+    a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict], within: tuple[int, int, int, int] | None = None
+) -> float:
+    """The pixel checks. `within` limits the comparison to a box the caller knows holds every
+    possible change (an edit re-renders only its dirty boxes), which makes checking cheap."""
     if a.shape != b.shape:
         raise Rejected("size_mismatch", f"{a.shape} vs {b.shape}")
+    h, w = a.shape[:2]
+    x0, y0, bw, bh = within or (0, 0, w, h)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    a, b = a[y0 : y0 + bh, x0 : x0 + bw], b[y0 : y0 + bh, x0 : x0 + bw]
     step = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2)
     diff = step > 0
     if is_none:
@@ -49,17 +63,58 @@ def check_difference_pixels(a: np.ndarray, b: np.ndarray, is_none: bool, cues: l
     if not diff.any():
         raise Rejected("no_change")
     allowed = np.zeros(diff.shape, bool)
-    h, w = diff.shape
     for cue in cues:
-        x, y, bw, bh = cue["bbox"]
-        if bw * bh >= MAX_AREA * h * w:
+        x, y, cw, ch = cue["bbox"]
+        if cw * ch >= MAX_AREA * h * w:
             raise Rejected("cue_too_large")
-        allowed[max(y, 0) : y + bh, max(x, 0) : x + bw] = True
+        allowed[max(y - y0, 0) : max(y - y0 + ch, 0), max(x - x0, 0) : max(x - x0 + cw, 0)] = True
     if (diff & ~allowed).any():
         raise Rejected("change_outside_cues")
-    area = float(diff.mean())
+    area = float(diff.sum()) / (h * w)
     if area >= MAX_AREA:
         raise Rejected("change_too_large", f"{area:.3f}")
     if int((step >= VISIBLE_STEP).sum()) < MIN_VISIBLE_PIXELS:
         raise Rejected("change_not_visible")
     return area
+
+
+# ---- commonality track -------------------------------------------------------------------
+
+CANONICAL_SIZE = 64  # objects are compared at one size, upright, unlit, so only their looks count
+
+
+def _canonical(obj) -> np.ndarray:
+    patch = object_patch(dataclasses.replace(obj, uid=0, cx=0, cy=0, size=CANONICAL_SIZE, rotation=0, shading=0.3, shadow=0.0))
+    return patch.rgb * patch.alpha[..., None]
+
+
+def same_instance(a, b) -> bool:
+    """True when two placed objects are drawn as one physical instance (identical looks at one
+    size and pose), False when they visibly differ; a difference too small to see is rejected."""
+    if a.name != b.name:
+        return False
+    pa, pb = _canonical(a), _canonical(b)
+    if pa.shape != pb.shape:
+        return False
+    differing = int((np.abs(pa - pb).max(axis=2) >= VISIBLE_STEP).sum())
+    if differing == 0:
+        return True
+    if differing < MIN_VISIBLE_PIXELS:
+        raise Rejected("instances_too_alike", a.name)
+    return False
+
+
+def check_cues_drawn(images: tuple[np.ndarray, np.ndarray], bare: tuple[np.ndarray, np.ndarray], cues: list[dict]) -> None:
+    """Each cue box lies in its image, covers under 5% of it and really shows an object there:
+    enough pixels stand clearly off the bare surface."""
+    for cue in cues:
+        pixels, surface = images[cue["image"]], bare[cue["image"]]
+        h, w = pixels.shape[:2]
+        x, y, bw, bh = cue["bbox"]
+        if x < 0 or y < 0 or x + bw > w or y + bh > h or bw <= 0 or bh <= 0:
+            raise Rejected("cue_outside_image")
+        if bw * bh >= MAX_AREA * h * w:
+            raise Rejected("cue_too_large")
+        step = np.abs(pixels[y : y + bh, x : x + bw].astype(np.int16) - surface[y : y + bh, x : x + bw].astype(np.int16)).max(axis=2)
+        if int((step >= VISIBLE_STEP).sum()) < MIN_VISIBLE_PIXELS:
+            raise Rejected("shared_object_not_visible", cue["label"])

@@ -7,18 +7,17 @@ options always give the same bytes.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchkit import __version__
-from benchkit.imageio import encode_png
-from benchkit.render import render, render_edit
-from benchkit.scenegen import SceneConfig, random_scene
-from dicobench.checks import Rejected, check_difference_pair, check_difference_pixels, check_options
-from dicobench.schema import LETTERS, NONE_OPTIONS, QUESTIONS, TASKS, track_of
+from benchkit.render import clear_caches
+from benchkit.scenegen import SceneConfig
+from dicobench.checks import Rejected
+from dicobench.commonality import commonality_row
+from dicobench.difference import difference_row
+from dicobench.schema import LETTERS, TASKS, track_of
 
 SPLITS = {"test": 0, "train": 1}
 MAX_ATTEMPTS = 40
@@ -50,55 +49,6 @@ def row_id(task: str, split: str, root: int, index: int) -> str:
     return f"{task}-{split}-s{root}-{index:05d}"
 
 
-def _task_module(task: str):
-    return importlib.import_module(f"dicobench.tasks.{task}")
-
-
-def _cues(edit) -> list[dict]:
-    return [{"image": c.image, "bbox": [int(v) for v in c.bbox], "label": c.label} for c in edit.cues]
-
-
-def _difference_row(task: str, seed: int, letter: str, opts: BuildOptions) -> tuple[dict, int]:
-    rng = np.random.default_rng(seed)
-    base = random_scene(rng, opts.scene)
-    edits = _task_module(task).propose(rng, base)
-    if edits is None:
-        raise Rejected("too_few_edits")
-    track = track_of(task)
-    options = [e.text for e in edits] + [NONE_OPTIONS[track]]
-    check_options(options, [e.subject for e in edits], NONE_OPTIONS[track])
-    pixels_a = render(base)
-    # Every option's edit must pass the pixel checks, not only the answer's: a check that
-    # rejected some kinds of edit only when they are the answer would leak it to the text.
-    edited = []
-    for edit in edits:
-        pixels = render_edit(pixels_a, edit.scene, list(edit.dirty))
-        check_difference_pixels(pixels_a, pixels, False, _cues(edit))
-        edited.append(pixels)
-    png_a = encode_png(pixels_a, opts.compress_level)
-    if letter == "E":
-        png_b, cues = png_a, []
-    else:
-        k = LETTERS.index(letter)
-        png_b, cues = encode_png(edited[k], opts.compress_level), _cues(edits[k])
-    area = check_difference_pair(png_a, png_b, letter == "E", cues)
-    row = {
-        "track": track,
-        "task": task,
-        "image_a": {"bytes": png_a, "path": None},
-        "image_b": {"bytes": png_b, "path": None},
-        "question": QUESTIONS[track],
-        "options": options,
-        "answer": letter,
-        "cues": cues,
-        "changed_area": area,
-        "source": f"procedural:{seed}",
-        "seed": seed,
-        "generator": f"dicobench {__version__}; procedural scene engine; {task} edits",
-    }
-    return row, max(base.width, base.height)
-
-
 @dataclass
 class RowInfo:
     """What the build report needs about a row besides the row itself."""
@@ -109,11 +59,13 @@ class RowInfo:
 
 def generate_row(task: str, index: int, letter: str, opts: BuildOptions) -> tuple[dict, RowInfo]:
     """The checked row for (task, index); rejected attempts move on to the next seed."""
+    make = difference_row if track_of(task) == "difference" else commonality_row
     rejections: Counter = Counter()
+    clear_caches()  # drawn patches are reused within a row only: memory stays flat
     for attempt in range(MAX_ATTEMPTS):
         seed = sample_seed(opts.seed, opts.split, task, index, attempt)
         try:
-            row, long_side = _difference_row(task, seed, letter, opts)
+            row, long_side = make(task, seed, letter, opts)
         except Rejected as rej:
             rejections[rej.reason] += 1
             continue

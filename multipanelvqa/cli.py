@@ -8,11 +8,18 @@ from benchkit import push_cli
 from benchkit.cli import run
 from benchkit.preview import multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
-from multipanelvqa import score_cli
+from multipanelvqa import build_cli, eval_cli, import_cli, score_cli
 
 
 def main(argv=None) -> int:
-    registrars = [score_cli.register, push_cli.register, make_preview_register(multipanelvqa_item)]
+    registrars = [
+        build_cli.register,
+        eval_cli.register,
+        import_cli.register,
+        score_cli.register,
+        push_cli.register,
+        make_preview_register(multipanelvqa_item),
+    ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
 
 

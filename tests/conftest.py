@@ -15,3 +15,14 @@ def small_build(tmp_path_factory):
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+@pytest.fixture(autouse=True)
+def fresh_datasets_cache(tmp_path, monkeypatch):
+    """`datasets` keys its cache of local Parquet folders on relative paths and mtimes, which
+    can collide between folders built in the same second; each test gets its own cache."""
+    import datasets
+
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf_cache")
+    # and its own judge/LLM reply cache, so no test sees replies cached by an earlier run
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg_cache"))

@@ -8,10 +8,14 @@ Each request to /v1/chat/completions takes the next scripted action, or the defa
     ("hang", seconds)       no reply for `seconds` (longer than the client's timeout)
 The default action is `("ok", reply(body))`, with `reply` given by the test. Every request
 (path, lower-cased headers, JSON body) is recorded in `requests`.
+
+Requests to /v1/embeddings are always answered, one vector per input text from `embedding`
+(by default a deterministic vector derived from the text), and take no scripted action.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import deque
@@ -19,9 +23,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
 
+def text_vector(text: str, dim: int = 8) -> list[float]:
+    """A stand-in embedding: the same text always gives the same vector."""
+    return [b / 255.0 - 0.5 for b in hashlib.sha256(text.encode()).digest()[:dim]]
+
+
 class StubServer:
-    def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float = 0.0):
+    def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float = 0.0,
+                 embedding: Callable[[str], list[float]] = text_vector):
         self.reply = reply
+        self.embedding = embedding
         self.delay = delay
         self.script: deque = deque()
         self.requests: list[dict] = []
@@ -66,7 +77,10 @@ class StubServer:
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
                 try:
-                    self._answer(stub._next_action(body), body)
+                    if self.path.rstrip("/").endswith("/embeddings"):
+                        self._embeddings(body)
+                    else:
+                        self._answer(stub._next_action(body), body)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (its timeout), as a hanging test intends
                 finally:
@@ -101,6 +115,12 @@ class StubServer:
                     self._send(401, {"error": {"message": "invalid key", "type": "invalid_request_error"}})
                 else:
                     raise ValueError(f"unknown stub action {action!r}")
+
+            def _embeddings(self, body):
+                texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                data = [{"object": "embedding", "index": i, "embedding": stub.embedding(t)} for i, t in enumerate(texts)]
+                self._send(200, {"object": "list", "data": data, "model": body.get("model", ""),
+                                 "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)}})
 
             def _send(self, status, payload, headers=None):
                 data = json.dumps(payload).encode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchkit.render import Box
+from benchkit.render import Box, bounding
 from benchkit.scene import Scene
 
 
@@ -27,9 +27,7 @@ class Edit:
 
 
 def union(a: Box, b: Box) -> Box:
-    x0, y0 = min(a[0], b[0]), min(a[1], b[1])
-    x1, y1 = max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[3], b[1] + b[3])
-    return (x0, y0, x1 - x0, y1 - y0)
+    return bounding((a, b))
 
 
 def article(noun: str) -> str:

@@ -46,13 +46,25 @@ KINDS = (
 )
 
 
+DARK_COLOURS = {"black", "brown", "purple", "blue"}  # soot does not show on these
+
+
+def _shows_on(kind: str, obj: PlacedObject) -> bool:
+    """Marks on the object itself need a large, filled body to be seen."""
+    if kind == "crack":
+        return obj.size >= 56 and obj.style != "outline"
+    if kind == "scorch":
+        return obj.colour not in DARK_COLOURS and obj.style != "outline"
+    return True
+
+
 def kinds_for(obj: PlacedObject) -> list[TraceKind]:
     entry = by_name()[obj.name]
-    return [k for k in KINDS if k.applies(entry)]
+    return [k for k in KINDS if k.applies(entry) and _shows_on(k.name, obj)]
 
 
 def _contrasting(colour, surface, fallback):
-    return colour if math.dist(to_lab(colour), to_lab(surface)) >= 28 else fallback
+    return colour if math.dist(to_lab(colour), to_lab(surface)) >= 40 else fallback
 
 
 def _trace_box(trace: Trace) -> Box:
@@ -114,7 +126,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
         )
     liquid = ""
     if kind.name == "spill":
-        ok = [n for n, c in LIQUIDS.items() if math.dist(to_lab(c), to_lab(surface)) >= 28]
+        ok = [n for n, c in LIQUIDS.items() if math.dist(to_lab(c), to_lab(surface)) >= 40]
         if not ok:
             return None
         liquid = ok[rng.integers(len(ok))]

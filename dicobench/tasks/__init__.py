@@ -1,5 +1,9 @@
-"""Task generators: one module per task, each with `propose(rng, scene) -> list[Edit] | None`
-giving four edits of one base scene on four different objects (options A-D before shuffling)."""
+"""Task generators, one module per task.
+
+Difference tasks: `propose(rng, scene) -> list[Edit] | None`, four edits of one base scene on
+four different objects (options A-D). Commonality tasks: `propose(rng, cfg) -> Proposal | None`
+(two scenes and four candidate commonalities, see `dicobench.commonality`) and
+`commonalities(scene_a, scene_b)`, what two scenes really share, used to check every row."""
 
 from __future__ import annotations
 

@@ -1,0 +1,89 @@
+"""Functional relations between catalogue objects, for the commonality reasoning task.
+
+The paper's four kinds: combination (the two form one whole), supply (one provides the
+energy or resource the other depends on), embedding (one is shaped to fit into the other)
+and cooperation (the two work together on one task). Each entry is directed (x, y): x
+powers, fits into, ... y. The table is also what keeps other cross-image pairs unrelated,
+so it lists every relation between catalogue objects we know of, not only the ones a
+question will use. Font Awesome Free draws no nail, screw, socket or torch, so the
+paper's hammer/nail-style examples appear here as their nearest drawable counterparts.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+KINDS = ("combination", "supply", "embedding", "cooperation")
+
+
+@dataclass(frozen=True)
+class Relation:
+    x: str
+    y: str
+    kind: str
+    verb: str  # "{x} {verb} {y}" for directed kinds; unused for symmetric ones
+
+
+_TABLE: dict[str, list[tuple[str, str, str]]] = {
+    "combination": [
+        ("key", "padlock", ""), ("key", "handcuffs", ""), ("gemstone", "ring", ""),
+        ("cheese", "bread slice", ""), ("bacon", "bread slice", ""), ("trailer", "pickup truck", ""),
+        ("trailer", "tractor", ""), ("caravan", "car", ""), ("sleigh", "horse", ""),
+    ],
+    "supply": [
+        ("battery", "walkie-talkie", "powers"), ("battery", "toy robot", "powers"),
+        ("battery", "radio", "powers"), ("battery", "calculator", "powers"),
+        ("charging station", "car", "charges"), ("fuel pump", "car", "fuels"),
+        ("fuel pump", "motorcycle", "fuels"), ("fuel pump", "tractor", "fuels"), ("fuel pump", "truck", "fuels"),
+        ("solar panel", "car battery", "charges"), ("plug", "laptop", "powers"), ("plug", "electric fan", "powers"),
+        ("plug", "television", "powers"), ("bone", "dog", "feeds"), ("carrot", "horse", "feeds"),
+        ("fish fillet", "cat", "feeds"), ("food bowl", "dog", "feeds"), ("stove burner", "cooking pot", "heats"),
+        ("faucet", "bathtub", "fills"), ("faucet", "sink", "fills"),
+    ],
+    "embedding": [
+        ("memory card", "camera", "fits into"), ("SIM card", "phone", "fits into"),
+        ("floppy disk", "desktop computer", "fits into"), ("RAM stick", "desktop computer", "fits into"),
+        ("hard drive", "server rack", "fits into"), ("film strip", "film camera", "fits into"),
+        ("coins", "piggy bank", "fit into"), ("credit card", "wallet", "fits into"),
+        ("banknote", "wallet", "fits into"), ("bookmark", "book", "fits into"),
+        ("sheet of paper", "envelope", "fits into"), ("credit card", "cash register", "fits into"),
+    ],
+    "cooperation": [
+        ("paintbrush", "paint palette", ""), ("paint roller", "paint bucket", ""),
+        ("keyboard", "computer mouse", ""), ("laptop", "computer mouse", ""), ("syringe", "vial", ""),
+        ("pencil", "ruler", ""), ("pencil", "eraser", ""), ("compass", "map", ""),
+        ("tape roll", "cardboard box", ""), ("pen", "sheet of paper", ""), ("chess knight", "chessboard", ""),
+        ("chess pawn", "chessboard", ""), ("chess king", "chessboard", ""),
+    ],
+}
+
+RELATIONS: tuple[Relation, ...] = tuple(Relation(x, y, kind, verb) for kind, rows in _TABLE.items() for x, y, verb in rows)
+
+
+@functools.lru_cache(maxsize=1)
+def _by_pair() -> dict[frozenset[str], Relation]:
+    return {frozenset((r.x, r.y)): r for r in RELATIONS}
+
+
+def related(a: str, b: str) -> Relation | None:
+    """The relation between two objects, whichever order they are given in."""
+    return _by_pair().get(frozenset((a, b)))
+
+
+@functools.lru_cache(maxsize=None)
+def partners(name: str) -> frozenset[str]:
+    return frozenset(r.y if r.x == name else r.x for r in RELATIONS if name in (r.x, r.y))
+
+
+def statement(rel: Relation, image_of_x: int) -> str:
+    """The option text stating that `rel` links an object of image 1 with one of image 2."""
+    x = f"the {rel.x} in image {image_of_x}"
+    y = f"the {rel.y} in image {3 - image_of_x}"
+    if rel.kind == "combination":
+        first, second = (x, y) if image_of_x == 1 else (y, x)
+        return f"{first[0].upper()}{first[1:]} and {second} together form one whole."
+    if rel.kind == "cooperation":
+        first, second = (x, y) if image_of_x == 1 else (y, x)
+        return f"{first[0].upper()}{first[1:]} and {second} are used together."
+    return f"{x[0].upper()}{x[1:]} {rel.verb} {y}."

@@ -1,0 +1,237 @@
+"""`multipanelvqa.build`: image sets, then one task per image in worker processes, streamed into shards.
+
+Every config is sharded by the same image ranges, so one worker task (one layout filled
+from one image set) yields the rows of that image in all configs. The build is resumable:
+a shard is a pure function of the build options, finished shards are kept, and a rerun
+with the same options only makes the missing ones (LLM questions come from a disk cache).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import multiprocessing as mp
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from benchkit import __version__
+from benchkit.errors import UserError
+from benchkit.manifest import claim_folder
+from benchkit.shards import ShardWriter, complete_shard, shard_name, shard_ranges, write_json_atomic
+
+from .adapters import ADAPTERS, load_sets
+from .card import MANIFEST_DIR, write_card
+from .generate import SYNTHETIC_CONFIGS, ImageTask, image_rows, set_index, target_info
+from .layouts import BASES_PER_STYLE, Layout, generate_layouts
+from .llm_questions import QuestionSource, generated_questions
+from .questions import balanced_schedule
+from .schema import CHOICE_LETTERS, QUESTION_TYPES, features
+from .sources import PROCEDURAL, procedural_set
+
+SOURCES = PROCEDURAL + ADAPTERS
+ROWS_PER_IMAGE = len(QUESTION_TYPES)
+
+
+def _resolve(values, allowed: Sequence[str], what: str) -> list[str]:
+    if isinstance(values, str):
+        values = [v for v in values.split(",") if v]
+    values = list(values)
+    if not values:
+        raise UserError(f"no {what} given")
+    unknown = [v for v in values if v not in allowed]
+    if unknown:
+        raise UserError(f"unknown {what} {', '.join(map(repr, unknown))}; expected any of {', '.join(allowed)}")
+    return sorted(set(values), key=list(allowed).index)
+
+
+def parse_layouts(spec, count: int) -> list[int]:
+    """Layout ids from None (all), a list of ints, or a string like "0-6,140"."""
+    if spec is None:
+        return list(range(count))
+    ids: set[int] = set()
+    try:
+        parts = spec.split(",") if isinstance(spec, str) else list(spec)
+        for part in parts:
+            lo, _, hi = str(part).strip().partition("-")
+            ids.update(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise UserError(f"--layouts must be ids or ranges like 0-6,140, got {spec!r}") from None
+    bad = sorted(i for i in ids if not 0 <= i < count)
+    if bad or not ids:
+        raise UserError(f"layout ids must be in 0-{count - 1}, got {spec!r}")
+    return sorted(ids)
+
+
+def _images(sources: list[str], layouts: list[Layout], seed: int) -> list[tuple[str, Layout, str, str]]:
+    """(source, layout, Q1 kind, Q3 letter) per image, grouped by image set; Q1 yes/no and the
+    Q3 letter are balanced within each source (balanced_schedule), Q1's no split "any"/"all"."""
+    ordered = sorted(layouts, key=lambda l: (set_index(l), l.layout_id))
+    out = []
+    for s, source in enumerate(sources):
+        rng = np.random.default_rng([seed, s, 6])
+        yes = balanced_schedule(len(ordered), ["yes", "no"], rng)
+        no_kinds = iter(balanced_schedule(yes.count("no"), ["no_any", "no_all"], rng))
+        letters = balanced_schedule(len(ordered), list(CHOICE_LETTERS), rng)
+        for layout, y, letter in zip(ordered, yes, letters):
+            out.append((source, layout, y if y == "yes" else next(no_kinds), letter))
+    return out
+
+
+def _prepare_out(out: Path, manifest: dict, overwrite: bool) -> None:
+    def clear() -> None:
+        for config in SYNTHETIC_CONFIGS:
+            shutil.rmtree(out / config, ignore_errors=True)
+
+    claim_folder(out, out / MANIFEST_DIR / "synthetic.json", manifest, overwrite, clear, "synthetic build")
+
+
+def _make_set(spec: tuple[str, int, int]):
+    return spec[:2], procedural_set(*spec)
+
+
+def _work(item: tuple[int, ImageTask, object]):
+    index, task, image_set = item
+    return index, image_rows(task, image_set)
+
+
+def _pool_map(pool, fn, items):
+    return pool.imap(fn, items, chunksize=1) if pool is not None else map(fn, items)
+
+
+def _shard_stats(config: str, rows: list[dict]) -> dict:
+    return {
+        "config": config,
+        "rows": len(rows),
+        "question_types": dict(Counter(r["question_type"] for r in rows)),
+        "q1_answers": dict(Counter(r["answer"] for r in rows if r["question_type"] == "q1")),
+        "q3_answers": dict(Counter(r["answer"] for r in rows if r["question_type"] == "q3")),
+        "sources": dict(Counter(r["source"] for r in rows if r["question_type"] == "q1")),
+        "num_subfigures": dict(Counter(str(r["num_subfigures"]) for r in rows if r["question_type"] == "q1")),
+        "layout_styles": dict(Counter(r["layout_style"] for r in rows if r["question_type"] == "q1")),
+        "targets": sorted({r["subfigures"][0]["source_id"] for r in rows}),  # distinct target images
+    }
+
+
+def build(
+    out_dir: str | os.PathLike,
+    *,
+    seed: int = 0,
+    sources: Sequence[str] | str = PROCEDURAL,
+    num_proc: int | None = None,
+    layouts: Sequence[int] | str | None = None,
+    configs: Sequence[str] | str | None = None,
+    source_data: dict[str, str] | None = None,
+    source_split: dict[str, str] | None = None,
+    questions: str = "template",
+    llm_base_url: str | None = None,
+    llm_api_key: str | None = None,
+    overwrite: bool = False,
+    images_per_shard: int = 42,
+    compress_level: int = 1,
+    progress: bool = True,
+) -> Path:
+    """Build the synthetic MultipanelVQA configs into `out_dir` and return the folder.
+
+    Default: 210 layouts x 2 procedural sources x 3 questions = 1260 rows in each of the 7
+    configs. `layouts` picks layout ids (e.g. "0-6"), `source_data`/`source_split` point the
+    magicbrush/vqav2 adapters at a Hub id or local Parquet, `questions="openai:<model>"` asks
+    an OpenAI-compatible model with the paper's prompt instead of the templates.
+    """
+    source_list = _resolve(sources, SOURCES, "source")
+    config_list = _resolve(configs if configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
+    if num_proc is not None and num_proc <= 0:
+        raise UserError("--num-proc must be positive")
+    if images_per_shard <= 0:
+        raise UserError("images per shard must be positive")
+    if not 0 <= compress_level <= 9:
+        raise UserError("PNG compress level must be 0-9")
+    qsource = QuestionSource.parse(questions, llm_base_url, llm_api_key)
+    all_layouts = generate_layouts(seed)
+    layout_ids = parse_layouts(layouts, len(all_layouts))
+    data = {s: (source_data or {}).get(s) for s in source_list if s in ADAPTERS}
+    split = {s: (source_split or {}).get(s) for s in source_list if s in ADAPTERS}
+    out = Path(out_dir)
+    manifest = json.loads(json.dumps({
+        "generator": f"multipanelvqa {__version__}",
+        "seed": seed,
+        "sources": source_list,
+        "source_data": data,
+        "source_split": split,
+        "layouts": layout_ids,
+        "configs": config_list,
+        "questions": qsource.spec,
+        "images_per_shard": images_per_shard,
+        "compress_level": compress_level,
+    }))
+    _prepare_out(out, manifest, overwrite)
+
+    images = _images(source_list, [all_layouts[i] for i in layout_ids], seed)
+    ranges = shard_ranges(len(images), images_per_shard)
+    todo: dict[int, dict[str, Path]] = {}  # shard -> config -> path still to write
+    for config in config_list:
+        for k, r in enumerate(ranges):
+            path = out / config / shard_name("test", k, len(ranges))
+            if complete_shard(path, len(r) * ROWS_PER_IMAGE) is None:
+                todo.setdefault(k, {})[config] = path
+    wanted = [i for k in sorted(todo) for i in ranges[k]]
+    if wanted:
+        _write(out, images, ranges, todo, wanted, seed, data, split, qsource, num_proc, compress_level, progress)
+    write_card(out)
+    return out
+
+
+def _write(out, images, ranges, todo, wanted, seed, data, split, qsource, num_proc, compress_level, progress) -> None:
+    needed = sorted({(images[i][0], set_index(images[i][1])) for i in wanted})
+    num_proc = min(num_proc or os.cpu_count() or 1, len(wanted))
+    pool = mp.get_context("spawn").Pool(num_proc) if num_proc > 1 else None
+    feats = features()
+    bar = tqdm(total=len(wanted) * ROWS_PER_IMAGE * len({c for t in todo.values() for c in t}),
+               desc="multipanelvqa", unit="row", disable=not progress)
+    writers: dict[str, ShardWriter] = {}
+    try:
+        sets: dict[tuple[str, int], object] = {}
+        for source in sorted({s for s, _ in needed if s in ADAPTERS}):
+            loaded = load_sets(source, data[source], split[source], BASES_PER_STYLE)
+            sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
+        procedural = [(s, b, seed) for s, b in needed if s in PROCEDURAL]
+        sets.update(dict(_pool_map(pool, _make_set, procedural)))
+        tasks = {}
+        for i in wanted:
+            source, layout, q1, letter = images[i]
+            shard = next(k for k, r in enumerate(ranges) if i in r)
+            tasks[i] = ImageTask(source, layout, q1, letter, seed, tuple(todo[shard]), compress_level)
+        if qsource.model is not None:
+            infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
+            generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")
+            tasks = {i: dataclasses.replace(t, generated=generated.get(i)) for i, t in tasks.items()}
+            write_json_atomic(out / MANIFEST_DIR / "llm.json", {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
+        items = [(i, tasks[i], sets[(tasks[i].source, tasks[i].set_index)]) for i in wanted]
+        shard_rows: dict[str, list[dict]] = {}
+        for index, rows in _pool_map(pool, _work, items):
+            shard = next(k for k, r in enumerate(ranges) if index in r)
+            for config, config_rows in rows.items():
+                if config not in writers:
+                    writers[config] = ShardWriter(todo[shard][config], feats, row_group_size=ROWS_PER_IMAGE)
+                    shard_rows[config] = []
+                for row in config_rows:
+                    writers[config].write(row)
+                shard_rows[config] += [{k: v for k, v in r.items() if k != "image"} for r in config_rows]
+                bar.update(len(config_rows))
+            if index == ranges[shard][-1]:
+                for config, writer in writers.items():
+                    writer.close(sidecar=_shard_stats(config, shard_rows[config]))
+                writers = {}
+    except BaseException:
+        for writer in writers.values():
+            writer.abort()
+        raise
+    finally:
+        bar.close()
+        if pool is not None:
+            pool.terminate()

@@ -1,0 +1,49 @@
+"""`multipanelvqa eval --dataset DIR --model hf:ID|openai:MODEL --out DIR`: answer every question, then score.
+
+Scoring is by rules only here; `multipanelvqa score OUT/predictions.jsonl --judge openai:MODEL`
+adds the paper's LLM judge for the answers rules cannot settle.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from benchkit.evaluation import Benchmark, add_arguments, interleave, run_eval
+from benchkit.extract import extract_choice
+from benchkit.errors import UserError
+from benchkit.runners import Prompt
+from multipanelvqa import score_cli
+from multipanelvqa.prompting import prompt
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "eval",
+        help="run a model on MultipanelVQA and score it",
+        description="Ask a transformers model (hf:) or an OpenAI-compatible endpoint (openai:) every question, "
+        "write OUT/predictions.jsonl as it goes, then OUT/scores.json and charts (rules only). Rerun the "
+        "same command to resume: answered rows are kept, failed ones retried.",
+    )
+    add_arguments(p, DEFAULT_CONFIG)
+    p.set_defaults(func=run)
+
+
+def build_prompt(row: dict) -> Prompt:
+    """The composite alone, then the question (a single image gets no "Image 1:" label)."""
+    return interleave(*prompt(row))
+
+
+def parse(row: dict, response: str) -> str | None:
+    """The chosen letter for Q3 (multiple choice); free-form answers are left to the scorer."""
+    if row["question_type"] != QUESTION_TYPES.index("q3"):  # a ClassLabel index
+        return None
+    return extract_choice(response, row["choices"] or None, letters="".join(CHOICE_LETTERS))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.config not in CONFIGS:
+        raise UserError(f"unknown config {args.config!r}; expected one of {', '.join(CONFIGS)}")
+    benchmark = Benchmark(name="multipanelvqa", prompt=build_prompt, parse=parse,
+                          task_column="question_type", score_register=score_cli.register)
+    return run_eval(args, benchmark)

@@ -1,0 +1,158 @@
+"""Pure generation: (image task, image set) -> the rows of one multipanel image in each config.
+
+One task is one layout filled from one image set; its three questions are the same in
+every config (the paper keeps questions and answers across augmentations; only
+captions_referenced names the target by its caption number). Each distinct composite is
+rendered and PNG-encoded once: captions and captions_referenced share theirs, and the
+three rows of an image carry the same bytes (written to one Parquet row group, where the
+dictionary encoding stores them once).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchkit.imageio import encode_png
+
+from .augment import for_config
+from .compose import Composition, render
+from .layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
+from .positions import caption_numbers, describe_positions
+from .questions import Question, q2, questions
+from .schema import AUGMENTATIONS, SOURCES
+from .sources import ImageSet, decode_panel
+
+SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
+_SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses
+Q1_KINDS = ("yes", "no_any", "no_all")  # "no_any" needs the set's absent answer, else it reads as "no_all"
+_CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ImageTask:
+    """Everything besides the image set that decides one image's rows."""
+
+    source: str
+    layout: Layout
+    q1: str  # one of Q1_KINDS
+    q3_letter: str
+    root_seed: int
+    configs: tuple[str, ...]
+    compress_level: int = 1
+    generated: dict | None = None  # checked LLM fields Q1..A3 (questions.parse_generated), else templates
+
+    @property
+    def set_index(self) -> int:
+        return set_index(self.layout)
+
+
+def set_index(layout: Layout) -> int:
+    """The image set of a layout: its base sequence, so one set fills one layout of every
+    style and panel count (content independent of layout, as in the paper's A.2)."""
+    per_style = BASES_PER_STYLE * (MAX_PANELS - MIN_PANELS + 1)
+    return (layout.layout_id % per_style) // (MAX_PANELS - MIN_PANELS + 1)
+
+
+def image_seed(root: int, source: str, layout_id: int) -> int:
+    ss = np.random.SeedSequence([root, SOURCES.index(source), layout_id])
+    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def row_id(config: str, source: str, root: int, layout_id: int, question_type: str) -> str:
+    return f"{config}-{source}-s{root}-L{layout_id:03d}-{question_type}"
+
+
+def target_info(task: ImageTask, image_set: ImageSet) -> dict:
+    """What the paper's question prompt needs about an image (Table 7's slots)."""
+    return {
+        "num_subfigures": task.layout.num_panels,
+        "common_question": image_set.question,
+        "target_answer": image_set.answers[0],
+        "position": describe_positions(task.layout.boxes)[0],
+    }
+
+
+def _composite(config: str, base: Composition, image_set: ImageSet, answers: list[str], compress_level: int):
+    """(PNG bytes, boxes, replaced panel ids or None) of one config's composite."""
+    k = len(base.boxes)
+    replacement_ids = None
+    kwargs: dict = {}
+    if config == "low_similarity":
+        panels, repl_answers, replacement_ids = image_set.take_replacements(k)
+        if not panels:
+            raise ValueError(f"{image_set.set_id}: no replacement images for low_similarity")
+        kwargs = {"replacements": [decode_panel(p) for p in panels], "replacement_answers": repl_answers}
+    spec = for_config(config, question=image_set.question, answers=answers, **kwargs)(base)
+    return encode_png(np.asarray(render(spec)), compress_level), spec.boxes, replacement_ids
+
+
+def _choices(question: str) -> tuple[str, ...]:
+    found = dict((m.group(1).lower(), m.group(2)) for m in _CHOICE_LINE.finditer(question))
+    return tuple(found[l] for l in "abcd") if len(found) == 4 else ()
+
+
+def _questions(task: ImageTask, image_set: ImageSet, answers, positions, caption: str | None, seed: int):
+    if task.generated is None:
+        return questions(
+            image_set.question,
+            answers,
+            0,
+            positions,
+            q1_yes=task.q1 == "yes",
+            q3_letter=task.q3_letter,
+            rng=np.random.default_rng(seed),
+            caption=caption,
+            absent_answer=image_set.absent_answer if task.q1 == "no_any" else None,
+        )
+    g = task.generated
+    second = Question("q2", g["Q2"], g["A2"])
+    if caption is not None:  # the model named the target by position; captions_referenced needs its number
+        second = q2(image_set.question, answers[0], caption=caption)
+    return Question("q1", g["Q1"], g["A1"]), second, Question("q3", g["Q3"], g["A3"], _choices(g["Q3"]))
+
+
+def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
+    """Rows (three per config, Q1-Q3) of the image that fills `task.layout` from `image_set`."""
+    layout = task.layout
+    k = layout.num_panels
+    panel_bytes, answers, ids = image_set.take(k)
+    positions = describe_positions(layout.boxes)
+    seed = image_seed(task.root_seed, task.source, layout.layout_id)
+    base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])
+    composites: dict[str, tuple] = {}
+    out: dict[str, list[dict]] = {}
+    for config in task.configs:
+        key = _SAME_IMAGE.get(config, config)
+        if key not in composites:
+            composites[key] = _composite(key, base, image_set, answers, task.compress_level)
+        png, boxes, replaced = composites[key]
+        sub_ids = ids if replaced is None else [ids[0]] + list(replaced)
+        caption = str(caption_numbers(boxes)[0]) if config == "captions_referenced" else None
+        subfigures = [
+            {"bbox": [int(v) for v in box], "position": pos, "source_id": sid}
+            for box, pos, sid in zip(boxes, positions, sub_ids)
+        ]
+        out[config] = [
+            {
+                "id": row_id(config, task.source, task.root_seed, layout.layout_id, q.question_type),
+                "image": {"bytes": png, "path": None},
+                "question_type": q.question_type,
+                "question": q.question,
+                "answer": q.answer,
+                "choices": list(q.choices),
+                "subset": "synthetic",
+                "source": image_set.source,
+                "augmentation": config,
+                "layout_id": layout.layout_id,
+                "layout_style": layout.style,
+                "num_subfigures": k,
+                "subfigures": subfigures,
+                "target_index": 0,
+                "seed": seed,
+            }
+            for q in _questions(task, image_set, answers, positions, caption, seed)
+        ]
+    return out
