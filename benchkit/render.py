@@ -353,5 +353,6 @@ def bounding(boxes) -> Box:
 
 
 def clear_caches() -> None:
-    for cached in (_object_pixels, _trace_pixels):
+    """Forget drawn pixels: a build calls this between rows, whose scenes share nothing."""
+    for cached in (_object_pixels, _trace_pixels, glyph_mask, _background):
         cached.cache_clear()

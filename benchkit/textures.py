@@ -64,7 +64,7 @@ def _wood(rng, h, w):
 
 def _fabric(rng, h, w):
     period = int(rng.integers(6, 10))
-    yy, xx = np.mgrid[0:h, 0:w]
+    yy, xx = np.ogrid[0:h, 0:w]
     weave = ((xx // (period // 2) + yy // (period // 2)) % 2).astype(np.float32)
     return 0.9 + 0.06 * weave + 0.1 * (value_noise(rng, h, w, 96) - 0.5)
 

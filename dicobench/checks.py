@@ -54,8 +54,7 @@ def check_difference_pixels(
     x0, y0, bw, bh = within or (0, 0, w, h)
     x0, y0 = max(x0, 0), max(y0, 0)
     a, b = a[y0 : y0 + bh, x0 : x0 + bw], b[y0 : y0 + bh, x0 : x0 + bw]
-    step = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2)
-    diff = step > 0
+    diff = (a != b).any(axis=2)
     if is_none:
         if diff.any() or cues:
             raise Rejected("none_pair_not_identical")
@@ -73,6 +72,8 @@ def check_difference_pixels(
     area = float(diff.sum()) / (h * w)
     if area >= MAX_AREA:
         raise Rejected("change_too_large", f"{area:.3f}")
+    ys, xs = np.nonzero(diff)  # only changed pixels are compared in depth: memory stays small
+    step = np.abs(a[ys, xs].astype(np.int16) - b[ys, xs].astype(np.int16)).max(axis=1)
     if int((step >= VISIBLE_STEP).sum()) < MIN_VISIBLE_PIXELS:
         raise Rejected("change_not_visible")
     return area
