@@ -72,15 +72,23 @@ def _sample(label: str, ids: Iterable[str]) -> str:
     return f"{label}: {shown}"
 
 
-def load_split(dataset: str, config: str, split: str):
+def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | None = None):
     """One split of a dataset folder or Hub repo; any failure is a one-line UserError.
-    `datasets`' own progress bars are silenced so that stderr holds only our messages."""
+
+    With `columns`, only those of them that exist are read, so scoring never copies a
+    benchmark's images into the `datasets` cache. `datasets`' own progress bars are
+    silenced so that stderr holds only our messages."""
     import datasets  # deferred: reading predictions or `--help` should not pay for it
 
     was_enabled = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()
     try:
-        return datasets.load_dataset(dataset, config, split=split)
+        kwargs = {}
+        if columns is not None:
+            # the schema alone, read without loading any rows
+            available = datasets.load_dataset(dataset, config, split=split.split("[")[0], streaming=True).column_names
+            kwargs["columns"] = [c for c in columns if c in available]
+        return datasets.load_dataset(dataset, config, split=split, **kwargs)
     except Exception as exc:  # any loading failure is the user's input: report it on one line
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first}") from None
@@ -90,9 +98,7 @@ def load_split(dataset: str, config: str, split: str):
 
 
 def load_references(dataset: str, config: str, split: str, columns: Sequence[str]) -> dict[str, list]:
-    """The reference columns of one split (images are never decoded), as lists by column name.
+    """The reference columns of one split (images are never read), as lists by column name.
 
     Optional columns missing from the dataset are simply absent from the result."""
-    ds = load_split(dataset, config, split)
-    present = [c for c in columns if c in ds.column_names]
-    return ds.select_columns(present).to_dict()
+    return load_split(dataset, config, split, columns).to_dict()

@@ -1,21 +1,29 @@
-"""Difference reasoning: a visual trace (prints, a spill, a crack...) implies an unseen event."""
+"""Difference reasoning: a visual trace (prints, a spill, a crack...) implies an unseen event.
+
+The kind of trace is drawn first and the object second, so each row shows four different
+kinds, every kind is as likely as its objects allow, and traces that fit any object
+(footprints) do not crowd out those that fit few (tyre tracks need a vehicle)."""
 
 from __future__ import annotations
 
-from dicobench.edits.traces import add_trace, kinds_for
-from dicobench.tasks import collect
+from dicobench.edits.traces import KINDS, add_trace, kinds_for
+from dicobench.tasks import NUM_EDITS
+
+TRIES_PER_KIND = 5
 
 
 def propose(rng, scene):
-    seen_kinds: set[str] = set()
-
-    def make(obj, used):
-        kinds = kinds_for(obj)
-        fresh = [k for k in kinds if k.name not in seen_kinds] or kinds
-        kind = fresh[rng.integers(len(fresh))]
-        edit = add_trace(rng, scene, obj, kind)
-        if edit is not None:
-            seen_kinds.add(kind.name)
-        return edit
-
-    return collect(rng, scene, make)
+    used: set[str] = set()
+    edits = []
+    for k in rng.permutation(len(KINDS)):
+        kind = KINDS[k]
+        objects = [o for o in scene.objects if o.name not in used and kind in kinds_for(o)]
+        for idx in rng.permutation(len(objects))[:TRIES_PER_KIND]:
+            edit = add_trace(rng, scene, objects[idx], kind)
+            if edit is not None:
+                edits.append(edit)
+                used.update(edit.touched)
+                break
+        if len(edits) == NUM_EDITS:
+            return edits
+    return None
