@@ -16,7 +16,7 @@ RELATIONS = ("left of", "right of", "above", "below")
 NEAR = 380  # a reference farther than this is not a meaningful landmark
 
 
-def relation(mover: Box, ref: Box, clear: float = 1.6) -> str | None:
+def relation(mover: Box, ref: Box, clear: float = 2.0) -> str | None:
     """The mover's relation to the reference, or None when it is not clear-cut
     (the dominant axis must exceed the other by `clear`, so a person would agree)."""
     dx = (mover[0] + mover[2] / 2) - (ref[0] + ref[2] / 2)
