@@ -37,3 +37,9 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="replace an existing build")
     parser.add_argument("--compress-level", type=int, default=1, help="PNG compress level 0-9 (default 1; lossless at any level)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--engine", default="local", choices=["local", "ray"],
+                        help="local: worker processes here (default); ray: Ray Data on a Ray cluster (pip install 'dicobench[scale]')")
+    parser.add_argument("--ray-address", default=None,
+                        help="with --engine ray: auto (the running cluster) or ray://HOST:PORT; default: a local Ray with --num-proc CPUs")
+    parser.add_argument("--num-shards", type=int, default=None,
+                        help="Parquet shards per config, at most (overrides the rows per shard); fixes file names across rebuilds")

@@ -1,42 +1,71 @@
-"""`dicobench.build`: generate rows in worker processes, stream them into shards, write the card.
+"""`dicobench.build`: map the shard generator over shards (local processes or Ray), write the card.
 
 The build is resumable: every shard is a pure function of the build options, finished
-shards are kept, and a rerun with the same options only makes the missing ones.
+shards are kept, and a rerun with the same options only makes the missing ones. A shard is
+made and written by one worker (`make_shard`), so any engine gives the same bytes.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing as mp
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
+import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from benchkit import __version__
+from benchkit.engines import check_engine, map_jobs
 from benchkit.errors import UserError
 from benchkit.manifest import claim_folder
+from benchkit.photos import SizePolicy
 from benchkit.shards import ShardWriter, complete_shard, shard_name, shard_ranges, sidecar_path
-from dicobench.card import write_card
-from dicobench.generate import SPLITS, BuildOptions, RowInfo, generate_row, letter_schedule
+from dicobench.card import MANIFEST_DIR, write_card
+from dicobench.generate import SPLITS, BuildOptions, photo_source, shard_rows
 from dicobench.schema import DIFFERENCE_TASKS, TASKS, features
 
 AVAILABLE_TASKS = TASKS
-SOURCES = ("procedural",)
-from dicobench.card import MANIFEST_DIR
+PHOTO_KINDS = ("folder", "vstar", "hf")  # photo sources serve the difference track
 
 
-def _work(item: tuple[str, int, str, BuildOptions]):
-    task, index, letter, opts = item
-    row, info = generate_row(task, index, letter, opts)
-    return task, index, row, info
+@dataclasses.dataclass(frozen=True)
+class ShardJob:
+    """One shard to make: all a worker needs (picklable, so any engine can ship it)."""
+
+    opts: BuildOptions
+    task: str
+    shard: int
+    path: str
+    held_out: frozenset[str] = frozenset()  # `source` values of other splits: not to be reused
 
 
-def _resolve_tasks(tasks: Sequence[str] | str | None) -> list[str]:
+def make_shard(job: ShardJob) -> dict:
+    """Generate, check and write one shard; return its stats (also saved as its sidecar)."""
+    writer = ShardWriter(Path(job.path), features())
+    kept, rejections = [], Counter()
+    try:
+        for row, info in shard_rows(job.opts, job.task, job.shard):
+            if row["source"] in job.held_out:
+                raise UserError(
+                    f"{job.opts.split} row {row['id']} uses base {row['source']}, which another split in "
+                    f"{Path(job.path).parent.parent} already uses; splits must not share a base scene or photo"
+                )
+            writer.write(row)
+            kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side})
+            rejections.update(info.rejections)
+        stats = _shard_stats(job.task, kept, rejections)
+    except BaseException:
+        writer.abort()
+        raise
+    writer.close(sidecar=stats)
+    return stats
+
+
+def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = AVAILABLE_TASKS) -> list[str]:
     if tasks is None:
-        return list(AVAILABLE_TASKS)
+        return list(available)
     if isinstance(tasks, str):
         tasks = [t for t in tasks.split(",") if t]
     if not tasks:
@@ -44,17 +73,17 @@ def _resolve_tasks(tasks: Sequence[str] | str | None) -> list[str]:
     out = []
     for task in tasks:
         if task == "all":
-            out.extend(AVAILABLE_TASKS)
+            out.extend(available)
         elif task not in TASKS:
             raise UserError(f"unknown task {task!r}; expected one of {', '.join(TASKS)} or all")
-        elif task not in AVAILABLE_TASKS:
-            raise UserError(f"task {task!r} is not available in this version; available: {', '.join(AVAILABLE_TASKS)}")
+        elif task not in available:
+            raise UserError(f"task {task!r} is not available from this source; available: {', '.join(available)}")
         else:
             out.append(task)
     return sorted(set(out), key=TASKS.index)
 
 
-def _manifest(opts: BuildOptions, tasks: list[str], source: str, rows_per_shard: int) -> dict:
+def _manifest(opts: BuildOptions, tasks: list[str], source: str) -> dict:
     """The options that determine the bytes."""
     return {
         "generator": f"dicobench {__version__}",
@@ -63,9 +92,10 @@ def _manifest(opts: BuildOptions, tasks: list[str], source: str, rows_per_shard:
         "split": opts.split,
         "tasks": tasks,
         "source": source,
-        "rows_per_shard": rows_per_shard,
+        "rows_per_shard": opts.rows_per_shard,
         "compress_level": opts.compress_level,
         "scene": dataclasses.asdict(opts.scene),
+        "photos": dataclasses.asdict(opts.photos),
     }
 
 
@@ -81,31 +111,24 @@ def _prepare_out(out: Path, manifest: dict, overwrite: bool) -> None:
     claim_folder(out, out / MANIFEST_DIR / f"{split}.json", manifest, overwrite, clear, f"{split} split")
 
 
-def _plan(out: Path, opts: BuildOptions, tasks: list[str], rows_per_shard: int):
-    """Shards still to build, as (task, shard path, row range), and stats of finished ones."""
-    todo, done = [], []
+def held_out_sources(out: Path, split: str) -> frozenset[str]:
+    """Base scenes and photos (`source` column) of the folder's other splits: a split that
+    reused one would leak test content into training (or the reverse)."""
+    shards = [f for task in TASKS for other in SPLITS if other != split for f in (out / task).glob(f"{other}-*.parquet")]
+    return frozenset(v for f in shards for v in pq.read_table(f, columns=["source"]).column("source").to_pylist())
+
+
+def _plan(out: Path, opts: BuildOptions, tasks: list[str]) -> list[ShardJob]:
+    """The shards still to build (finished ones, with their sidecar, are kept)."""
+    held_out = held_out_sources(out, opts.split)
+    jobs = []
     for task in tasks:
-        ranges = shard_ranges(opts.per_task, rows_per_shard)
+        ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
         for i, rows in enumerate(ranges):
             path = out / task / shard_name(opts.split, i, len(ranges))
-            stats = complete_shard(path, len(rows))
-            if stats is None:
-                todo.append((task, path, rows))
-            else:
-                done.append(stats)
-    return todo, done
-
-
-def _rows(todo, opts: BuildOptions, num_proc: int) -> Iterator[tuple[str, int, dict, RowInfo]]:
-    items = []
-    for task, _, rows in todo:
-        letters = letter_schedule(task, opts.per_task, opts.seed, opts.split)
-        items.extend((task, i, letters[i], opts) for i in rows)
-    if num_proc <= 1:
-        yield from map(_work, items)
-        return
-    with mp.get_context("spawn").Pool(num_proc) as pool:
-        yield from pool.imap(_work, items, chunksize=1)
+            if complete_shard(path, len(rows)) is None:
+                jobs.append(ShardJob(opts, task, i, str(path), held_out))
+    return jobs
 
 
 def _shard_stats(task: str, rows: list[dict], rejections: Counter) -> dict:
@@ -126,55 +149,59 @@ def build(
     seed: int = 0,
     tasks: Sequence[str] | str | None = None,
     source: str = "procedural",
+    min_long_side: int = 1024,
+    upscale: bool = False,
     num_proc: int | None = None,
     split: str = "test",
     overwrite: bool = False,
     rows_per_shard: int = 48,
+    num_shards: int | None = None,
     compress_level: int = 1,
+    engine: str = "local",
+    ray_address: str | None = None,
     progress: bool = True,
 ) -> Path:
-    """Build DiCoBench into `out_dir` (per-task configs plus `all`) and return the folder."""
+    """Build DiCoBench into `out_dir` (per-task configs plus `all`) and return the folder.
+
+    `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes the file
+    layout, so a rebuild gives the same file names and, for unchanged shards, the same
+    bytes. `engine="ray"` runs the shards on Ray (`ray_address`: a cluster, else a local
+    Ray with `num_proc` CPUs); the result is byte-identical to the local engine's.
+    """
     if not isinstance(per_task, int) or per_task <= 0:
         raise UserError(f"--per-task must be a positive integer, got {per_task!r}")
+    if num_shards is not None:
+        if num_shards <= 0:
+            raise UserError("--num-shards must be positive")
+        rows_per_shard = -(-per_task // num_shards)
     if rows_per_shard <= 0:
         raise UserError("rows per shard must be positive")
     if split not in SPLITS:
         raise UserError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
-    if source not in SOURCES:
-        raise UserError(f"unknown source {source!r}; available: {', '.join(SOURCES)}")
+    photos = SizePolicy(min_long_side, upscale)
+    available = AVAILABLE_TASKS
+    if source != "procedural":
+        if source.partition(":")[0] not in PHOTO_KINDS:
+            raise UserError(f"unknown source {source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
+        if not len(photo_source(source, photos)):
+            raise UserError(f"source {source!r} holds no photos")
+        available = DIFFERENCE_TASKS
     if num_proc is not None and num_proc <= 0:
         raise UserError("--num-proc must be positive")
     if not 0 <= compress_level <= 9:
         raise UserError("PNG compress level must be 0-9")
-    task_list = _resolve_tasks(tasks)
+    check_engine(engine, ray_address)
+    task_list = _resolve_tasks(tasks, available)
     out = Path(out_dir)
-    opts = BuildOptions(per_task=per_task, seed=seed, split=split, compress_level=compress_level)
-    _prepare_out(out, _manifest(opts, task_list, source, rows_per_shard), overwrite)
-    todo, done = _plan(out, opts, task_list, rows_per_shard)
-    num_proc = num_proc or os.cpu_count() or 1
-    total = sum(len(r) for _, _, r in todo)
-    feats = features()
+    opts = BuildOptions(per_task=per_task, seed=seed, split=split, compress_level=compress_level,
+                        rows_per_shard=rows_per_shard, source=source, photos=photos)
+    _prepare_out(out, _manifest(opts, task_list, source), overwrite)
+    jobs = _plan(out, opts, task_list)
+    total = sum(len(shard_ranges(per_task, rows_per_shard)[j.shard]) for j in jobs)
     bar = tqdm(total=total, desc=f"dicobench {split}", unit="row", disable=not progress or total == 0)
-    shards = iter(todo)
-    writer, current, kept, rejections = None, None, [], Counter()
     try:
-        for task, index, row, info in _rows(todo, opts, min(num_proc, max(total, 1))):
-            if writer is None:
-                current = next(shards)
-                writer, kept, rejections = ShardWriter(current[1], feats), [], Counter()
-            writer.write(row)
-            kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side})
-            rejections.update(info.rejections)
-            bar.update(1)
-            if index == current[2][-1]:
-                stats = _shard_stats(task, kept, rejections)
-                writer.close(sidecar=stats)
-                done.append(stats)
-                writer = None
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
+        for stats in map_jobs(make_shard, jobs, engine=engine, num_proc=num_proc, ray_address=ray_address):
+            bar.update(stats["rows"])
     finally:
         bar.close()
     write_card(out)

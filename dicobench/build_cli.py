@@ -17,10 +17,15 @@ def _handle(args: argparse.Namespace) -> int:
         seed=args.seed,
         tasks=args.tasks,
         source=args.source,
+        min_long_side=args.min_long_side,
+        upscale=args.upscale,
         num_proc=args.num_proc,
         split=args.split,
         overwrite=args.overwrite,
         rows_per_shard=args.rows_per_shard,
+        num_shards=args.num_shards,
+        engine=args.engine,
+        ray_address=args.ray_address,
         compress_level=args.compress_level,
         progress=not args.quiet,
     )
@@ -33,7 +38,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_build_arguments(p)
     p.add_argument("--per-task", type=int, default=96, help="rows per task (default 96)")
     p.add_argument("--tasks", default=None, help=f"comma-separated tasks, or all (default); tasks: {', '.join(TASKS)}")
-    p.add_argument("--source", default="procedural", help="image source (default procedural: the offline scene engine)")
+    p.add_argument("--source", default="procedural",
+                   help="procedural (default: the offline scene engine), or photos for the difference track: "
+                        "folder:DIR, vstar:DIR or hf:REPO[:SPLIT] (needs dicobench[edit])")
+    p.add_argument("--min-long-side", type=int, default=1024, help="photos with a shorter long side are skipped (default 1024)")
+    p.add_argument("--upscale", action="store_true", help="upscale small photos to --min-long-side instead of skipping them")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
     p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
     p.set_defaults(func=_handle)

@@ -11,6 +11,7 @@ from pathlib import Path
 from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
 from benchkit.shards import sidecar_path
+from dicobench.generate import seed_range
 from dicobench.schema import LETTERS, TASKS, track_of
 
 MANIFEST_DIR = ".dicobench"
@@ -57,7 +58,10 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
         parts += [
             f"## Split `{split}`",
             f"Root seed {manifest['seed']}, {manifest['per_task']} rows per task, source `{manifest['source']}`, "
-            f"generator `{manifest['generator']}`.",
+            f"generator `{manifest['generator']}`. Row seeds (`seed`; base scene `source` = "
+            f"`procedural:<seed>`) lie in [{seed_range(split).start}, {seed_range(split).stop}), this "
+            "split's own range, disjoint from every other split's; the build also refuses any row "
+            "whose base scene or photo another split in the folder uses.",
             "### Rows per task and correct letter",
             markdown_table(["task", "rows"] + list(LETTERS), rows),
         ]

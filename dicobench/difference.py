@@ -35,17 +35,25 @@ def difference_row(task: str, seed: int, letter: str, opts) -> tuple[dict, int]:
     pixels_a = render(base)
     # Every option's edit must pass the pixel checks, not only the answer's: a check that
     # rejected some kinds of edit only when they are the answer would leak it to the text.
-    edited = []
+    edited, cues = [], []
     for edit in edits:
         pixels = render_edit(pixels_a, edit.scene, list(edit.dirty))
         check_difference_pixels(pixels_a, pixels, False, cue_dicts(edit.cues), within=bounding(edit.dirty))
         edited.append(pixels)
+        cues.append(cue_dicts(edit.cues))
+    row = write_pair(task, seed, letter, opts, pixels_a, edited, cues, options, f"{task} edits")
+    return row, max(base.width, base.height)
+
+
+def write_pair(task: str, seed: int, letter: str, opts, pixels_a: np.ndarray, edited: list[np.ndarray],
+               cues: list[list[dict]], options: list[str], made_by: str) -> dict:
+    """The row once all four edits passed their checks: image b is the answer's edit (or image a
+    for E), and the pair is checked again as encoded."""
     png_a = encode_png(pixels_a, opts.compress_level)
     if letter == "E":
-        png_b, cues = png_a, []
+        png_b, answer_cues = png_a, []
     else:
         k = LETTERS.index(letter)
-        png_b, cues = encode_png(edited[k], opts.compress_level), cue_dicts(edits[k].cues)
-    area = check_difference_pair(png_a, png_b, letter == "E", cues)
-    row = assemble(task, seed, png_a, png_b, options, letter, cues, area, f"{task} edits")
-    return row, max(base.width, base.height)
+        png_b, answer_cues = encode_png(edited[k], opts.compress_level), cues[k]
+    area = check_difference_pair(png_a, png_b, letter == "E", answer_cues)
+    return assemble(task, seed, png_a, png_b, options, letter, answer_cues, area, made_by)

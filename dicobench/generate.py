@@ -2,24 +2,31 @@
 
 Seeds are derived from the root seed, split, task, row index and attempt, so any row can
 be regenerated alone (by a worker process, a resumed build or another engine) and the same
-options always give the same bytes.
+options always give the same bytes. Each split owns its own range of seeds, so a train
+split can never draw a base scene of the test split. `shard_rows` is the unit every engine
+distributes: the rows of one shard, a pure function of the options.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import numpy as np
 
+from benchkit.photos import SizePolicy
 from benchkit.render import clear_caches
 from benchkit.scenegen import SceneConfig
+from benchkit.shards import shard_ranges
 from dicobench.checks import Rejected
 from dicobench.commonality import commonality_row
 from dicobench.difference import difference_row
 from dicobench.schema import LETTERS, TASKS, track_of
 
 SPLITS = {"test": 0, "train": 1}
+SEED_BITS = 62  # each split owns 2**62 seeds of the non-negative int64 `seed` column
 MAX_ATTEMPTS = 40
 
 
@@ -29,12 +36,21 @@ class BuildOptions:
     seed: int = 0
     split: str = "test"
     compress_level: int = 1
+    rows_per_shard: int = 48
     scene: SceneConfig = field(default_factory=SceneConfig)
+    source: str = "procedural"  # or a photo source: folder:DIR, vstar:DIR, hf:REPO[:SPLIT]
+    photos: SizePolicy = field(default_factory=SizePolicy)
+
+
+def seed_range(split: str) -> range:
+    """The seeds of `split`: disjoint ranges by construction, recorded in the card."""
+    code = SPLITS[split]
+    return range(code << SEED_BITS, (code + 1) << SEED_BITS)
 
 
 def sample_seed(root: int, split: str, task: str, index: int, attempt: int) -> int:
     ss = np.random.SeedSequence([root, SPLITS[split], TASKS.index(task), index, attempt])
-    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+    return seed_range(split).start + int(ss.generate_state(1, np.uint64)[0] >> np.uint64(64 - SEED_BITS))
 
 
 def letter_schedule(task: str, n: int, root: int, split: str) -> list[str]:
@@ -57,9 +73,25 @@ class RowInfo:
     long_side: int
 
 
+@functools.lru_cache(maxsize=2)
+def photo_source(spec: str, policy: SizePolicy):
+    """A photo source opened once per process (its file list is read on opening)."""
+    from benchkit.photos import open_source  # deferred: photos need OpenCV, scenes do not
+
+    return open_source(spec, policy)
+
+
+def _row_maker(task: str, opts: BuildOptions):
+    if opts.source != "procedural":
+        from dicobench.photo_rows import photo_difference_row
+
+        return functools.partial(photo_difference_row, source=photo_source(opts.source, opts.photos))
+    return difference_row if track_of(task) == "difference" else commonality_row
+
+
 def generate_row(task: str, index: int, letter: str, opts: BuildOptions) -> tuple[dict, RowInfo]:
     """The checked row for (task, index); rejected attempts move on to the next seed."""
-    make = difference_row if track_of(task) == "difference" else commonality_row
+    make = _row_maker(task, opts)
     rejections: Counter = Counter()
     clear_caches()  # drawn patches are reused within a row only: memory stays flat
     for attempt in range(MAX_ATTEMPTS):
@@ -72,3 +104,10 @@ def generate_row(task: str, index: int, letter: str, opts: BuildOptions) -> tupl
         row["id"] = row_id(task, opts.split, opts.seed, index)
         return row, RowInfo(rejections, long_side)
     raise RuntimeError(f"{task} row {index}: no valid sample in {MAX_ATTEMPTS} attempts ({dict(rejections)})")
+
+
+def shard_rows(opts: BuildOptions, task: str, shard: int) -> Iterator[tuple[dict, RowInfo]]:
+    """The rows of shard `shard` of `task`, in order: what every engine maps over shards."""
+    letters = letter_schedule(task, opts.per_task, opts.seed, opts.split)
+    for index in shard_ranges(opts.per_task, opts.rows_per_shard)[shard]:
+        yield generate_row(task, index, letters[index], opts)

@@ -1,16 +1,16 @@
-"""`multipanelvqa.build`: image sets, then one task per image in worker processes, streamed into shards.
+"""`multipanelvqa.build`: plan image tasks, then make each shard in a worker (local processes or Ray).
 
-Every config is sharded by the same image ranges, so one worker task (one layout filled
-from one image set) yields the rows of that image in all configs. The build is resumable:
-a shard is a pure function of the build options, finished shards are kept, and a rerun
-with the same options only makes the missing ones (LLM questions come from a disk cache).
+Every config is sharded by the same image ranges, so one shard job (a run of layouts, each
+filled from one image set) yields those images' rows in all configs. The build is
+resumable: a shard is a pure function of the build options, finished shards are kept, and
+a rerun with the same options only makes the missing ones (LLM questions come from a disk
+cache). Any engine gives the same bytes.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import multiprocessing as mp
 import os
 import shutil
 from collections import Counter
@@ -21,13 +21,14 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from benchkit import __version__
+from benchkit.engines import check_engine, map_jobs
 from benchkit.errors import UserError
 from benchkit.manifest import claim_folder
 from benchkit.shards import ShardWriter, complete_shard, shard_name, shard_ranges, write_json_atomic
 
 from .adapters import ADAPTERS, load_sets
 from .card import MANIFEST_DIR, write_card
-from .generate import SYNTHETIC_CONFIGS, ImageTask, image_rows, set_index, target_info
+from .generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from .layouts import BASES_PER_STYLE, Layout, generate_layouts
 from .llm_questions import QuestionSource, generated_questions
 from .questions import balanced_schedule
@@ -95,13 +96,34 @@ def _make_set(spec: tuple[str, int, int]):
     return spec[:2], procedural_set(*spec)
 
 
-def _work(item: tuple[int, ImageTask, object]):
-    index, task, image_set = item
-    return index, image_rows(task, image_set)
+@dataclasses.dataclass(frozen=True)
+class ShardJob:
+    """One shard in the configs it still lacks: all a worker needs (picklable, for any engine)."""
+
+    tasks: tuple[ImageTask, ...]
+    paths: tuple[tuple[str, str], ...]  # (config, shard path)
+    sets: tuple[tuple[tuple[str, int], object], ...]  # image sets made on the driver, by (source, set index)
 
 
-def _pool_map(pool, fn, items):
-    return pool.imap(fn, items, chunksize=1) if pool is not None else map(fn, items)
+def make_shard(job: ShardJob) -> dict:
+    """Generate and write one shard in each of its configs; the stats go to the sidecars."""
+    feats = features()
+    writers = {c: ShardWriter(Path(p), feats, row_group_size=ROWS_PER_IMAGE) for c, p in job.paths}
+    kept: dict[str, list[dict]] = {c: [] for c in writers}
+    try:
+        for rows in shard_rows(job.tasks, dict(job.sets)):
+            for config, config_rows in rows.items():
+                for row in config_rows:
+                    writers[config].write(row)
+                kept[config] += [{k: v for k, v in r.items() if k != "image"} for r in config_rows]
+        stats = {c: _shard_stats(c, kept[c]) for c in writers}
+    except BaseException:
+        for writer in writers.values():
+            writer.abort()
+        raise
+    for config, writer in writers.items():
+        writer.close(sidecar=stats[config])
+    return {"rows": sum(s["rows"] for s in stats.values())}
 
 
 def _shard_stats(config: str, rows: list[dict]) -> dict:
@@ -133,7 +155,10 @@ def build(
     llm_api_key: str | None = None,
     overwrite: bool = False,
     images_per_shard: int = 42,
+    num_shards: int | None = None,
     compress_level: int = 1,
+    engine: str = "local",
+    ray_address: str | None = None,
     progress: bool = True,
 ) -> Path:
     """Build the synthetic MultipanelVQA configs into `out_dir` and return the folder.
@@ -142,18 +167,26 @@ def build(
     configs. `layouts` picks layout ids (e.g. "0-6"), `source_data`/`source_split` point the
     magicbrush/vqav2 adapters at a Hub id or local Parquet, `questions="openai:<model>"` asks
     an OpenAI-compatible model with the paper's prompt instead of the templates.
+    `num_shards` (per config, at most) overrides `images_per_shard`; `engine="ray"` makes the
+    shards on Ray (`ray_address`, else a local Ray), byte-identical to the local engine.
     """
     source_list = _resolve(sources, SOURCES, "source")
     config_list = _resolve(configs if configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
     if num_proc is not None and num_proc <= 0:
         raise UserError("--num-proc must be positive")
+    if num_shards is not None and num_shards <= 0:
+        raise UserError("--num-shards must be positive")
     if images_per_shard <= 0:
         raise UserError("images per shard must be positive")
     if not 0 <= compress_level <= 9:
         raise UserError("PNG compress level must be 0-9")
+    check_engine(engine, ray_address)
     qsource = QuestionSource.parse(questions, llm_base_url, llm_api_key)
     all_layouts = generate_layouts(seed)
     layout_ids = parse_layouts(layouts, len(all_layouts))
+    images = _images(source_list, [all_layouts[i] for i in layout_ids], seed)
+    if num_shards is not None:
+        images_per_shard = -(-len(images) // num_shards)
     data = {s: (source_data or {}).get(s) for s in source_list if s in ADAPTERS}
     split = {s: (source_split or {}).get(s) for s in source_list if s in ADAPTERS}
     out = Path(out_dir)
@@ -171,7 +204,6 @@ def build(
     }))
     _prepare_out(out, manifest, overwrite)
 
-    images = _images(source_list, [all_layouts[i] for i in layout_ids], seed)
     ranges = shard_ranges(len(images), images_per_shard)
     todo: dict[int, dict[str, Path]] = {}  # shard -> config -> path still to write
     for config in config_list:
@@ -179,59 +211,40 @@ def build(
             path = out / config / shard_name("test", k, len(ranges))
             if complete_shard(path, len(r) * ROWS_PER_IMAGE) is None:
                 todo.setdefault(k, {})[config] = path
-    wanted = [i for k in sorted(todo) for i in ranges[k]]
-    if wanted:
-        _write(out, images, ranges, todo, wanted, seed, data, split, qsource, num_proc, compress_level, progress)
+    if todo:
+        engine_options = {"engine": engine, "num_proc": num_proc, "ray_address": ray_address}
+        jobs = _jobs(out, images, ranges, todo, seed, data, split, qsource, compress_level, engine_options)
+        total = sum(len(j.tasks) * len(j.paths) * ROWS_PER_IMAGE for j in jobs)
+        bar = tqdm(total=total, desc="multipanelvqa", unit="row", disable=not progress)
+        try:
+            for stats in map_jobs(make_shard, jobs, **engine_options):
+                bar.update(stats["rows"])
+        finally:
+            bar.close()
     write_card(out)
     return out
 
 
-def _write(out, images, ranges, todo, wanted, seed, data, split, qsource, num_proc, compress_level, progress) -> None:
-    needed = sorted({(images[i][0], set_index(images[i][1])) for i in wanted})
-    num_proc = min(num_proc or os.cpu_count() or 1, len(wanted))
-    pool = mp.get_context("spawn").Pool(num_proc) if num_proc > 1 else None
-    feats = features()
-    bar = tqdm(total=len(wanted) * ROWS_PER_IMAGE * len({c for t in todo.values() for c in t}),
-               desc="multipanelvqa", unit="row", disable=not progress)
-    writers: dict[str, ShardWriter] = {}
-    try:
-        sets: dict[tuple[str, int], object] = {}
-        for source in sorted({s for s, _ in needed if s in ADAPTERS}):
-            loaded = load_sets(source, data[source], split[source], BASES_PER_STYLE)
-            sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
+def _jobs(out, images, ranges, todo, seed, data, split, qsource, compress_level, engine_options) -> list[ShardJob]:
+    """The shard jobs, with imported image sets and LLM questions resolved here, on the driver."""
+    tasks = {
+        i: ImageTask(*images[i], seed, tuple(todo[k]), compress_level) for k in sorted(todo) for i in ranges[k]
+    }
+    needed = sorted({(t.source, t.set_index) for t in tasks.values()})
+    sets: dict[tuple[str, int], object] = {}
+    for source in sorted({s for s, _ in needed if s in ADAPTERS}):
+        loaded = load_sets(source, data[source], split[source], BASES_PER_STYLE)
+        sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
+    if qsource.model is not None:  # the prompt needs every image's target: make the sets here
         procedural = [(s, b, seed) for s, b in needed if s in PROCEDURAL]
-        sets.update(dict(_pool_map(pool, _make_set, procedural)))
-        tasks = {}
-        for i in wanted:
-            source, layout, q1, letter = images[i]
-            shard = next(k for k, r in enumerate(ranges) if i in r)
-            tasks[i] = ImageTask(source, layout, q1, letter, seed, tuple(todo[shard]), compress_level)
-        if qsource.model is not None:
-            infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
-            generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")
-            tasks = {i: dataclasses.replace(t, generated=generated.get(i)) for i, t in tasks.items()}
-            write_json_atomic(out / MANIFEST_DIR / "llm.json", {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
-        items = [(i, tasks[i], sets[(tasks[i].source, tasks[i].set_index)]) for i in wanted]
-        shard_rows: dict[str, list[dict]] = {}
-        for index, rows in _pool_map(pool, _work, items):
-            shard = next(k for k, r in enumerate(ranges) if index in r)
-            for config, config_rows in rows.items():
-                if config not in writers:
-                    writers[config] = ShardWriter(todo[shard][config], feats, row_group_size=ROWS_PER_IMAGE)
-                    shard_rows[config] = []
-                for row in config_rows:
-                    writers[config].write(row)
-                shard_rows[config] += [{k: v for k, v in r.items() if k != "image"} for r in config_rows]
-                bar.update(len(config_rows))
-            if index == ranges[shard][-1]:
-                for config, writer in writers.items():
-                    writer.close(sidecar=_shard_stats(config, shard_rows[config]))
-                writers = {}
-    except BaseException:
-        for writer in writers.values():
-            writer.abort()
-        raise
-    finally:
-        bar.close()
-        if pool is not None:
-            pool.terminate()
+        sets.update(dict(map_jobs(_make_set, procedural, **engine_options)))
+        infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
+        generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")
+        tasks = {i: dataclasses.replace(t, generated=generated.get(i)) for i, t in tasks.items()}
+        write_json_atomic(out / MANIFEST_DIR / "llm.json", {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
+    jobs = []
+    for k in sorted(todo):
+        shard_tasks = tuple(tasks[i] for i in ranges[k])
+        keys = sorted({(t.source, t.set_index) for t in shard_tasks} & sets.keys())
+        jobs.append(ShardJob(shard_tasks, tuple((c, str(p)) for c, p in todo[k].items()), tuple((key, sets[key]) for key in keys)))
+    return jobs

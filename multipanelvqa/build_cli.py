@@ -27,6 +27,9 @@ def _handle(args: argparse.Namespace) -> int:
         llm_api_key=args.api_key,
         overwrite=args.overwrite,
         images_per_shard=args.images_per_shard,
+        num_shards=args.num_shards,
+        engine=args.engine,
+        ray_address=args.ray_address,
         compress_level=args.compress_level,
         progress=not args.quiet,
     )

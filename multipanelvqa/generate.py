@@ -5,13 +5,14 @@ every config (the paper keeps questions and answers across augmentations; only
 captions_referenced names the target by its caption number). Each distinct composite is
 rendered and PNG-encoded once: captions and captions_referenced share theirs, and the
 three rows of an image carry the same bytes (written to one Parquet row group, where the
-dictionary encoding stores them once).
+dictionary encoding stores them once). `shard_rows` is the unit every engine distributes.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from .layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
 from .positions import caption_numbers, describe_positions
 from .questions import Question, q2, questions
 from .schema import AUGMENTATIONS, SOURCES
-from .sources import ImageSet, decode_panel
+from .sources import ImageSet, decode_panel, procedural_set
 
 SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
 _SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses
@@ -156,3 +157,15 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
             for q in _questions(task, image_set, answers, positions, caption, seed)
         ]
     return out
+
+
+def shard_rows(tasks: Sequence[ImageTask], sets: Mapping[tuple[str, int], ImageSet]) -> Iterator[dict[str, list[dict]]]:
+    """The rows of one shard's images, image by image, in order. Procedural image sets are made
+    here (pure in source, index and root seed), so only imported sets travel in `sets`,
+    keyed by (source, set index)."""
+    made = dict(sets)
+    for task in tasks:
+        key = (task.source, task.set_index)
+        if key not in made:
+            made[key] = procedural_set(task.source, task.set_index, task.root_seed)
+        yield image_rows(task, made[key])

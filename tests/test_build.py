@@ -36,11 +36,11 @@ def _shard_bytes(out):
 
 
 def test_interrupted_build_resumes_to_the_same_bytes(tmp_path, monkeypatch):
-    build_module = importlib.import_module("dicobench.build")
+    generate_module = importlib.import_module("dicobench.generate")  # where shard_rows finds it
 
     reference = build(tmp_path / "ref", per_task=3, tasks="attribute", num_proc=1, rows_per_shard=2, progress=False)
     calls = {"n": 0}
-    real = build_module.generate_row
+    real = generate_module.generate_row
 
     def flaky(*args, **kwargs):
         calls["n"] += 1
@@ -48,13 +48,13 @@ def test_interrupted_build_resumes_to_the_same_bytes(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_module, "generate_row", flaky)
+    monkeypatch.setattr(generate_module, "generate_row", flaky)
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
         build(out, per_task=3, tasks="attribute", num_proc=1, rows_per_shard=2, progress=False)
     files = sorted(p.name for p in (out / "attribute").iterdir())
     assert files == [".stats", "test-00000-of-00002.parquet"]  # first shard kept, no partial file
-    monkeypatch.setattr(build_module, "generate_row", real)
+    monkeypatch.setattr(generate_module, "generate_row", real)
     build(out, per_task=3, tasks="attribute", num_proc=1, rows_per_shard=2, progress=False)
     assert _shard_bytes(out) == _shard_bytes(reference)
 
@@ -71,7 +71,8 @@ def test_parallel_build_gives_the_same_bytes(tmp_path):
         ({"per_task": 0}, "positive"),
         ({"tasks": "colour"}, "unknown task"),
         ({"split": "dev"}, "unknown split"),
-        ({"source": "folder:x"}, "unknown source"),
+        ({"source": "s3:x"}, "unknown source"),
+        ({"source": "folder:no-such-folder"}, "does not exist"),
         ({"num_proc": 0}, "num-proc"),
     ],
 )
@@ -100,3 +101,22 @@ def test_letters_are_balanced_in_a_build(tmp_path):
     out = build(tmp_path / "b", per_task=5, tasks="entity", num_proc=2, progress=False)
     answers = load_dataset(str(out), "entity", split="test")["answer"]
     assert sorted(answers) == list(range(len(LETTERS)))
+
+
+def test_build_from_a_photo_folder(tmp_path):
+    pytest.importorskip("cv2")
+    data = pytest.importorskip("skimage.data")
+    from PIL import Image as PILImage
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for name in ("astronaut", "coffee", "chelsea"):
+        PILImage.fromarray(getattr(data, name)()).save(photos / f"{name}.png")
+    (photos / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    with pytest.raises(UserError, match="not available from this source"):
+        build(tmp_path / "x", source=f"folder:{photos}", tasks="instance", progress=False)
+    out = build(tmp_path / "b", source=f"folder:{photos}", per_task=1, upscale=True, num_proc=1, progress=False)
+    ds = load_dataset(str(out), "all", split="test")
+    assert sorted(set(ds["task"])) == [DIFFERENCE_TASKS.index(t) for t in DIFFERENCE_TASKS]
+    assert all(s.startswith("folder:") and "broken" not in s for s in ds["source"])
+    assert all(max(img.size) == 1024 for img in ds["image_a"])

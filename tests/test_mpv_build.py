@@ -16,7 +16,7 @@ from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.layouts import generate_layouts
 from tests.openai_stub import StubServer
 
-build_mod = importlib.import_module("multipanelvqa.build")  # the module, not the function it exports
+generate_mod = importlib.import_module("multipanelvqa.generate")  # where shard_rows finds image_rows
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def _options(**kw):
 def test_resume_after_interruption_rebuilds_only_missing_shards(tmp_path, monkeypatch):
     reference = build(tmp_path / "ref", **_options())
     calls = []
-    real = build_mod.image_rows
+    real = generate_mod.image_rows
 
     def interrupted(task, image_set):
         calls.append(task.layout.layout_id)
@@ -104,15 +104,15 @@ def test_resume_after_interruption_rebuilds_only_missing_shards(tmp_path, monkey
             raise KeyboardInterrupt
         return real(task, image_set)
 
-    monkeypatch.setattr(build_mod, "image_rows", interrupted)
+    monkeypatch.setattr(generate_mod, "image_rows", interrupted)
     with pytest.raises(KeyboardInterrupt):
         build(tmp_path / "resumed", **_options())
     done = sorted(p.relative_to(tmp_path / "resumed") for p in (tmp_path / "resumed").rglob("*.parquet"))
     assert [str(p) for p in done] == ["captions/test-00000-of-00002.parquet", "original/test-00000-of-00002.parquet"]
     assert not list((tmp_path / "resumed").rglob("*.partial"))
-    monkeypatch.setattr(build_mod, "image_rows", real)
+    monkeypatch.setattr(generate_mod, "image_rows", real)
     calls.clear()
-    monkeypatch.setattr(build_mod, "image_rows", lambda t, s: calls.append(t.layout.layout_id) or real(t, s))
+    monkeypatch.setattr(generate_mod, "image_rows", lambda t, s: calls.append(t.layout.layout_id) or real(t, s))
     build(tmp_path / "resumed", **_options())
     assert calls == [7]
     for shard in reference.rglob("*.parquet"):

@@ -1,0 +1,291 @@
+"""Real photos as a source of base images: a folder, the V* benchmark or a Hugging Face dataset.
+
+Every source offers random access (`len(source)`, `source.load(index) -> Photo`), so a row
+can pick its photo from its seed alone, and iteration that skips unusable photos. A photo is
+unusable when it cannot be decoded (corrupt, truncated, a decompression bomb) or is smaller
+than the size policy allows; `load` raises `PhotoSkipped` with a short reason and a clear
+message, iteration counts the reason in `source.skipped` and moves on.
+
+Object boxes are xywh in pixels of the photo as returned (after any upscaling). Photos
+without annotated objects get classical region proposals: small salient contours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+from PIL import Image
+
+from benchkit.errors import UserError
+from benchkit.imageio import decode
+from benchkit.render import Box
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+
+
+@dataclass(frozen=True)
+class PhotoObject:
+    box: Box  # x, y, w, h in pixels
+    name: str | None = None  # None for a region proposal: nothing is known about what it shows
+
+
+@dataclass(frozen=True)
+class Photo:
+    id: str  # the row's `source`, e.g. "folder:kitchen.jpg", "vstar:sa_4690"
+    pixels: np.ndarray  # HxWx3 uint8 RGB
+    objects: tuple[PhotoObject, ...] = ()
+
+
+@dataclass(frozen=True)
+class SizePolicy:
+    """Photos with a long side under `min_long_side` are refused, or upscaled to it when asked."""
+
+    min_long_side: int = 1024
+    upscale: bool = False
+
+
+class PhotoSkipped(Exception):
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason  # "unreadable" or "too_small"
+
+
+def apply_size_policy(photo: Photo, policy: SizePolicy) -> Photo:
+    h, w = photo.pixels.shape[:2]
+    long_side = max(h, w)
+    if long_side >= policy.min_long_side:
+        return photo
+    if not policy.upscale:
+        raise PhotoSkipped("too_small", f"{photo.id}: {w}x{h} is smaller than {policy.min_long_side} px on the "
+                           "long side (ask for upscaling to use it)")
+    scale = policy.min_long_side / long_side
+    size = (round(w * scale), round(h * scale))
+    pixels = np.asarray(Image.fromarray(photo.pixels).resize(size, Image.Resampling.LANCZOS))
+    objects = tuple(replace(o, box=tuple(round(v * scale) for v in o.box)) for o in photo.objects)
+    return replace(photo, pixels=pixels, objects=objects)
+
+
+class PhotoSource:
+    """Random access plus skipping iteration; subclasses implement `__len__` and `_read`."""
+
+    def __init__(self, policy: SizePolicy = SizePolicy()):
+        self.policy = policy
+        self.skipped: Counter = Counter()
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def _read(self, index: int) -> tuple[str, bytes, tuple[PhotoObject, ...]]:
+        """The photo's id, encoded bytes and annotated objects."""
+        raise NotImplementedError
+
+    def load(self, index: int) -> Photo:
+        photo_id, data, objects = self._read(index)
+        try:
+            pixels = decode(data, photo_id)
+        except UserError as exc:
+            raise PhotoSkipped("unreadable", str(exc)) from None
+        h, w = pixels.shape[:2]
+        objects = tuple(o for o in (_clip(o, w, h) for o in objects) if o is not None)
+        return apply_size_policy(Photo(photo_id, pixels, objects), self.policy)
+
+    def __iter__(self) -> Iterator[Photo]:
+        for index in range(len(self)):
+            try:
+                yield self.load(index)
+            except PhotoSkipped as exc:
+                self.skipped[exc.reason] += 1
+
+
+def _clip(obj: PhotoObject, w: int, h: int) -> PhotoObject | None:
+    x, y, bw, bh = (int(round(v)) for v in obj.box)
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + bw, w), min(y + bh, h)
+    return replace(obj, box=(x0, y0, x1 - x0, y1 - y0)) if x1 > x0 and y1 > y0 else None
+
+
+def _objects(entries) -> tuple[PhotoObject, ...]:
+    return tuple(PhotoObject(tuple(e["box"]), e.get("name")) for e in entries)
+
+
+class FolderSource(PhotoSource):
+    """Every photo under `root` (recursively, sorted), with an optional `annotations.jsonl`:
+    one line per photo, `{"file": "<path relative to root>", "objects": [{"name": ..., "box": [x, y, w, h]}]}`."""
+
+    def __init__(self, root: str | Path, policy: SizePolicy = SizePolicy()):
+        super().__init__(policy)
+        self.root = Path(root)
+        if not self.root.is_dir():
+            raise UserError(f"photo folder {self.root} does not exist")
+        self.files = sorted(p for p in self.root.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES)
+        if not self.files:
+            raise UserError(f"no photos ({', '.join(PHOTO_SUFFIXES)}) under {self.root}")
+        self.annotations: dict[str, tuple[PhotoObject, ...]] = {}
+        path = self.root / "annotations.jsonl"
+        if path.exists():
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if line.strip():
+                    try:
+                        entry = json.loads(line)
+                        self.annotations[entry["file"]] = _objects(entry["objects"])
+                    except (ValueError, KeyError, TypeError) as exc:
+                        raise UserError(f"{path}:{number}: not an annotation ({type(exc).__name__}: {exc})") from None
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def _read(self, index: int):
+        path = self.files[index]
+        rel = path.relative_to(self.root).as_posix()
+        return f"folder:{rel}", path.read_bytes(), self.annotations.get(rel, ())
+
+
+class VStarSource(PhotoSource):
+    """The V* benchmark's layout: `<id>.jpg` beside `<id>.json` holding `target_object` (names)
+    and `bbox` (xywh boxes, one per name), in any subfolders (direct_attributes, relative_position)."""
+
+    def __init__(self, root: str | Path, policy: SizePolicy = SizePolicy()):
+        super().__init__(policy)
+        self.root = Path(root)
+        self.files = sorted(p for p in self.root.rglob("*.json") if _photo_beside(p) is not None)
+        if not self.files:
+            raise UserError(f"no V* samples (<id>.json beside <id>.jpg) under {self.root}")
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def _read(self, index: int):
+        meta_path = self.files[index]
+        try:
+            meta = json.loads(meta_path.read_text())
+            objects = tuple(PhotoObject(tuple(box), name) for name, box in zip(meta["target_object"], meta["bbox"], strict=True))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{meta_path}: not a V* annotation ({type(exc).__name__}: {exc})") from None
+        return f"vstar:{meta_path.stem}", _photo_beside(meta_path).read_bytes(), objects
+
+
+def _photo_beside(meta: Path) -> Path | None:
+    return next((p for p in (meta.with_suffix(s) for s in PHOTO_SUFFIXES) if p.exists()), None)
+
+
+class HubSource(PhotoSource):
+    """A Hugging Face image dataset (a Hub id or a local folder, through `datasets.load_dataset`).
+    Images are read as bytes and decoded with the bomb guard. An optional objects column in the
+    Hub's detection layout, `{"bbox": [[x, y, w, h], ...], "category": [...]}`, gives the
+    objects; a ClassLabel category is turned into its name."""
+
+    def __init__(self, repo: str, split: str = "train", policy: SizePolicy = SizePolicy(),
+                 image_column: str = "image", objects_column: str = "objects"):
+        super().__init__(policy)
+        import datasets
+
+        try:
+            ds = datasets.load_dataset(repo, split=split)
+        except Exception as exc:  # the Hub, the network and the files all raise their own types
+            raise UserError(f"cannot load dataset {repo!r} split {split!r} ({type(exc).__name__}: {exc})") from None
+        if image_column not in ds.column_names:
+            raise UserError(f"dataset {repo!r} has no {image_column!r} column (columns: {', '.join(ds.column_names)})")
+        self.repo, self.image_column = repo, image_column
+        self.dataset = ds.cast_column(image_column, datasets.Image(decode=False))
+        self.objects_column = objects_column if objects_column in ds.column_names else None
+        self.category_names = _category_names(ds.features.get(objects_column))
+
+    def __len__(self) -> int:
+        return len(self.dataset)
+
+    def _read(self, index: int):
+        row = self.dataset[index]
+        image = row[self.image_column]
+        data = image["bytes"] if image["bytes"] is not None else Path(image["path"]).read_bytes()
+        objects: tuple[PhotoObject, ...] = ()
+        if self.objects_column:
+            found = row[self.objects_column]
+            names = found.get("category") or found.get("name") or [None] * len(found["bbox"])
+            objects = tuple(PhotoObject(tuple(box), self.category_names(name)) for box, name in zip(found["bbox"], names))
+        return f"hf:{self.repo}:{index}", data, objects
+
+
+def _category_names(feature):
+    """How to turn a stored category into a name: ClassLabel ints to their names, strings kept."""
+    inner = getattr(feature, "feature", feature)  # List({...}) or {...: List(...)}
+    category = inner.get("category") if isinstance(inner, dict) else None
+    category = getattr(category, "feature", category)
+    if hasattr(category, "int2str"):
+        return lambda value: None if value is None else category.int2str(int(value))
+    return lambda value: None if value is None else str(value)
+
+
+def open_source(spec: str, policy: SizePolicy = SizePolicy()) -> PhotoSource:
+    """`folder:DIR`, `vstar:DIR` or `hf:REPO[:SPLIT]` (the build's `--source`)."""
+    kind, _, rest = spec.partition(":")
+    if kind == "folder" and rest:
+        return FolderSource(rest, policy)
+    if kind == "vstar" and rest:
+        return VStarSource(rest, policy)
+    if kind == "hf" and rest:
+        repo, _, split = rest.partition(":")
+        return HubSource(repo, split or "train", policy)
+    raise UserError(f"unknown photo source {spec!r}; expected folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
+
+
+# ---- region proposals for photos without annotations -----------------------------------
+
+@dataclass(frozen=True)
+class ProposalConfig:
+    """Small salient regions: contours of strong edges whose box covers between `min_area` and
+    `max_area` of the photo and whose colour stands off the ring around them."""
+
+    max_area: float = 0.01
+    min_area: float = 0.0004
+    min_contrast: float = 12.0  # Lab distance between the region and its surrounding ring
+    max_regions: int = 24
+    max_overlap: float = 0.0  # proposals may not overlap each other (edits on them stay apart)
+    canny: tuple[int, int] = field(default=(60, 160))
+
+
+def propose_regions(pixels: np.ndarray, cfg: ProposalConfig = ProposalConfig()) -> list[PhotoObject]:
+    """Salient small regions, most contrasting first (deterministic)."""
+    import cv2
+
+    h, w = pixels.shape[:2]
+    lab = cv2.cvtColor(pixels, cv2.COLOR_RGB2LAB).astype(np.float32)
+    edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY), (5, 5), 0), *cfg.canny)
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    scored = []
+    for contour in contours:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if not cfg.min_area * h * w <= bw * bh <= cfg.max_area * h * w or max(bw, bh) > 4 * min(bw, bh):
+            continue
+        if x == 0 or y == 0 or x + bw == w or y + bh == h:
+            continue  # cut by the frame: not a whole object
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [contour - [x, y]], -1, 1, thickness=cv2.FILLED)
+        if inside.sum() < 0.3 * bw * bh:
+            continue
+        pad = max(bw, bh) // 2
+        rx0, ry0, rx1, ry1 = max(x - pad, 0), max(y - pad, 0), min(x + bw + pad, w), min(y + bh + pad, h)
+        ring = np.ones((ry1 - ry0, rx1 - rx0), bool)
+        ring[y - ry0 : y - ry0 + bh, x - rx0 : x - rx0 + bw] = False
+        region = lab[y : y + bh, x : x + bw][inside.astype(bool)].mean(axis=0)
+        contrast = float(np.linalg.norm(region - lab[ry0:ry1, rx0:rx1][ring].mean(axis=0)))
+        if contrast >= cfg.min_contrast:
+            scored.append((-contrast, (x, y, bw, bh)))
+    chosen: list[Box] = []
+    for _, box in sorted(scored):
+        if all(_overlap(box, other) <= cfg.max_overlap for other in chosen):
+            chosen.append(box)
+        if len(chosen) == cfg.max_regions:
+            break
+    return [PhotoObject(box) for box in chosen]
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Intersection over the smaller box's area."""
+    ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    return ix * iy / min(a[2] * a[3], b[2] * b[3])
