@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import yaml
+
+from benchkit.shards import Location, child, write_text_atomic
 
 
 def configs_block(configs: dict[str, dict[str, list[str]]], default: str) -> list[dict]:
@@ -19,12 +18,10 @@ def configs_block(configs: dict[str, dict[str, list[str]]], default: str) -> lis
     return out
 
 
-def write_readme(out: Path, metadata: dict, body: str) -> Path:
+def write_readme(out: Location, metadata: dict, body: str) -> Location:
     text = "---\n" + yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True) + "---\n\n" + body.strip() + "\n"
-    path = Path(out) / "README.md"
-    tmp = path.with_name(".README.md.partial")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    path = child(out, "README.md")
+    write_text_atomic(path, text)
     return path
 
 

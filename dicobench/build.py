@@ -10,10 +10,8 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import Counter
-from pathlib import Path
 from typing import Sequence
 
-import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from benchkit import __version__
@@ -21,7 +19,9 @@ from benchkit.engines import check_engine, map_jobs
 from benchkit.errors import UserError
 from benchkit.manifest import claim_folder
 from benchkit.photos import SizePolicy
-from benchkit.shards import ShardWriter, complete_shard, shard_name, shard_ranges, sidecar_path
+from benchkit.shards import (
+    Location, ShardWriter, child, complete_shard, glob, location, read_column, remove_shards, shard_name, shard_ranges,
+)
 from dicobench.card import MANIFEST_DIR, write_card
 from dicobench.generate import SPLITS, BuildOptions, photo_source, shard_rows
 from dicobench.schema import DIFFERENCE_TASKS, TASKS, features
@@ -37,20 +37,20 @@ class ShardJob:
     opts: BuildOptions
     task: str
     shard: int
-    path: str
+    path: str  # local path or fsspec URL
     held_out: frozenset[str] = frozenset()  # `source` values of other splits: not to be reused
 
 
 def make_shard(job: ShardJob) -> dict:
     """Generate, check and write one shard; return its stats (also saved as its sidecar)."""
-    writer = ShardWriter(Path(job.path), features())
+    writer = ShardWriter(job.path, features())
     kept, rejections = [], Counter()
     try:
         for row, info in shard_rows(job.opts, job.task, job.shard):
             if row["source"] in job.held_out:
                 raise UserError(
                     f"{job.opts.split} row {row['id']} uses base {row['source']}, which another split in "
-                    f"{Path(job.path).parent.parent} already uses; splits must not share a base scene or photo"
+                    f"{job.path.rsplit('/', 2)[0]} already uses; splits must not share a base scene or photo"
                 )
             writer.write(row)
             kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side})
@@ -99,33 +99,31 @@ def _manifest(opts: BuildOptions, tasks: list[str], source: str) -> dict:
     }
 
 
-def _prepare_out(out: Path, manifest: dict, overwrite: bool) -> None:
+def _prepare_out(out: Location, manifest: dict, overwrite: bool) -> None:
     split = manifest["split"]
 
     def clear() -> None:
         for task in TASKS:
-            for f in (out / task).glob(f"{split}-*.parquet"):
-                sidecar_path(f).unlink(missing_ok=True)
-                f.unlink()
+            remove_shards(child(out, task), split)
 
-    claim_folder(out, out / MANIFEST_DIR / f"{split}.json", manifest, overwrite, clear, f"{split} split")
+    claim_folder(out, child(out, MANIFEST_DIR, f"{split}.json"), manifest, overwrite, clear, f"{split} split")
 
 
-def held_out_sources(out: Path, split: str) -> frozenset[str]:
+def held_out_sources(out: Location, split: str) -> frozenset[str]:
     """Base scenes and photos (`source` column) of the folder's other splits: a split that
     reused one would leak test content into training (or the reverse)."""
-    shards = [f for task in TASKS for other in SPLITS if other != split for f in (out / task).glob(f"{other}-*.parquet")]
-    return frozenset(v for f in shards for v in pq.read_table(f, columns=["source"]).column("source").to_pylist())
+    shards = [f for task in TASKS for other in SPLITS if other != split for f in glob(child(out, task), f"{other}-*.parquet")]
+    return frozenset(v for f in shards for v in read_column(f, "source"))
 
 
-def _plan(out: Path, opts: BuildOptions, tasks: list[str]) -> list[ShardJob]:
+def _plan(out: Location, opts: BuildOptions, tasks: list[str]) -> list[ShardJob]:
     """The shards still to build (finished ones, with their sidecar, are kept)."""
     held_out = held_out_sources(out, opts.split)
     jobs = []
     for task in tasks:
         ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
         for i, rows in enumerate(ranges):
-            path = out / task / shard_name(opts.split, i, len(ranges))
+            path = child(out, task, shard_name(opts.split, i, len(ranges)))
             if complete_shard(path, len(rows)) is None:
                 jobs.append(ShardJob(opts, task, i, str(path), held_out))
     return jobs
@@ -160,8 +158,9 @@ def build(
     engine: str = "local",
     ray_address: str | None = None,
     progress: bool = True,
-) -> Path:
-    """Build DiCoBench into `out_dir` (per-task configs plus `all`) and return the folder.
+) -> Location:
+    """Build DiCoBench into `out_dir` (per-task configs plus `all`) and return the folder
+    (a `Path`, or the URL when `out_dir` is an fsspec URL such as `s3://bucket/dicobench`).
 
     `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes the file
     layout, so a rebuild gives the same file names and, for unchanged shards, the same
@@ -192,7 +191,7 @@ def build(
         raise UserError("PNG compress level must be 0-9")
     check_engine(engine, ray_address)
     task_list = _resolve_tasks(tasks, available)
-    out = Path(out_dir)
+    out = location(out_dir)
     opts = BuildOptions(per_task=per_task, seed=seed, split=split, compress_level=compress_level,
                         rows_per_shard=rows_per_shard, source=source, photos=photos)
     _prepare_out(out, _manifest(opts, task_list, source), overwrite)

@@ -3,27 +3,25 @@ so a resumed or extended build always describes exactly the files that are there
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections import Counter
-from pathlib import Path
 
 from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
-from benchkit.shards import sidecar_path
+from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from dicobench.generate import seed_range
 from dicobench.schema import LETTERS, TASKS, track_of
 
 MANIFEST_DIR = ".dicobench"
 
 
-def _split_stats(out: Path, split: str, tasks: list[str]) -> dict[str, list[dict]]:
+def _split_stats(out: Location, split: str, tasks: list[str]) -> dict[str, list[dict]]:
     stats: dict[str, list[dict]] = {}
     for task in tasks:
-        for shard in sorted((out / task).glob(f"{split}-*.parquet")):
+        for shard in glob(child(out, task), f"{split}-*.parquet"):
             side = sidecar_path(shard)
-            if side.exists():
-                stats.setdefault(task, []).append(json.loads(side.read_text(encoding="utf-8")))
+            if exists(side):
+                stats.setdefault(task, []).append(read_json(side))
     return stats
 
 
@@ -107,11 +105,8 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
     return "\n\n".join(parts)
 
 
-def write_card(out: Path) -> Path:
-    out = Path(out)
-    manifests = {
-        p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted((out / MANIFEST_DIR).glob("*.json"))
-    }
+def write_card(out: Location) -> Location:
+    manifests = {stem(p): read_json(p) for p in glob(child(out, MANIFEST_DIR), "*.json")}
     tasks = [t for t in TASKS if any(t in m["tasks"] for m in manifests.values())]
     configs = {t: {s: [f"{t}/{s}-*.parquet"] for s, m in manifests.items() if t in m["tasks"]} for t in tasks}
     configs["all"] = {s: [f"{t}/{s}-*.parquet" for t in m["tasks"]] for s, m in manifests.items()}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Sequence
@@ -24,11 +23,14 @@ from benchkit import __version__
 from benchkit.engines import check_engine, map_jobs
 from benchkit.errors import UserError
 from benchkit.manifest import claim_folder
-from benchkit.shards import ShardWriter, complete_shard, shard_name, shard_ranges, write_json_atomic
+from benchkit.shards import (
+    Location, ShardWriter, child, complete_shard, glob, location, read_column, remove_shards, shard_name, shard_ranges,
+    write_json_atomic,
+)
 
 from .adapters import ADAPTERS, load_sets
-from .card import MANIFEST_DIR, write_card
-from .generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
+from .card import MANIFEST_DIR, manifest_name, write_card
+from .generate import SPLITS, SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from .layouts import BASES_PER_STYLE, Layout, generate_layouts
 from .llm_questions import QuestionSource, generated_questions
 from .questions import balanced_schedule
@@ -69,10 +71,13 @@ def parse_layouts(spec, count: int) -> list[int]:
     return sorted(ids)
 
 
-def _images(sources: list[str], layouts: list[Layout], seed: int) -> list[tuple[str, Layout, str, str]]:
-    """(source, layout, Q1 kind, Q3 letter) per image, grouped by image set; Q1 yes/no and the
-    Q3 letter are balanced within each source (balanced_schedule), Q1's no split "any"/"all"."""
-    ordered = sorted(layouts, key=lambda l: (set_index(l), l.layout_id))
+def _images(sources: list[str], layouts: list[Layout], seed: int, count: int | None = None) -> list[tuple[str, Layout, str, str]]:
+    """(source, layout, Q1 kind, Q3 letter) for `count` images per source (default one per
+    layout), grouped by image set; past the last layout the layouts come round again (the
+    build gives each pass fresh image sets). Q1 yes/no and the Q3 letter are balanced within
+    each source (balanced_schedule), Q1's no split "any"/"all"."""
+    once = sorted(layouts, key=lambda l: (set_index(l), l.layout_id))
+    ordered = [once[i % len(once)] for i in range(len(once) if count is None else count)]
     out = []
     for s, source in enumerate(sources):
         rng = np.random.default_rng([seed, s, 6])
@@ -84,12 +89,21 @@ def _images(sources: list[str], layouts: list[Layout], seed: int) -> list[tuple[
     return out
 
 
-def _prepare_out(out: Path, manifest: dict, overwrite: bool) -> None:
+def _prepare_out(out: Location, manifest: dict, overwrite: bool) -> None:
+    split = manifest["split"]
+
     def clear() -> None:
         for config in SYNTHETIC_CONFIGS:
-            shutil.rmtree(out / config, ignore_errors=True)
+            remove_shards(child(out, config), split)
 
-    claim_folder(out, out / MANIFEST_DIR / "synthetic.json", manifest, overwrite, clear, "synthetic build")
+    claim_folder(out, child(out, MANIFEST_DIR, manifest_name(split)), manifest, overwrite, clear, f"synthetic {split} build")
+
+
+def held_out_panels(out: Location, split: str) -> frozenset[str]:
+    """Panel image ids (`subfigures.source_id`, which name their image set) of the folder's
+    other splits: a split that reused one would leak test images into training (or back)."""
+    shards = [f for c in SYNTHETIC_CONFIGS for other in SPLITS if other != split for f in glob(child(out, c), f"{other}-*.parquet")]
+    return frozenset(sub["source_id"] for f in shards for subs in read_column(f, "subfigures") for sub in subs)
 
 
 def _make_set(spec: tuple[str, int, int]):
@@ -103,17 +117,24 @@ class ShardJob:
     tasks: tuple[ImageTask, ...]
     paths: tuple[tuple[str, str], ...]  # (config, shard path)
     sets: tuple[tuple[tuple[str, int], object], ...]  # image sets made on the driver, by (source, set index)
+    held_out: frozenset[str] = frozenset()  # panel ids of other splits: not to be reused
 
 
 def make_shard(job: ShardJob) -> dict:
     """Generate and write one shard in each of its configs; the stats go to the sidecars."""
     feats = features()
-    writers = {c: ShardWriter(Path(p), feats, row_group_size=ROWS_PER_IMAGE) for c, p in job.paths}
+    writers = {c: ShardWriter(p, feats, row_group_size=ROWS_PER_IMAGE) for c, p in job.paths}
     kept: dict[str, list[dict]] = {c: [] for c in writers}
     try:
         for rows in shard_rows(job.tasks, dict(job.sets)):
             for config, config_rows in rows.items():
                 for row in config_rows:
+                    shared = sorted({s["source_id"] for s in row["subfigures"]} & job.held_out)
+                    if shared:
+                        raise UserError(
+                            f"row {row['id']} uses image {shared[0]}, which another split in the folder already "
+                            "uses; splits must not share a base image set"
+                        )
                     writers[config].write(row)
                 kept[config] += [{k: v for k, v in r.items() if k != "image"} for r in config_rows]
         stats = {c: _shard_stats(c, kept[c]) for c in writers}
@@ -160,7 +181,9 @@ def build(
     engine: str = "local",
     ray_address: str | None = None,
     progress: bool = True,
-) -> Path:
+    split: str = "test",
+    images: int | None = None,
+) -> Location:
     """Build the synthetic MultipanelVQA configs into `out_dir` and return the folder.
 
     Default: 210 layouts x 2 procedural sources x 3 questions = 1260 rows in each of the 7
@@ -169,7 +192,15 @@ def build(
     an OpenAI-compatible model with the paper's prompt instead of the templates.
     `num_shards` (per config, at most) overrides `images_per_shard`; `engine="ray"` makes the
     shards on Ray (`ray_address`, else a local Ray), byte-identical to the local engine.
+    `split="train"` draws image sets from the train range (`generate.set_range`), disjoint
+    from test's, and refuses rows whose panel images another split in the folder uses;
+    `images` (per source, default one per layout) cycles the layouts with fresh image sets.
+    `out_dir` may be an fsspec URL (`s3://...`); the result is then that URL, else a `Path`.
     """
+    if split not in SPLITS:
+        raise UserError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
+    if images is not None and (not isinstance(images, int) or images <= 0):
+        raise UserError(f"--images must be a positive integer, got {images!r}")
     source_list = _resolve(sources, SOURCES, "source")
     config_list = _resolve(configs if configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
     if num_proc is not None and num_proc <= 0:
@@ -184,18 +215,26 @@ def build(
     qsource = QuestionSource.parse(questions, llm_base_url, llm_api_key)
     all_layouts = generate_layouts(seed)
     layout_ids = parse_layouts(layouts, len(all_layouts))
-    images = _images(source_list, [all_layouts[i] for i in layout_ids], seed)
+    per_source = len(layout_ids) if images is None else images
+    if (split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
+        raise UserError("--split train and more --images than layouts need procedural sources (imported image sets cannot be drawn fresh)")
+    schedule = _images(source_list, [all_layouts[i] for i in layout_ids], seed, per_source)
+    cycles = [(i % per_source) // len(layout_ids) for i in range(len(schedule))]
     if num_shards is not None:
-        images_per_shard = -(-len(images) // num_shards)
+        images_per_shard = -(-len(schedule) // num_shards)
     data = {s: (source_data or {}).get(s) for s in source_list if s in ADAPTERS}
-    split = {s: (source_split or {}).get(s) for s in source_list if s in ADAPTERS}
-    out = Path(out_dir)
+    data_split = {s: (source_split or {}).get(s) for s in source_list if s in ADAPTERS}
+    out = location(out_dir)
+    if qsource.model is not None and not isinstance(out, Path):
+        raise UserError("--questions openai:<model> needs a local --out (the reply cache is a local folder)")
     manifest = json.loads(json.dumps({
         "generator": f"multipanelvqa {__version__}",
+        "split": split,
+        "images": per_source,
         "seed": seed,
         "sources": source_list,
         "source_data": data,
-        "source_split": split,
+        "source_split": data_split,
         "layouts": layout_ids,
         "configs": config_list,
         "questions": qsource.spec,
@@ -204,18 +243,21 @@ def build(
     }))
     _prepare_out(out, manifest, overwrite)
 
-    ranges = shard_ranges(len(images), images_per_shard)
-    todo: dict[int, dict[str, Path]] = {}  # shard -> config -> path still to write
+    ranges = shard_ranges(len(schedule), images_per_shard)
+    todo: dict[int, dict[str, Location]] = {}  # shard -> config -> path still to write
     for config in config_list:
         for k, r in enumerate(ranges):
-            path = out / config / shard_name("test", k, len(ranges))
+            path = child(out, config, shard_name(split, k, len(ranges)))
             if complete_shard(path, len(r) * ROWS_PER_IMAGE) is None:
                 todo.setdefault(k, {})[config] = path
     if todo:
         engine_options = {"engine": engine, "num_proc": num_proc, "ray_address": ray_address}
-        jobs = _jobs(out, images, ranges, todo, seed, data, split, qsource, compress_level, engine_options)
+        tasks = [
+            ImageTask(*image, seed, (), compress_level, split=split, cycle=cycle) for image, cycle in zip(schedule, cycles)
+        ]
+        jobs = _jobs(out, tasks, ranges, todo, seed, data, data_split, qsource, held_out_panels(out, split), engine_options)
         total = sum(len(j.tasks) * len(j.paths) * ROWS_PER_IMAGE for j in jobs)
-        bar = tqdm(total=total, desc="multipanelvqa", unit="row", disable=not progress)
+        bar = tqdm(total=total, desc=f"multipanelvqa {split}", unit="row", disable=not progress)
         try:
             for stats in map_jobs(make_shard, jobs, **engine_options):
                 bar.update(stats["rows"])
@@ -225,15 +267,13 @@ def build(
     return out
 
 
-def _jobs(out, images, ranges, todo, seed, data, split, qsource, compress_level, engine_options) -> list[ShardJob]:
+def _jobs(out, images, ranges, todo, seed, data, data_split, qsource, held_out, engine_options) -> list[ShardJob]:
     """The shard jobs, with imported image sets and LLM questions resolved here, on the driver."""
-    tasks = {
-        i: ImageTask(*images[i], seed, tuple(todo[k]), compress_level) for k in sorted(todo) for i in ranges[k]
-    }
+    tasks = {i: dataclasses.replace(images[i], configs=tuple(todo[k])) for k in sorted(todo) for i in ranges[k]}
     needed = sorted({(t.source, t.set_index) for t in tasks.values()})
     sets: dict[tuple[str, int], object] = {}
     for source in sorted({s for s, _ in needed if s in ADAPTERS}):
-        loaded = load_sets(source, data[source], split[source], BASES_PER_STYLE)
+        loaded = load_sets(source, data[source], data_split[source], BASES_PER_STYLE)
         sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
     if qsource.model is not None:  # the prompt needs every image's target: make the sets here
         procedural = [(s, b, seed) for s, b in needed if s in PROCEDURAL]
@@ -241,10 +281,11 @@ def _jobs(out, images, ranges, todo, seed, data, split, qsource, compress_level,
         infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
         generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")
         tasks = {i: dataclasses.replace(t, generated=generated.get(i)) for i, t in tasks.items()}
-        write_json_atomic(out / MANIFEST_DIR / "llm.json", {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
+        write_json_atomic(child(out, MANIFEST_DIR, "llm.json"), {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
     jobs = []
     for k in sorted(todo):
         shard_tasks = tuple(tasks[i] for i in ranges[k])
         keys = sorted({(t.source, t.set_index) for t in shard_tasks} & sets.keys())
-        jobs.append(ShardJob(shard_tasks, tuple((c, str(p)) for c, p in todo[k].items()), tuple((key, sets[key]) for key in keys)))
+        paths = tuple((c, str(p)) for c, p in todo[k].items())
+        jobs.append(ShardJob(shard_tasks, paths, tuple((key, sets[key]) for key in keys), held_out))
     return jobs

@@ -32,8 +32,10 @@ def _handle(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         compress_level=args.compress_level,
         progress=not args.quiet,
+        split=args.split,
+        images=args.images,
     )
-    print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split='test'))")
+    print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
     return 0
 
 
@@ -50,4 +52,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --questions openai:<model>")
     p.add_argument("--api-key", default=None, help="API key for --questions (default $OPENAI_API_KEY)")
     p.add_argument("--images-per-shard", type=int, default=42, help="images per Parquet shard, 3 rows each (default 42)")
+    p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test); train draws its own image sets")
+    p.add_argument("--images", type=int, default=None, help="images per source (default one per layout); more cycle the layouts with fresh image sets")
     p.set_defaults(func=_handle)

@@ -3,14 +3,13 @@ so a resumed build or a later `import` always describes exactly the files that a
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
-from benchkit.shards import sidecar_path
+from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 
+from .generate import set_range
 from .schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES
 
 MANIFEST_DIR = ".multipanelvqa"
@@ -22,12 +21,13 @@ SOURCE_LICENCES = {
 }
 
 
-def _stats(out: Path, config: str) -> list[dict]:
-    return [
-        json.loads(sidecar_path(p).read_text(encoding="utf-8"))
-        for p in sorted((out / config).glob("test-*.parquet"))
-        if sidecar_path(p).exists()
-    ]
+def manifest_name(split: str) -> str:
+    """The synthetic build's manifest file of `split` (test keeps the name it always had)."""
+    return "synthetic.json" if split == "test" else f"synthetic-{split}.json"
+
+
+def _stats(out: Location, config: str, split: str) -> list[dict]:
+    return [read_json(sidecar_path(p)) for p in glob(child(out, config), f"{split}-*.parquet") if exists(sidecar_path(p))]
 
 
 def _sum(shards: list[dict], key: str) -> Counter:
@@ -37,7 +37,7 @@ def _sum(shards: list[dict], key: str) -> Counter:
     return total
 
 
-def _body(out: Path, manifests: dict[str, dict], configs: list[str]) -> str:
+def _body(out: Location, synthetic: dict[str, dict], real: dict | None, splits: dict[str, list[str]]) -> str:
     parts = [
         "# MultipanelVQA (generated)",
         "Multipanel images (2-8 subfigures on a 1000x1000 canvas) with three questions each: Q1 "
@@ -51,59 +51,67 @@ def _body(out: Path, manifests: dict[str, dict], configs: list[str]) -> str:
         "```python\nfrom datasets import load_dataset\n"
         'ds = load_dataset("path/or/repo", "original", split="test")  # or "all"\n```',
     ]
-    rows = []
-    for config in configs:
-        shards = _stats(out, config)
-        q1, q3 = _sum(shards, "q1_answers"), _sum(shards, "q3_answers")
-        rows.append(
-            [config, sum(s["rows"] for s in shards)]
-            + [_sum(shards, "question_types").get(t, 0) for t in QUESTION_TYPES]
-            + [f"{q1.get('yes', 0)}/{q1.get('no', 0)}", "/".join(str(q3.get(l, 0)) for l in CHOICE_LETTERS)]
-        )
-    parts += ["## Rows", markdown_table(["config", "rows", *QUESTION_TYPES, "Q1 yes/no", "Q3 a/b/c/d"], rows)]
-    synthetic = manifests.get("synthetic")
-    if synthetic:
-        shards = _stats(out, synthetic["configs"][0])
+    for split, built in splits.items():
+        rows = []
+        for config in built:
+            shards = _stats(out, config, split)
+            q1, q3 = _sum(shards, "q1_answers"), _sum(shards, "q3_answers")
+            rows.append(
+                [config, sum(s["rows"] for s in shards)]
+                + [_sum(shards, "question_types").get(t, 0) for t in QUESTION_TYPES]
+                + [f"{q1.get('yes', 0)}/{q1.get('no', 0)}", "/".join(str(q3.get(l, 0)) for l in CHOICE_LETTERS)]
+            )
+        parts += [f"## Rows: split `{split}`", markdown_table(["config", "rows", *QUESTION_TYPES, "Q1 yes/no", "Q3 a/b/c/d"], rows)]
+    for split, manifest in synthetic.items():
+        shards = _stats(out, manifest["configs"][0], split)
         detail = [
             ("source", _sum(shards, "sources")),
             ("layout style", _sum(shards, "layout_styles")),
             ("subfigures", _sum(shards, "num_subfigures")),
         ]
         targets = len({t for s in shards for t in s.get("targets", [])})
+        sets = set_range(split)
         parts += [
-            "## Synthetic images",
-            f"Root seed {synthetic['seed']}, {len(synthetic['layouts'])} layouts, sources "
-            f"{', '.join(synthetic['sources'])}, questions `{synthetic['questions']}`, generator "
-            f"`{synthetic['generator']}`; {targets} distinct target images. Images per "
+            f"## Synthetic images: split `{split}`",
+            f"Root seed {manifest['seed']}, {len(manifest['layouts'])} layouts, {manifest['images']} images per "
+            f"source, sources {', '.join(manifest['sources'])}, questions `{manifest['questions']}`, generator "
+            f"`{manifest['generator']}`; {targets} distinct target images. Images per "
             + "; ".join(f"{name}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())) for name, c in detail)
-            + ".",
+            + ". Image sets (their index seeds their images; each pass over the layouts takes fresh sets) "
+            f"lie in [{sets.start}, {sets.stop}), this split's own range, disjoint from every other "
+            "split's; the build also refuses any row whose panel images (`subfigures.source_id`) "
+            "another split in the folder uses.",
         ]
-        llm = out / MANIFEST_DIR / "llm.json"
-        if llm.exists():
-            info = json.loads(llm.read_text(encoding="utf-8"))
-            parts.append(
-                f"Questions by `{info['model']}` with the paper's prompt (Table 7); "
-                f"{info['template_fallbacks']} of {info['images']} images kept template questions "
-                "because the reply failed the checks. Q1 and Q3 balance is then the model's."
-            )
-    real = manifests.get("real_world")
+    llm = child(out, MANIFEST_DIR, "llm.json")
+    if synthetic and exists(llm):
+        info = read_json(llm)
+        parts.append(
+            f"Questions by `{info['model']}` with the paper's prompt (Table 7); "
+            f"{info['template_fallbacks']} of {info['images']} images kept template questions "
+            "because the reply failed the checks. Q1 and Q3 balance is then the model's."
+        )
     if real:
         parts += ["## Real-world images", f"Imported from `{real['folder']}`: {real['images']} images, {real['rows']} questions."]
     licences = ["Generated data: CC BY 4.0."]
-    licences += sorted({SOURCE_LICENCES[s] for s in (synthetic or {}).get("sources", [])})
+    licences += sorted({SOURCE_LICENCES[s] for m in synthetic.values() for s in m["sources"]})
     if real:
         licences.append("Real-world images: the licence of their owners (see the import folder).")
     parts += ["## Licences", " ".join(licences)]
     return "\n\n".join(parts)
 
 
-def write_card(out: Path) -> Path:
-    out = Path(out)
-    manifests = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted((out / MANIFEST_DIR).glob("*.json")) if p.stem in ("synthetic", "real_world")}
-    built = set(manifests.get("synthetic", {}).get("configs", [])) | ({"real_world"} if "real_world" in manifests else set())
-    configs = [c for c in CONFIGS if c in built]
-    blocks = {c: {"test": [f"{c}/test-*.parquet"]} for c in configs}
-    blocks[DEFAULT_CONFIG] = {"test": [f"{c}/test-*.parquet" for c in configs]}
+def write_card(out: Location) -> Location:
+    manifests = {stem(p): read_json(p) for p in glob(child(out, MANIFEST_DIR), "*.json")}
+    synthetic = {m.get("split", "test"): m for name, m in manifests.items() if name.startswith("synthetic")}
+    real = manifests.get("real_world")
+    splits = {  # split -> its configs, in CONFIGS order
+        split: [c for c in CONFIGS if c in manifest["configs"] or (c == "real_world" and real and split == "test")]
+        for split, manifest in sorted(synthetic.items(), key=lambda item: item[0] != "test")
+    }
+    if real and "test" not in splits:
+        splits = {"test": ["real_world"], **splits}
+    blocks = {c: {s: [f"{c}/{s}-*.parquet"] for s, cs in splits.items() if c in cs} for c in CONFIGS if any(c in cs for cs in splits.values())}
+    blocks[DEFAULT_CONFIG] = {s: [f"{c}/{s}-*.parquet" for c in cs] for s, cs in splits.items()}
     metadata = {
         "license": "cc-by-4.0",
         "task_categories": ["visual-question-answering"],
@@ -112,4 +120,4 @@ def write_card(out: Path) -> Path:
         "tags": ["multipanel", "layout", "synthetic"],
         "configs": configs_block(blocks, default=DEFAULT_CONFIG),
     }
-    return write_readme(out, metadata, _body(out, manifests, configs))
+    return write_readme(out, metadata, _body(out, synthetic, real, splits))

@@ -30,6 +30,15 @@ SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
 _SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses
 Q1_KINDS = ("yes", "no_any", "no_all")  # "no_any" needs the set's absent answer, else it reads as "no_all"
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
+SPLITS = {"test": 0, "train": 1}
+SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
+
+
+def set_range(split: str) -> range:
+    """The image-set indices of `split`: disjoint by construction (as dicobench's seed_range),
+    so a train image can never be drawn from a test image set; recorded in the card."""
+    code = SPLITS[split]
+    return range(code << SET_BITS, (code + 1) << SET_BITS)
 
 
 @dataclass(frozen=True)
@@ -44,10 +53,18 @@ class ImageTask:
     configs: tuple[str, ...]
     compress_level: int = 1
     generated: dict | None = None  # checked LLM fields Q1..A3 (questions.parse_generated), else templates
+    split: str = "test"
+    cycle: int = 0  # pass over the layouts; every pass fills them from fresh image sets
 
     @property
     def set_index(self) -> int:
-        return set_index(self.layout)
+        return set_range(self.split).start + self.cycle * BASES_PER_STYLE + set_index(self.layout)
+
+    @property
+    def variant(self) -> tuple[int, ...]:
+        """What tells this image from the same layout's in other passes or splits; empty for the
+        first test pass, whose seeds and ids stay those of the published benchmark."""
+        return () if (self.split, self.cycle) == ("test", 0) else (SPLITS[self.split], self.cycle)
 
 
 def set_index(layout: Layout) -> int:
@@ -57,13 +74,14 @@ def set_index(layout: Layout) -> int:
     return (layout.layout_id % per_style) // (MAX_PANELS - MIN_PANELS + 1)
 
 
-def image_seed(root: int, source: str, layout_id: int) -> int:
-    ss = np.random.SeedSequence([root, SOURCES.index(source), layout_id])
+def image_seed(root: int, source: str, layout_id: int, variant: tuple[int, ...] = ()) -> int:
+    ss = np.random.SeedSequence([root, SOURCES.index(source), layout_id, *variant])
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def row_id(config: str, source: str, root: int, layout_id: int, question_type: str) -> str:
-    return f"{config}-{source}-s{root}-L{layout_id:03d}-{question_type}"
+def row_id(config: str, source: str, root: int, layout_id: int, question_type: str, variant: tuple[int, ...] = ()) -> str:
+    tag = "".join(f"-v{v}" for v in variant)
+    return f"{config}-{source}{tag}-s{root}-L{layout_id:03d}-{question_type}"
 
 
 def target_info(task: ImageTask, image_set: ImageSet) -> dict:
@@ -121,7 +139,7 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     k = layout.num_panels
     panel_bytes, answers, ids = image_set.take(k)
     positions = describe_positions(layout.boxes)
-    seed = image_seed(task.root_seed, task.source, layout.layout_id)
+    seed = image_seed(task.root_seed, task.source, layout.layout_id, task.variant)
     base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])
     composites: dict[str, tuple] = {}
     out: dict[str, list[dict]] = {}
@@ -138,7 +156,7 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
         ]
         out[config] = [
             {
-                "id": row_id(config, task.source, task.root_seed, layout.layout_id, q.question_type),
+                "id": row_id(config, task.source, task.root_seed, layout.layout_id, q.question_type, task.variant),
                 "image": {"bytes": png, "path": None},
                 "question_type": q.question_type,
                 "question": q.question,
