@@ -3,6 +3,7 @@ whether two of them are clearly different (CIE76 distance in Lab)."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 COLOURS: dict[str, tuple[int, int, int]] = {
@@ -23,6 +24,8 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 # Clearly different: well above the ~2.3 just-noticeable difference, and far enough that
 # the two names are never confused.
 CLEARLY_DIFFERENT = 40.0
+# A colour this far from a surface reads clearly on it (and can be named with confidence).
+STANDS_OUT = 30.0
 
 
 def _linear(c: float) -> float:
@@ -30,6 +33,7 @@ def _linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
+@functools.lru_cache(maxsize=4096)  # scene generation asks for the same few colours all the time
 def to_lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
     r, g, b = (_linear(v) for v in rgb)
     x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
@@ -43,8 +47,18 @@ def to_lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
     return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
 
 
+def lab_distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """CIE76 distance between two RGB colours."""
+    return math.dist(to_lab(tuple(a)), to_lab(tuple(b)))
+
+
 def distance(a: str, b: str) -> float:
-    return math.dist(to_lab(COLOURS[a]), to_lab(COLOURS[b]))
+    return lab_distance(COLOURS[a], COLOURS[b])
+
+
+def stands_out(colour: str, surface: tuple[int, int, int]) -> bool:
+    """Whether the named colour reads clearly on a surface of RGB colour `surface`."""
+    return lab_distance(COLOURS[colour], surface) >= STANDS_OUT
 
 
 def clearly_different(a: str, b: str) -> bool:

@@ -12,6 +12,7 @@ without annotated objects get classical region proposals: small salient contours
 
 from __future__ import annotations
 
+import abc
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -70,19 +71,19 @@ def apply_size_policy(photo: Photo, policy: SizePolicy) -> Photo:
     return replace(photo, pixels=pixels, objects=objects)
 
 
-class PhotoSource:
+class PhotoSource(abc.ABC):
     """Random access plus skipping iteration; subclasses implement `__len__` and `_read`."""
 
     def __init__(self, policy: SizePolicy = SizePolicy()):
         self.policy = policy
         self.skipped: Counter = Counter()
 
-    def __len__(self) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def __len__(self) -> int: ...
 
+    @abc.abstractmethod
     def _read(self, index: int) -> tuple[str, bytes, tuple[PhotoObject, ...]]:
         """The photo's id, encoded bytes and annotated objects."""
-        raise NotImplementedError
 
     def load(self, index: int) -> Photo:
         photo_id, data, objects = self._read(index)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchkit.catalogue import CatalogueEntry, load_catalogue
-from benchkit.palette import COLOURS, clearly_different, distance
+from benchkit.palette import COLOURS, clearly_different, stands_out
 from benchkit.render import Box, footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.textures import KINDS, TINTS, base_colour
@@ -52,11 +52,7 @@ def inside(box: Box, width: int, height: int, margin: int = 4) -> bool:
 
 def pick_colour(rng: np.random.Generator, surface: tuple[int, int, int], exclude: tuple[str, ...] = ()) -> str:
     """A palette colour that stands out from the surface and is clearly unlike `exclude`."""
-    from benchkit.palette import to_lab
-    import math
-
-    surf = to_lab(surface)
-    names = [n for n in COLOURS if math.dist(to_lab(COLOURS[n]), surf) >= 30 and all(clearly_different(n, e) for e in exclude)]
+    names = [n for n in COLOURS if stands_out(n, surface) and all(clearly_different(n, e) for e in exclude)]
     return names[rng.integers(len(names))]
 
 
@@ -137,7 +133,3 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
 
 def occupied_boxes(scene: Scene, skip: int | None = None) -> list[Box]:
     return [footprint(o) for o in scene.objects if o.uid != skip]
-
-
-def colour_distance(a: str, b: str) -> float:
-    return distance(a, b)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -27,7 +26,7 @@ from PIL import Image
 
 from benchkit.catalogue import CatalogueEntry, load_catalogue
 from benchkit.imageio import encode_png
-from benchkit.palette import COLOURS, clearly_different, to_lab
+from benchkit.palette import COLOURS, clearly_different, stands_out
 from benchkit.render import footprint, render
 from benchkit.scenegen import SceneConfig, place, random_object, random_scene, surface_colour
 
@@ -36,7 +35,6 @@ PANEL_SCENE = SceneConfig(
 )
 MAX_PANELS = 8
 MAX_PANEL_SIDE = 512  # the largest layout box is 440 px: bigger panels only cost memory
-STANDS_OUT = 30.0  # Lab distance from the surface for a colour to be named with confidence
 PROCEDURAL = ("procedural_edit", "procedural_scene")
 _ATTEMPTS = 50
 
@@ -135,10 +133,6 @@ def _within(box, region, margin: int = 4) -> bool:
     )
 
 
-def _stands_out(colour: str, surface) -> bool:
-    return math.dist(to_lab(COLOURS[colour]), to_lab(surface)) >= STANDS_OUT
-
-
 def _question_objects() -> list[CatalogueEntry]:
     """Objects a question can name with "the <name>" and "is": singular names only."""
     return [e for e in load_catalogue() if not (e.name.endswith("s") and not e.name.endswith("ss"))]
@@ -163,7 +157,7 @@ def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | N
         if colour is None:
             return scene, None, crop
         surface = surface_colour(scene)
-        if not _stands_out(colour, surface):
+        if not stands_out(colour, surface):
             continue
         template = random_object(rng, scene.next_uid(), entry, surface, PANEL_SCENE)
         template = dataclasses.replace(template, colour=colour, style="plain")
@@ -209,7 +203,7 @@ def _edit_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
         return None
     scene, uid, crop = made
     surface = surface_colour(scene)
-    if not all(_stands_out(c, surface) for c in (a, b)):
+    if not all(stands_out(c, surface) for c in (a, b)):
         return None
     answers = [target] + _other_colours(rng, (a, b), MAX_PANELS - 1)
     obj = scene.object(uid)

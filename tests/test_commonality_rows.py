@@ -1,7 +1,5 @@
 """Commonality rows as written: determinism, letter independence, checks, text-only chance, build."""
 
-from collections import Counter
-
 import numpy as np
 import pytest
 from datasets import load_dataset
@@ -11,8 +9,9 @@ from benchkit.render import background, footprint, render
 from benchkit.scenegen import SceneConfig
 from dicobench.checks import MAX_AREA, Rejected, check_cues_drawn
 from dicobench.generate import BuildOptions, generate_row, letter_schedule, sample_seed
-from dicobench.schema import COMMONALITY_TASKS, LETTERS, NONE_OPTIONS, QUESTIONS, TASKS
+from dicobench.schema import COMMONALITY_TASKS, NONE_OPTIONS, QUESTIONS, TASKS
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding
+from text_only import assert_at_chance
 
 MODULES = {"instance": instance, "category": category, "spatial_grounding": spatial_grounding, "commonality_reasoning": commonality_reasoning}
 SMALL = SceneConfig(min_long_side=900, max_long_side=1000, min_objects=20, max_objects=25, max_size=64, max_object_area=0.02)
@@ -69,27 +68,16 @@ def test_text_only_strategies_stay_at_chance():
     them cannot beat 1 in 5: text heuristics over 240 rows stay inside a 99.9% binomial band."""
     tiny = SceneConfig(min_long_side=640, max_long_side=720, min_objects=12, max_objects=16, max_size=56, max_object_area=0.03)
     n = 60
-    strategies = {
-        "longest": lambda opts: max(range(5), key=lambda i: len(opts[i])),
-        "shortest": lambda opts: min(range(4), key=lambda i: len(opts[i])),
-        "first_alphabetical": lambda opts: min(range(4), key=lambda i: opts[i]),
-        "most_common_words": lambda opts: max(range(4), key=lambda i: sum(w in " ".join(opts) for w in opts[i].split())),
-    }
-    hits, made = Counter(), 0
-    for task in COMMONALITY_TASKS:
-        letters = letter_schedule(task, n, 0, "test")
-        for i in range(n):
-            prop = MODULES[task].propose(np.random.default_rng(sample_seed(0, "test", task, i, 0)), tiny)
-            if prop is None:
-                continue
-            made += 1
-            opts = [c.text for c in prop.candidates] + [NONE_OPTIONS["commonality"]]
-            for name, pick in strategies.items():
-                hits[name] += LETTERS[pick(opts)] == letters[i]
-    assert made >= 0.7 * n * len(COMMONALITY_TASKS)
-    sd = (made * 0.2 * 0.8) ** 0.5
-    for name, count in hits.items():
-        assert count <= made * 0.2 + 3.3 * sd, (name, count, made)
+
+    def rows():
+        for task in COMMONALITY_TASKS:
+            letters = letter_schedule(task, n, 0, "test")
+            for i in range(n):
+                prop = MODULES[task].propose(np.random.default_rng(sample_seed(0, "test", task, i, 0)), tiny)
+                if prop is not None:
+                    yield [c.text for c in prop.candidates] + [NONE_OPTIONS["commonality"]], letters[i]
+
+    assert assert_at_chance(rows()) >= 0.7 * n * len(COMMONALITY_TASKS)
 
 
 def test_build_of_all_eight_tasks_loads_with_datasets(small_build):

@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.palette import COLOURS, clearly_different, distance, to_lab
+from benchkit.palette import COLOURS, clearly_different, distance, stands_out
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import surface_colour
@@ -35,14 +35,12 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
 
 def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit | None:
     """Change the main colour to a clearly different named colour that still stands out."""
-    import math
-
-    surf = to_lab(surface_colour(scene))
+    surface = surface_colour(scene)
     choices = [
         c
         for c in COLOURS
         if clearly_different(c, obj.colour)
-        and math.dist(to_lab(COLOURS[c]), surf) >= 30
+        and stands_out(c, surface)
         and (obj.style == "plain" or distance(c, obj.accent) >= 25)
     ]
     if not choices:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchkit.catalogue import by_name
-from benchkit.palette import to_lab
+from benchkit.palette import lab_distance
 from benchkit.render import Box, footprint, trace_extent, trace_patch
 from benchkit.scene import PlacedObject, Scene, Trace
 from benchkit.scenegen import inside, occupied_boxes, overlaps, surface_colour
@@ -63,8 +63,15 @@ def kinds_for(obj: PlacedObject) -> list[TraceKind]:
     return [k for k in KINDS if k.applies(entry) and _shows_on(k.name, obj)]
 
 
+TRACE_CONTRAST = 40.0  # a half-transparent trace needs more contrast than a solid object
+
+
+def _visible_on(colour, surface) -> bool:
+    return lab_distance(colour, surface) >= TRACE_CONTRAST
+
+
 def _contrasting(colour, surface, fallback):
-    return colour if math.dist(to_lab(colour), to_lab(surface)) >= 40 else fallback
+    return colour if _visible_on(colour, surface) else fallback
 
 
 def _trace_box(trace: Trace) -> Box:
@@ -126,7 +133,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
         )
     liquid = ""
     if kind.name == "spill":
-        ok = [n for n, c in LIQUIDS.items() if math.dist(to_lab(c), to_lab(surface)) >= 40]
+        ok = [n for n, c in LIQUIDS.items() if _visible_on(c, surface)]
         if not ok:
             return None
         liquid = ok[rng.integers(len(ok))]
