@@ -13,6 +13,7 @@ without annotated objects get classical region proposals: small salient contours
 from __future__ import annotations
 
 import abc
+import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -72,7 +73,8 @@ def apply_size_policy(photo: Photo, policy: SizePolicy) -> Photo:
 
 
 class PhotoSource(abc.ABC):
-    """Random access plus skipping iteration; subclasses implement `__len__` and `_read`."""
+    """Random access plus skipping iteration. Ids and annotations are cheap (no decoding), so
+    rows can choose photos and names can be indexed before any pixels are read."""
 
     def __init__(self, policy: SizePolicy = SizePolicy()):
         self.policy = policy
@@ -82,17 +84,25 @@ class PhotoSource(abc.ABC):
     def __len__(self) -> int: ...
 
     @abc.abstractmethod
-    def _read(self, index: int) -> tuple[str, bytes, tuple[PhotoObject, ...]]:
-        """The photo's id, encoded bytes and annotated objects."""
+    def photo_id(self, index: int) -> str:
+        """The row's `source` value for photo `index`, e.g. "folder:kitchen.jpg"."""
+
+    @abc.abstractmethod
+    def annotations(self, index: int) -> tuple[PhotoObject, ...]:
+        """The annotated objects of photo `index`, boxes as stored (before clipping and scaling)."""
+
+    @abc.abstractmethod
+    def _bytes(self, index: int) -> bytes:
+        """The encoded photo."""
 
     def load(self, index: int) -> Photo:
-        photo_id, data, objects = self._read(index)
+        photo_id = self.photo_id(index)
         try:
-            pixels = decode(data, photo_id)
+            pixels = decode(self._bytes(index), photo_id)
         except UserError as exc:
             raise PhotoSkipped("unreadable", str(exc)) from None
         h, w = pixels.shape[:2]
-        objects = tuple(o for o in (_clip(o, w, h) for o in objects) if o is not None)
+        objects = tuple(o for o in (_clip(o, w, h) for o in self.annotations(index)) if o is not None)
         return apply_size_policy(Photo(photo_id, pixels, objects), self.policy)
 
     def __iter__(self) -> Iterator[Photo]:
@@ -101,6 +111,41 @@ class PhotoSource(abc.ABC):
                 yield self.load(index)
             except PhotoSkipped as exc:
                 self.skipped[exc.reason] += 1
+
+
+class PhotoSubset(PhotoSource):
+    """The photos of `source` at `indices`, in that order (a split's share of a source)."""
+
+    def __init__(self, source: PhotoSource, indices: list[int]):
+        super().__init__(source.policy)
+        self.source, self.indices = source, indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def photo_id(self, index: int) -> str:
+        return self.source.photo_id(self.indices[index])
+
+    def annotations(self, index: int) -> tuple[PhotoObject, ...]:
+        return self.source.annotations(self.indices[index])
+
+    def _bytes(self, index: int) -> bytes:
+        return self.source._bytes(self.indices[index])
+
+
+def in_test_share(photo_id: str, test_share: float) -> bool:
+    """Whether a photo belongs to the test split when `test_share` of a source is held out for
+    it: a stable hash of the id decides, so the choice never depends on build order or size."""
+    digest = hashlib.sha256(photo_id.encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < test_share
+
+
+def split_photos(source: PhotoSource, split: str, test_share: float | None) -> PhotoSource:
+    """The photos a split may use: all of them without a `test_share`, else the test split's
+    share or the rest, disjoint by construction."""
+    if test_share is None:
+        return source
+    return PhotoSubset(source, [i for i in range(len(source)) if in_test_share(source.photo_id(i), test_share) == (split == "test")])
 
 
 def _clip(obj: PhotoObject, w: int, h: int) -> PhotoObject | None:
@@ -125,24 +170,31 @@ class FolderSource(PhotoSource):
         self.files = sorted(p for p in self.root.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES)
         if not self.files:
             raise UserError(f"no photos ({', '.join(PHOTO_SUFFIXES)}) under {self.root}")
-        self.annotations: dict[str, tuple[PhotoObject, ...]] = {}
+        self.objects: dict[str, tuple[PhotoObject, ...]] = {}
         path = self.root / "annotations.jsonl"
         if path.exists():
             for number, line in enumerate(path.read_text().splitlines(), 1):
                 if line.strip():
                     try:
                         entry = json.loads(line)
-                        self.annotations[entry["file"]] = _objects(entry["objects"])
+                        self.objects[entry["file"]] = _objects(entry["objects"])
                     except (ValueError, KeyError, TypeError) as exc:
                         raise UserError(f"{path}:{number}: not an annotation ({type(exc).__name__}: {exc})") from None
 
     def __len__(self) -> int:
         return len(self.files)
 
-    def _read(self, index: int):
-        path = self.files[index]
-        rel = path.relative_to(self.root).as_posix()
-        return f"folder:{rel}", path.read_bytes(), self.annotations.get(rel, ())
+    def _relative(self, index: int) -> str:
+        return self.files[index].relative_to(self.root).as_posix()
+
+    def photo_id(self, index: int) -> str:
+        return f"folder:{self._relative(index)}"
+
+    def annotations(self, index: int) -> tuple[PhotoObject, ...]:
+        return self.objects.get(self._relative(index), ())
+
+    def _bytes(self, index: int) -> bytes:
+        return self.files[index].read_bytes()
 
 
 class VStarSource(PhotoSource):
@@ -155,18 +207,27 @@ class VStarSource(PhotoSource):
         self.files = sorted(p for p in self.root.rglob("*.json") if _photo_beside(p) is not None)
         if not self.files:
             raise UserError(f"no V* samples (<id>.json beside <id>.jpg) under {self.root}")
+        self.objects = [_vstar_objects(p) for p in self.files]
 
     def __len__(self) -> int:
         return len(self.files)
 
-    def _read(self, index: int):
-        meta_path = self.files[index]
-        try:
-            meta = json.loads(meta_path.read_text())
-            objects = tuple(PhotoObject(tuple(box), name) for name, box in zip(meta["target_object"], meta["bbox"], strict=True))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UserError(f"{meta_path}: not a V* annotation ({type(exc).__name__}: {exc})") from None
-        return f"vstar:{meta_path.stem}", _photo_beside(meta_path).read_bytes(), objects
+    def photo_id(self, index: int) -> str:
+        return f"vstar:{self.files[index].stem}"
+
+    def annotations(self, index: int) -> tuple[PhotoObject, ...]:
+        return self.objects[index]
+
+    def _bytes(self, index: int) -> bytes:
+        return _photo_beside(self.files[index]).read_bytes()
+
+
+def _vstar_objects(meta_path: Path) -> tuple[PhotoObject, ...]:
+    try:
+        meta = json.loads(meta_path.read_text())
+        return tuple(PhotoObject(tuple(box), name) for name, box in zip(meta["target_object"], meta["bbox"], strict=True))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{meta_path}: not a V* annotation ({type(exc).__name__}: {exc})") from None
 
 
 def _photo_beside(meta: Path) -> Path | None:
@@ -193,21 +254,27 @@ class HubSource(PhotoSource):
         self.repo, self.image_column = repo, image_column
         self.dataset = ds.cast_column(image_column, datasets.Image(decode=False))
         self.objects_column = objects_column if objects_column in ds.column_names else None
+        # one projection per use, so that reading annotations never reads image bytes
+        self.images = self.dataset.select_columns([image_column])
+        self.objects = self.dataset.select_columns([self.objects_column]) if self.objects_column else None
         self.category_names = _category_names(ds.features.get(objects_column))
 
     def __len__(self) -> int:
         return len(self.dataset)
 
-    def _read(self, index: int):
-        row = self.dataset[index]
-        image = row[self.image_column]
-        data = image["bytes"] if image["bytes"] is not None else Path(image["path"]).read_bytes()
-        objects: tuple[PhotoObject, ...] = ()
-        if self.objects_column:
-            found = row[self.objects_column]
-            names = found.get("category") or found.get("name") or [None] * len(found["bbox"])
-            objects = tuple(PhotoObject(tuple(box), self.category_names(name)) for box, name in zip(found["bbox"], names))
-        return f"hf:{self.repo}:{index}", data, objects
+    def photo_id(self, index: int) -> str:
+        return f"hf:{self.repo}:{index}"
+
+    def annotations(self, index: int) -> tuple[PhotoObject, ...]:
+        if self.objects is None:
+            return ()
+        found = self.objects[index][self.objects_column]
+        names = found.get("category") or found.get("name") or [None] * len(found["bbox"])
+        return tuple(PhotoObject(tuple(box), self.category_names(name)) for box, name in zip(found["bbox"], names))
+
+    def _bytes(self, index: int) -> bytes:
+        image = self.images[index][self.image_column]
+        return image["bytes"] if image["bytes"] is not None else Path(image["path"]).read_bytes()
 
 
 def _category_names(feature):
@@ -246,12 +313,18 @@ class ProposalConfig:
     max_regions: int = 24
     max_overlap: float = 0.0  # proposals may not overlap each other (edits on them stay apart)
     canny: tuple[int, int] = field(default=(60, 160))
+    work_side: int = 1024  # larger photos are searched at this long side: edges look alike at any resolution
 
 
 def propose_regions(pixels: np.ndarray, cfg: ProposalConfig = ProposalConfig()) -> list[PhotoObject]:
     """Salient small regions, most contrasting first (deterministic)."""
     import cv2
 
+    scale = cfg.work_side / max(pixels.shape[:2])
+    if scale < 1:
+        size = (round(pixels.shape[1] * scale), round(pixels.shape[0] * scale))
+        found = propose_regions(cv2.resize(pixels, size, interpolation=cv2.INTER_AREA), replace(cfg, work_side=max(size)))
+        return [_scaled(p, 1 / scale, pixels.shape) for p in found]
     h, w = pixels.shape[:2]
     lab = cv2.cvtColor(pixels, cv2.COLOR_RGB2LAB).astype(np.float32)
     edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY), (5, 5), 0), *cfg.canny)
@@ -283,6 +356,14 @@ def propose_regions(pixels: np.ndarray, cfg: ProposalConfig = ProposalConfig()) 
         if len(chosen) == cfg.max_regions:
             break
     return [PhotoObject(box) for box in chosen]
+
+
+def _scaled(obj: PhotoObject, factor: float, shape: tuple[int, ...]) -> PhotoObject:
+    """A box found on a reduced copy, in the photo's pixels (grown by a pixel against rounding)."""
+    x0, y0 = max(int(obj.box[0] * factor) - 1, 0), max(int(obj.box[1] * factor) - 1, 0)
+    x1 = min(int(np.ceil((obj.box[0] + obj.box[2]) * factor)) + 1, shape[1])
+    y1 = min(int(np.ceil((obj.box[1] + obj.box[3]) * factor)) + 1, shape[0])
+    return replace(obj, box=(x0, y0, x1 - x0, y1 - y0))
 
 
 def _overlap(a: Box, b: Box) -> float:

@@ -24,10 +24,12 @@ from benchkit.shards import (
 )
 from dicobench.card import MANIFEST_DIR, write_card
 from dicobench.generate import SPLITS, BuildOptions, photo_source, shard_rows
-from dicobench.schema import DIFFERENCE_TASKS, TASKS, features
+from dicobench.photo_models import Endpoint, ModelOptions
+from dicobench.schema import DIFFERENCE_TASKS, SOURCE_SEPARATOR, TASKS, features
 
 AVAILABLE_TASKS = TASKS
-PHOTO_KINDS = ("folder", "vstar", "hf")  # photo sources serve the difference track
+PHOTO_KINDS = ("folder", "vstar", "hf")
+PHOTO_COMMONALITY_TASKS = ("instance", "category")  # the commonality tasks annotated photos can give
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,15 +41,29 @@ class ShardJob:
     shard: int
     path: str  # local path or fsspec URL
     held_out: frozenset[str] = frozenset()  # `source` values of other splits: not to be reused
+    endpoint: Endpoint = Endpoint()  # of the LLM backends; never written
+
+
+def _backends(job: ShardJob):
+    """The shard's model backends (None for classical builds); LLM replies are cached beside
+    the build, one cache per shard, so a rerun of the shard sends nothing."""
+    if job.opts.models == ModelOptions():
+        return None
+    from dicobench.photo_models import open_backends
+
+    stem = os.path.basename(job.path).removesuffix(".parquet")
+    cache = os.path.join(os.path.dirname(os.path.dirname(job.path)), MANIFEST_DIR, "llm-cache", job.task, stem)
+    return open_backends(job.opts.models, job.endpoint, cache if job.opts.models.uses_llm else None)
 
 
 def make_shard(job: ShardJob) -> dict:
     """Generate, check and write one shard; return its stats (also saved as its sidecar)."""
     writer = ShardWriter(job.path, features())
     kept, rejections = [], Counter()
+    backends = _backends(job)
     try:
-        for row, info in shard_rows(job.opts, job.task, job.shard):
-            if row["source"] in job.held_out:
+        for row, info in shard_rows(job.opts, job.task, job.shard, backends):
+            if not job.held_out.isdisjoint(row["source"].split(SOURCE_SEPARATOR)):
                 raise UserError(
                     f"{job.opts.split} row {row['id']} uses base {row['source']}, which another split in "
                     f"{job.path.rsplit('/', 2)[0]} already uses; splits must not share a base scene or photo"
@@ -59,8 +75,26 @@ def make_shard(job: ShardJob) -> dict:
     except BaseException:
         writer.abort()
         raise
+    finally:
+        if backends is not None:
+            backends.close()
     writer.close(sidecar=stats)
     return stats
+
+
+def _photo_tasks(source: str, photos: SizePolicy, split: str, test_photos: float | None) -> tuple[str, ...]:
+    """The tasks a photo source can give: the difference track, plus instance and category
+    where the annotations name enough objects (`dicobench.photo_commonality.offers`)."""
+    if source.partition(":")[0] not in PHOTO_KINDS:
+        raise UserError(f"unknown source {source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
+    if test_photos is not None and not 0 < test_photos < 1:
+        raise UserError(f"--test-photos must be a share between 0 and 1, got {test_photos}")
+    chosen = photo_source(source, photos, split, test_photos)
+    if not len(chosen):
+        raise UserError(f"source {source!r} holds no photos" + (f" for the {split} split" if test_photos else ""))
+    from dicobench.photo_commonality import offers
+
+    return DIFFERENCE_TASKS + tuple(t for t in PHOTO_COMMONALITY_TASKS if offers(t, chosen))
 
 
 def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = AVAILABLE_TASKS) -> list[str]:
@@ -96,6 +130,8 @@ def _manifest(opts: BuildOptions, tasks: list[str], source: str) -> dict:
         "compress_level": opts.compress_level,
         "scene": dataclasses.asdict(opts.scene),
         "photos": dataclasses.asdict(opts.photos),
+        "test_photos": opts.test_photos,
+        "models": dataclasses.asdict(opts.models),
     }
 
 
@@ -113,10 +149,10 @@ def held_out_sources(out: Location, split: str) -> frozenset[str]:
     """Base scenes and photos (`source` column) of the folder's other splits: a split that
     reused one would leak test content into training (or the reverse)."""
     shards = [f for task in TASKS for other in SPLITS if other != split for f in glob(child(out, task), f"{other}-*.parquet")]
-    return frozenset(v for f in shards for v in read_column(f, "source"))
+    return frozenset(part for f in shards for v in read_column(f, "source") for part in v.split(SOURCE_SEPARATOR))
 
 
-def _plan(out: Location, opts: BuildOptions, tasks: list[str]) -> list[ShardJob]:
+def _plan(out: Location, opts: BuildOptions, tasks: list[str], endpoint: Endpoint = Endpoint()) -> list[ShardJob]:
     """The shards still to build (finished ones, with their sidecar, are kept)."""
     held_out = held_out_sources(out, opts.split)
     jobs = []
@@ -125,7 +161,7 @@ def _plan(out: Location, opts: BuildOptions, tasks: list[str]) -> list[ShardJob]
         for i, rows in enumerate(ranges):
             path = child(out, task, shard_name(opts.split, i, len(ranges)))
             if complete_shard(path, len(rows)) is None:
-                jobs.append(ShardJob(opts, task, i, str(path), held_out))
+                jobs.append(ShardJob(opts, task, i, str(path), held_out, endpoint))
     return jobs
 
 
@@ -149,6 +185,14 @@ def build(
     source: str = "procedural",
     min_long_side: int = 1024,
     upscale: bool = False,
+    test_photos: float | None = None,
+    editor: str | None = None,
+    instructions: str = "template",
+    verify: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    edit_steps: int | None = None,
+    edit_size: int | None = None,
     num_proc: int | None = None,
     split: str = "test",
     overwrite: bool = False,
@@ -166,6 +210,13 @@ def build(
     layout, so a rebuild gives the same file names and, for unchanged shards, the same
     bytes. `engine="ray"` runs the shards on Ray (`ray_address`: a cluster, else a local
     Ray with `num_proc` CPUs); the result is byte-identical to the local engine's.
+
+    Photo sources (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`) give the difference track,
+    and instance and category where photos carry annotated names. `test_photos` holds that
+    share of the photos out for the test split (train uses the rest). `editor`
+    (`diffusers:<model-id>`), `instructions` and `verify` (`openai:<model>`, at `base_url`,
+    key `api_key` or `$OPENAI_API_KEY`) choose the model backends; an editor build runs one
+    process unless `num_proc` says otherwise, as each process loads the pipeline.
     """
     if not isinstance(per_task, int) or per_task <= 0:
         raise UserError(f"--per-task must be a positive integer, got {per_task!r}")
@@ -178,13 +229,18 @@ def build(
     if split not in SPLITS:
         raise UserError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
     photos = SizePolicy(min_long_side, upscale)
+    models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
+    models.check()
     available = AVAILABLE_TASKS
-    if source != "procedural":
-        if source.partition(":")[0] not in PHOTO_KINDS:
-            raise UserError(f"unknown source {source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
-        if not len(photo_source(source, photos)):
-            raise UserError(f"source {source!r} holds no photos")
-        available = DIFFERENCE_TASKS
+    if source == "procedural":
+        if models != ModelOptions() or test_photos is not None:
+            raise UserError("--editor, --instructions, --verify and --test-photos apply to photo sources (--source)")
+    else:
+        available = _photo_tasks(source, photos, split, test_photos)
+    if models.uses_llm and not isinstance(location(out_dir), os.PathLike):
+        raise UserError("--instructions/--verify need a local --out (their reply cache is a local folder)")
+    if models.editor and num_proc is None:
+        num_proc = 1
     if num_proc is not None and num_proc <= 0:
         raise UserError("--num-proc must be positive")
     if not 0 <= compress_level <= 9:
@@ -193,9 +249,10 @@ def build(
     task_list = _resolve_tasks(tasks, available)
     out = location(out_dir)
     opts = BuildOptions(per_task=per_task, seed=seed, split=split, compress_level=compress_level,
-                        rows_per_shard=rows_per_shard, source=source, photos=photos)
+                        rows_per_shard=rows_per_shard, source=source, photos=photos, test_photos=test_photos,
+                        models=models)
     _prepare_out(out, _manifest(opts, task_list, source), overwrite)
-    jobs = _plan(out, opts, task_list)
+    jobs = _plan(out, opts, task_list, Endpoint(base_url, api_key))
     total = sum(len(shard_ranges(per_task, rows_per_shard)[j.shard]) for j in jobs)
     bar = tqdm(total=total, desc=f"dicobench {split}", unit="row", disable=not progress or total == 0)
     try:

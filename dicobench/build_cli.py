@@ -19,6 +19,14 @@ def _handle(args: argparse.Namespace) -> int:
         source=args.source,
         min_long_side=args.min_long_side,
         upscale=args.upscale,
+        test_photos=args.test_photos,
+        editor=args.editor,
+        instructions=args.instructions,
+        verify=args.verify,
+        base_url=args.base_url,
+        api_key=args.api_key,
+        edit_steps=args.edit_steps,
+        edit_size=args.edit_size,
         num_proc=args.num_proc,
         split=args.split,
         overwrite=args.overwrite,
@@ -39,10 +47,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-task", type=int, default=96, help="rows per task (default 96)")
     p.add_argument("--tasks", default=None, help=f"comma-separated tasks, or all (default); tasks: {', '.join(TASKS)}")
     p.add_argument("--source", default="procedural",
-                   help="procedural (default: the offline scene engine), or photos for the difference track: "
-                        "folder:DIR, vstar:DIR or hf:REPO[:SPLIT] (needs dicobench[edit])")
+                   help="procedural (default: the offline scene engine), or photos: folder:DIR, vstar:DIR or "
+                        "hf:REPO[:SPLIT] (needs dicobench[edit]); photos give the difference track, and instance "
+                        "and category where they carry annotated names")
     p.add_argument("--min-long-side", type=int, default=1024, help="photos with a shorter long side are skipped (default 1024)")
     p.add_argument("--upscale", action="store_true", help="upscale small photos to --min-long-side instead of skipping them")
+    p.add_argument("--test-photos", type=float, default=None, metavar="SHARE",
+                   help="hold this share of the photos out for the test split (by a stable hash of each photo id); "
+                        "train uses the rest (default: every photo for whichever split is built)")
+    p.add_argument("--editor", default=None, metavar="diffusers:MODEL",
+                   help="edit photos with a diffusers inpainting pipeline (FLUX.2 Klein, FLUX Fill, SD inpainting; "
+                        "a Hub id or folder) instead of the classical ops; moves stay classical")
+    p.add_argument("--edit-steps", type=int, default=None, help="denoising steps of --editor (default: the pipeline's usual)")
+    p.add_argument("--edit-size", type=int, default=None,
+                   help="long side --editor edits at, in px (default: the pipeline's native size, ~1024 for FLUX)")
+    p.add_argument("--instructions", default="template", metavar="template|openai:MODEL",
+                   help="edit instructions for --editor: templates (default) or six per mask written by an LLM")
+    p.add_argument("--verify", default=None, metavar="openai:MODEL",
+                   help="also ask a VLM whether each edit matches its sentence; mismatched or unjudged edits are not used")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --instructions/--verify")
+    p.add_argument("--api-key", default=None, help="API key for --instructions/--verify (default $OPENAI_API_KEY)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
     p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
     p.set_defaults(func=_handle)

@@ -56,10 +56,10 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
         parts += [
             f"## Split `{split}`",
             f"Root seed {manifest['seed']}, {manifest['per_task']} rows per task, source `{manifest['source']}`, "
-            f"generator `{manifest['generator']}`. Row seeds (`seed`; base scene `source` = "
-            f"`procedural:<seed>`) lie in [{seed_range(split).start}, {seed_range(split).stop}), this "
-            "split's own range, disjoint from every other split's; the build also refuses any row "
-            "whose base scene or photo another split in the folder uses.",
+            f"generator `{manifest['generator']}`. Row seeds (`seed`) lie in "
+            f"[{seed_range(split).start}, {seed_range(split).stop}), this split's own range, disjoint from "
+            "every other split's; the build also refuses any row whose base scene or photo (`source`) "
+            "another split in the folder uses." + _photo_note(manifest),
             "### Rows per task and correct letter",
             markdown_table(["task", "rows"] + list(LETTERS), rows),
         ]
@@ -73,10 +73,15 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
                     else ""
                 )
             )
-        if rejections:
+        skipped = {k.removeprefix("photo_"): v for k, v in rejections.items() if k.startswith("photo_")}
+        checks = {k: v for k, v in rejections.items() if not k.startswith("photo_")}
+        if skipped:
+            parts.append("Photos skipped when a seed drew them (counted per draw): "
+                         + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(skipped.items())) + ".")
+        if checks:
             parts.append(
                 "Samples rejected by the pre-write checks and regenerated from the next seed: "
-                + ", ".join(f"{k} {v}" for k, v in sorted(rejections.items()))
+                + ", ".join(f"{k} {v}" for k, v in sorted(checks.items()))
                 + "."
             )
     parts += [
@@ -103,6 +108,25 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
         "Generated data: CC BY 4.0. " + LICENCE,
     ]
     return "\n\n".join(parts)
+
+
+def _photo_note(manifest: dict) -> str:
+    """How a photo build chose and edited its photos (empty for procedural builds)."""
+    if manifest["source"] == "procedural":
+        return ""
+    note = f" Base photos come from `{manifest['source']}`; `source` holds the photo id (two ids for commonality rows)."
+    if manifest.get("test_photos") is not None:
+        note += (f" {manifest['test_photos']:.0%} of the photos, chosen by a stable hash of their ids, are held "
+                 "out for the test split; the train split uses the others.")
+    models = manifest.get("models") or {}
+    if models.get("editor"):
+        note += (f" Edits by `{models['editor']}` from `{models['instructions']}` instructions "
+                 "(moves stay classical).")
+    else:
+        note += " Edits by the classical OpenCV operators."
+    if models.get("verify"):
+        note += f" Every edit was also checked by `{models['verify']}`; mismatched or unjudged edits were not used."
+    return note
 
 
 def write_card(out: Location) -> Location:

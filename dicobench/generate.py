@@ -23,6 +23,7 @@ from benchkit.shards import shard_ranges
 from dicobench.checks import Rejected
 from dicobench.commonality import commonality_row
 from dicobench.difference import difference_row
+from dicobench.photo_models import ModelOptions
 from dicobench.schema import LETTERS, TASKS, track_of
 
 SPLITS = {"test": 0, "train": 1}
@@ -40,6 +41,8 @@ class BuildOptions:
     scene: SceneConfig = field(default_factory=SceneConfig)
     source: str = "procedural"  # or a photo source: folder:DIR, vstar:DIR, hf:REPO[:SPLIT]
     photos: SizePolicy = field(default_factory=SizePolicy)
+    test_photos: float | None = None  # share of the source's photos held out for the test split
+    models: ModelOptions = field(default_factory=ModelOptions)
 
 
 def seed_range(split: str) -> range:
@@ -74,24 +77,30 @@ class RowInfo:
 
 
 @functools.lru_cache(maxsize=2)
-def photo_source(spec: str, policy: SizePolicy):
-    """A photo source opened once per process (its file list is read on opening)."""
-    from benchkit.photos import open_source  # deferred: photos need OpenCV, scenes do not
+def photo_source(spec: str, policy: SizePolicy, split: str = "test", test_share: float | None = None):
+    """The photos a split may use, opened once per process (file lists are read on opening)."""
+    from benchkit.photos import open_source, split_photos  # deferred: photos need OpenCV, scenes do not
 
-    return open_source(spec, policy)
-
-
-def _row_maker(task: str, opts: BuildOptions):
-    if opts.source != "procedural":
-        from dicobench.photo_rows import photo_difference_row
-
-        return functools.partial(photo_difference_row, source=photo_source(opts.source, opts.photos))
-    return difference_row if track_of(task) == "difference" else commonality_row
+    return split_photos(open_source(spec, policy), split, test_share)
 
 
-def generate_row(task: str, index: int, letter: str, opts: BuildOptions) -> tuple[dict, RowInfo]:
-    """The checked row for (task, index); rejected attempts move on to the next seed."""
-    make = _row_maker(task, opts)
+def _row_maker(task: str, opts: BuildOptions, backends):
+    if opts.source == "procedural":
+        return difference_row if track_of(task) == "difference" else commonality_row
+    source = photo_source(opts.source, opts.photos, opts.split, opts.test_photos)
+    if track_of(task) == "commonality":
+        from dicobench.photo_commonality import photo_commonality_row
+
+        return functools.partial(photo_commonality_row, source=source)
+    from dicobench.photo_rows import photo_difference_row
+
+    return functools.partial(photo_difference_row, source=source, **({"backends": backends} if backends else {}))
+
+
+def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends=None) -> tuple[dict, RowInfo]:
+    """The checked row for (task, index); rejected attempts move on to the next seed.
+    `backends` (`dicobench.photo_models.Backends`) are the models a photo build edits with."""
+    make = _row_maker(task, opts, backends)
     rejections: Counter = Counter()
     clear_caches()  # drawn patches are reused within a row only: memory stays flat
     for attempt in range(MAX_ATTEMPTS):
@@ -106,8 +115,8 @@ def generate_row(task: str, index: int, letter: str, opts: BuildOptions) -> tupl
     raise RuntimeError(f"{task} row {index}: no valid sample in {MAX_ATTEMPTS} attempts ({dict(rejections)})")
 
 
-def shard_rows(opts: BuildOptions, task: str, shard: int) -> Iterator[tuple[dict, RowInfo]]:
+def shard_rows(opts: BuildOptions, task: str, shard: int, backends=None) -> Iterator[tuple[dict, RowInfo]]:
     """The rows of shard `shard` of `task`, in order: what every engine maps over shards."""
     letters = letter_schedule(task, opts.per_task, opts.seed, opts.split)
     for index in shard_ranges(opts.per_task, opts.rows_per_shard)[shard]:
-        yield generate_row(task, index, letters[index], opts)
+        yield generate_row(task, index, letters[index], opts, backends)

@@ -1,11 +1,13 @@
-"""The difference track from real photos, edited by the classical ops.
+"""The difference track from real photos, edited by the classical ops or by a model.
 
 A row's seed picks its photo and four regions (annotated objects first, then small salient
 region proposals), each far from the others. One op per task edits each region: recolour
-(attribute), removal (entity), a move (spatial relation), a crack or stain (reasoning). The
-option names the region by its annotation, or, without one, by size and colour ("the small
-red object"), never by its position. As in the procedural track, all four edits pass the
-pixel checks before the letter is used, and the written pair is checked again.
+(attribute), removal (entity), a move (spatial relation), a crack or stain (reasoning); with
+an editor (`dicobench.photo_models`) every task but the move is an instructed inpainting
+edit instead. The option names the region by its annotation, or, without one, by size,
+shape, colour and where it lies in image a ("the small round red object near the top
+left"). As in the procedural track, all four edits pass the pixel checks (and the VLM's,
+when asked) before the letter is used, and the written pair is checked again.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+import cv2
 import numpy as np
 
 from benchkit import __version__
@@ -23,6 +26,8 @@ from dicobench.checks import Rejected, check_difference_pixels, check_options
 from dicobench.difference import write_pair
 from dicobench.editors.classical import (Edited, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
                                          object_mask, pattern_mask, stain_pattern)
+from dicobench.editors.instructed import context, model_edit, plan, verify
+from dicobench.photo_models import Backends
 from dicobench.schema import NONE_OPTIONS
 
 MIN_OBJECT_PIXELS = 400  # smaller regions cannot show MIN_VISIBLE_PIXELS clearly changed pixels
@@ -51,12 +56,42 @@ def object_colour(pixels: np.ndarray, mask: Mask) -> str:
     return colour_words(crop(pixels, mask.window)[mask.hard()])
 
 
-def describe(obj: PhotoObject, pixels: np.ndarray, colour: str) -> str:
-    """The annotated name, else size and colour ("tiny dark red object"), never a position."""
+def shape_word(mask: Mask) -> str:
+    """"round" or "long" where the object's outline clearly is, else nothing."""
+    hard = mask.hard().astype(np.uint8)
+    contours, _ = cv2.findContours(hard, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return ""
+    outline = max(contours, key=cv2.contourArea)
+    (_, _), (a, b), _ = cv2.minAreaRect(outline)
+    if min(a, b) > 0 and max(a, b) / min(a, b) >= 2.5:
+        return "long"
+    perimeter = cv2.arcLength(outline, True)
+    return "round" if perimeter > 0 and 4 * np.pi * cv2.contourArea(outline) / perimeter**2 >= 0.8 else ""
+
+
+PLACES = {("top", "left"): "near the top left", ("top", "centre"): "near the top", ("top", "right"): "near the top right",
+          ("middle", "left"): "on the left", ("middle", "centre"): "near the centre", ("middle", "right"): "on the right",
+          ("bottom", "left"): "near the bottom left", ("bottom", "centre"): "near the bottom",
+          ("bottom", "right"): "near the bottom right"}
+
+
+def place_words(box: Box, width: int, height: int) -> str:
+    """Where the box's centre lies, by thirds of the image."""
+    col = ("left", "centre", "right")[min(2, 3 * (box[0] + box[2] // 2) // width)]
+    row = ("top", "middle", "bottom")[min(2, 3 * (box[1] + box[3] // 2) // height)]
+    return PLACES[row, col]
+
+
+def describe(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask) -> str:
+    """The annotated name; else size, shape, colour and place ("tiny round dark red object
+    near the top left"), so that a person can find it in image a."""
     if obj.name:
         return obj.name
-    size = "tiny" if obj.box[2] * obj.box[3] < 0.001 * pixels.shape[0] * pixels.shape[1] else "small"
-    return f"{size} {colour} object"
+    h, w = pixels.shape[:2]
+    size = "tiny" if obj.box[2] * obj.box[3] < 0.001 * h * w else "small"
+    words = [size, shape_word(mask), colour, "object", place_words(obj.box, w, h)]
+    return " ".join(word for word in words if word)
 
 
 def footprint(mask: Mask) -> Box:
@@ -82,7 +117,7 @@ def candidates(rng: np.random.Generator, pixels: np.ndarray, objects: tuple[Phot
         mask = object_mask(pixels, obj.box)
         colour = object_colour(pixels, mask)
         if accept(colour):
-            yield Region(obj.box, describe(obj, pixels, colour), mask, colour)
+            yield Region(obj.box, describe(obj, pixels, colour, mask), mask, colour)
 
 
 @dataclass(frozen=True)
@@ -93,7 +128,7 @@ class PhotoEdit:
     subject: str
 
 
-def _cue(image: int, box: Box, label: str) -> dict:
+def cue(image: int, box: Box, label: str) -> dict:
     return {"image": image, "bbox": [int(v) for v in box], "label": label}
 
 
@@ -111,14 +146,14 @@ def recolour(rng, pixels, region, taken) -> PhotoEdit:
     if after == before:
         raise Rejected("recolour_not_nameable", f"{before} -> {after}")
     return PhotoEdit(edited, f"The {region.subject} turned {after}.",
-                     [_cue(0, box, region.subject), _cue(1, box, f"{region.subject} ({after})")], region.subject)
+                     [cue(0, box, region.subject), cue(1, box, f"{region.subject} ({after})")], region.subject)
 
 
 def remove(rng, pixels, region, taken) -> PhotoEdit:
     edited = Remove()(pixels, region.mask)
     box = _changed(edited, region)
     return PhotoEdit(edited, f"The {region.subject} disappeared.",
-                     [_cue(0, box, region.subject), _cue(1, box, f"{region.subject} (gone)")], region.subject)
+                     [cue(0, box, region.subject), cue(1, box, f"{region.subject} (gone)")], region.subject)
 
 
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
@@ -140,7 +175,7 @@ def move(rng, pixels, region, taken) -> PhotoEdit:
             edited = Move(dx, dy)(pixels, region.mask)
             _changed(edited, region)
             return PhotoEdit(edited, f"The {region.subject} moved {name}.",
-                             [_cue(0, source, f"{region.subject} (before)"), _cue(1, target, f"{region.subject} (after)")],
+                             [cue(0, source, f"{region.subject} (before)"), cue(1, target, f"{region.subject} (after)")],
                              region.subject)
     raise Rejected("no_room_to_move", region.subject)
 
@@ -158,7 +193,26 @@ def trace(rng, pixels, region, taken) -> PhotoEdit:
     at = (x + bw // 2 - tw // 2, y + bh // 2 - th // 2)
     edited = Trace()(pixels, pattern_mask(make(rng, th, tw), at, pixels.shape))
     box = _changed(edited, region)
-    return PhotoEdit(edited, sentence.format(subject=region.subject), [_cue(1, box, f"{kind} on {region.subject}")], region.subject)
+    return PhotoEdit(edited, sentence.format(subject=region.subject), [cue(1, box, f"{kind} on {region.subject}")], region.subject)
+
+
+def instructed(task: str, backends: Backends):
+    """The model op for `task`: an instructed inpainting edit of the region, whose option is
+    the plan's sentence; a template colour is checked on the result."""
+
+    def op(rng, pixels, region, taken) -> PhotoEdit:
+        chosen = plan(rng, task, region.subject, region.colour, context(pixels, region.box), backends)
+        edited = model_edit(rng, pixels, region.mask, chosen, backends)
+        box = _changed(edited, region)
+        if chosen.colour is not None:
+            after = object_colour(edited.pixels, region.mask)
+            if chosen.colour not in after.split():
+                raise Rejected("edit_not_as_instructed", f"asked {chosen.colour}, got {after}")
+        after_cue = cue(1, box, f"{region.subject} (edited)")
+        cues = [after_cue] if task == "difference_reasoning" else [cue(0, box, region.subject), after_cue]
+        return PhotoEdit(edited, chosen.option, cues, region.subject)
+
+    return op
 
 
 OPS = {"attribute": recolour, "entity": remove, "spatial_relation": move, "difference_reasoning": trace}
@@ -166,19 +220,29 @@ OPS = {"attribute": recolour, "entity": remove, "spatial_relation": move, "diffe
 ACCEPT = {"attribute": lambda colour: colour not in ("black", "white")}
 
 
+def op_for(task: str, backends: Backends):
+    if backends.editor is not None and task != "spatial_relation":  # an inpainting mask cannot move things
+        return instructed(task, backends)
+    return OPS[task]
+
+
 def choose_edits(rng: np.random.Generator, task: str, pixels: np.ndarray, objects: tuple[PhotoObject, ...],
-                 count: int = 4) -> list[PhotoEdit]:
+                 count: int = 4, backends: Backends = Backends()) -> list[PhotoEdit]:
     """`count` edits on regions with distinct subjects, apart from each other, each passing the
-    pixel checks; a region whose edit fails is passed over for the next one."""
+    pixel checks (and the verifier, when there is one); a region whose edit fails is passed
+    over for the next one."""
     gap = max(8, min(pixels.shape[:2]) // 50)
+    op = op_for(task, backends)
+    accept = ACCEPT.get(task, lambda colour: True) if backends.editor is None else (lambda colour: True)
     edits: list[PhotoEdit] = []
     taken: list[Box] = []  # every cue box of the edits so far
-    for region in candidates(rng, pixels, objects, ACCEPT.get(task, lambda colour: True)):
+    for region in candidates(rng, pixels, objects, accept):
         if region.subject in {e.subject for e in edits} or not all(apart(footprint(region.mask), box, gap) for box in taken):
             continue
         try:
-            edit = OPS[task](rng, pixels, region, taken)
+            edit = op(rng, pixels, region, taken)
             check_difference_pixels(pixels, edit.edited.pixels, False, edit.cues, within=edit.edited.changed)
+            verify(pixels, edit.edited.pixels, edit.edited.changed, edit.text, backends)
         except Rejected:
             continue
         edits.append(edit)
@@ -188,7 +252,8 @@ def choose_edits(rng: np.random.Generator, task: str, pixels: np.ndarray, object
     raise Rejected("too_few_regions", f"{len(edits)} of {count}")
 
 
-def photo_difference_row(task: str, seed: int, letter: str, opts, source: PhotoSource) -> tuple[dict, int]:
+def photo_difference_row(task: str, seed: int, letter: str, opts, source: PhotoSource,
+                         backends: Backends = Backends()) -> tuple[dict, int]:
     """One checked row of a difference task from a photo of `source` (chosen by the seed);
     same contract as `dicobench.difference.difference_row`."""
     rng = np.random.default_rng(seed)
@@ -197,13 +262,14 @@ def photo_difference_row(task: str, seed: int, letter: str, opts, source: PhotoS
     except PhotoSkipped as exc:
         raise Rejected(f"photo_{exc.reason}", str(exc)) from None
     pixels = photo.pixels
-    edits = choose_edits(rng, task, pixels, photo.objects)
+    edits = choose_edits(rng, task, pixels, photo.objects, backends=backends)
     none_option = NONE_OPTIONS["difference"]
     options = [e.text for e in edits] + [none_option]
     check_options(options, [e.subject for e in edits], none_option)
+    made_by = backends.made_by(task) if op_for(task, backends) is not OPS.get(task) else f"classical {task} edits (OpenCV)"
+    made_by += backends.verified_by()
     row = write_pair(task, seed, letter, opts, pixels, [e.edited.pixels for e in edits], [e.cues for e in edits],
-                     options, f"classical {task} edits")
+                     options, made_by)
     row["source"] = photo.id
-    row["generator"] = f"dicobench {__version__}; photos; classical {task} edits (OpenCV)"
+    row["generator"] = f"dicobench {__version__}; photos; {made_by}"
     return row, max(pixels.shape[:2])
-

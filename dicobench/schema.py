@@ -10,6 +10,7 @@ COMMONALITY_TASKS = ("instance", "category", "spatial_grounding", "commonality_r
 TASKS = DIFFERENCE_TASKS + COMMONALITY_TASKS
 CONFIGS = TASKS + ("all",)
 LETTERS = ("A", "B", "C", "D", "E")
+SOURCE_SEPARATOR = "|"  # a `source` naming several photos (photo commonality rows) joins their ids
 
 QUESTIONS = {
     "difference": "What is the difference between the two images?",

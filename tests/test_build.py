@@ -1,6 +1,5 @@
 import importlib
 import json
-import os
 
 import pytest
 from datasets import ClassLabel, Image, load_dataset

@@ -5,12 +5,13 @@ skdata = pytest.importorskip("skimage.data")
 cv2 = pytest.importorskip("cv2")
 
 from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, check_difference_pixels  # noqa: E402
-from dicobench.editors.classical import (Move, Paste, Recolour, Remove, Trace, changed_box, crack_pattern,  # noqa: E402
-                                         crop, object_mask, pattern_mask, stain_pattern)
+from dicobench.editors.classical import (Insert, Move, Paste, Recolour, Remove, Trace, changed_box,  # noqa: E402
+                                         crack_pattern, crop, object_mask, pattern_mask, stain_pattern)
 
 # skimage's coffee photo (400x600): the spoon's handle region and the saucer's rim
 COFFEE_SPOT = (218, 252, 17, 11)
 ASTRONAUT_BADGE = (345, 424, 27, 36)
+ASTRONAUT_NAME_TAG = (278, 338, 52, 36)  # blue, on the orange suit
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,40 @@ def test_paste_outside_the_image_is_refused(coffee):
     mask = object_mask(coffee, COFFEE_SPOT)
     with pytest.raises(ValueError, match="leaves"):
         Paste(coffee, 1000, 0)(coffee, mask)
+
+
+@pytest.mark.parametrize("poisson", [True, False])
+@pytest.mark.parametrize("scale", [0.7, 1.3])
+def test_insert_from_another_photo_changes_only_the_placed_mask(astronaut, coffee, poisson, scale):
+    mask = object_mask(astronaut, ASTRONAUT_NAME_TAG)
+    op = Insert(astronaut, (380, 20), scale, poisson=poisson)
+    placed = op.placed(mask)
+    assert placed.window == (380, 20, round(mask.window[2] * scale), round(mask.window[3] * scale))
+    edited = op(coffee, mask)
+    assert_edit_confined(coffee, edited, support(coffee, placed))
+    # the object is there, at its new size: its core matches the cut-out rescaled
+    core = placed.alpha >= 0.99
+    own = cv2.resize(np.ascontiguousarray(mask.place(astronaut)), placed.window[2:])[core].mean(1)
+    assert np.corrcoef(own, crop(edited.pixels, placed.window)[core].mean(1))[0, 1] > 0.9
+
+
+def test_insert_keeps_the_objects_colours_only_without_poisson_blending(astronaut, coffee):
+    """Poisson blending pulls colours towards the new surroundings: a look is lost."""
+    mask = object_mask(astronaut, ASTRONAUT_NAME_TAG)
+    shift = {}
+    for poisson in (True, False):
+        op = Insert(astronaut, (400, 10), 1.3, poisson=poisson)
+        placed = op.placed(mask)
+        core = placed.alpha >= 0.99
+        own = cv2.resize(np.ascontiguousarray(mask.place(astronaut)), placed.window[2:], interpolation=cv2.INTER_CUBIC)[core]
+        got = crop(op(coffee, mask).pixels, placed.window)[core]
+        shift[poisson] = np.abs(got.astype(float).mean(0) - own.astype(float).mean(0)).max()
+    assert shift[False] < 1 and shift[True] > 10
+
+
+def test_insert_outside_the_image_is_refused(astronaut, coffee):
+    with pytest.raises(ValueError, match="leaves"):
+        Insert(astronaut, (550, 10), 1.0)(coffee, object_mask(astronaut, ASTRONAUT_NAME_TAG))
 
 
 @pytest.mark.parametrize("pattern", [crack_pattern, stain_pattern])

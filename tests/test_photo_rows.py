@@ -79,3 +79,33 @@ def test_unreadable_photos_are_rejected_with_a_reason(tmp_path):
     with pytest.raises(Rejected) as info:
         photo_difference_row("entity", 0, "A", OPTS, FolderSource(tmp_path, SizePolicy(64)))
     assert info.value.reason == "photo_unreadable"
+
+
+def test_unannotated_regions_are_named_by_size_shape_colour_and_place(source):
+    _, row, _ = first_row("entity", "A", source, want=lambda r: r["source"] == "folder:astronaut.png")
+    from dicobench.photo_rows import PLACES
+
+    for option in row["options"][:4]:
+        assert option.startswith("The ") and option.endswith(" disappeared.")
+        subject = option[4 : -len(" disappeared.")]
+        assert subject.split()[0] in ("tiny", "small") and " object " in subject
+        assert any(subject.endswith(" object " + place) for place in PLACES.values())
+
+
+def test_shape_and_place_words():
+    from dicobench.editors.classical import soft
+    from dicobench.photo_rows import place_words, shape_word
+
+    disc = np.zeros((60, 60), np.float32)
+    cv2 = pytest.importorskip("cv2")
+    cv2.circle(disc, (30, 30), 20, 1.0, thickness=-1)
+    bar = np.zeros((60, 60), np.float32)
+    bar[25:35, 5:55] = 1.0
+    square = np.zeros((60, 60), np.float32)
+    square[10:50, 10:50] = 1.0
+    square[10:30, 10:30] = 0.0  # an L: neither round nor long
+    assert [shape_word(soft(m, (0, 0, 60, 60), 0)) for m in (disc, bar, square)] == ["round", "long", ""]
+    assert place_words((0, 0, 10, 10), 300, 300) == "near the top left"
+    assert place_words((140, 140, 20, 20), 300, 300) == "near the centre"
+    assert place_words((290, 150, 10, 10), 300, 300) == "on the right"
+    assert place_words((150, 295, 10, 5), 300, 300) == "near the bottom"

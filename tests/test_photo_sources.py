@@ -9,7 +9,7 @@ from PIL import Image
 
 from benchkit.errors import UserError
 from benchkit.photos import (FolderSource, HubSource, Photo, PhotoObject, PhotoSkipped, SizePolicy, VStarSource,
-                             apply_size_policy, open_source, propose_regions)
+                             apply_size_policy, in_test_share, open_source, propose_regions, split_photos)
 
 skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")
@@ -136,3 +136,41 @@ def test_region_proposals_are_small_salient_and_apart():
     assert propose_regions(pixels) == regions  # deterministic
     # a flat photo has nothing salient
     assert propose_regions(np.full((400, 400, 3), 128, np.uint8)) == []
+
+
+def test_region_proposals_do_not_depend_on_resolution():
+    """A 2K photo is searched at 1024 px: the same regions as at 1024, in its own pixels."""
+    small = np.asarray(Image.fromarray(skdata.astronaut()).resize((1024, 1024), Image.Resampling.LANCZOS))
+    large = np.asarray(Image.fromarray(skdata.astronaut()).resize((2048, 2048), Image.Resampling.LANCZOS))
+    at_1024, at_2048 = propose_regions(small), propose_regions(large)
+    assert len(at_1024) >= 4 and len(at_2048) >= len(at_1024) - 1
+    matched = [a for a in at_1024 if any(all(abs(2 * u - v) <= 8 for u, v in zip(a.box, b.box)) for b in at_2048)]
+    assert len(matched) >= len(at_1024) - 1
+
+
+def test_ids_and_annotations_are_read_without_decoding(photo_folder):
+    source = FolderSource(photo_folder, SizePolicy(min_long_side=500))
+    ids = [source.photo_id(i) for i in range(len(source))]
+    assert "folder:corrupt.jpg" in ids  # listed, though it cannot be decoded
+    coffee = ids.index("folder:sub/coffee.jpg")
+    # boxes as stored: clipping to the frame happens when the photo is loaded
+    assert source.annotations(coffee) == (PhotoObject((100, 50, 300, 250), "cup"), PhotoObject((590, 10, 40, 40), "spoon"))
+    assert source.annotations(ids.index("folder:corrupt.jpg")) == ()
+
+
+def test_test_share_splits_photos_disjointly_and_stably(tmp_path):
+    for i in range(40):
+        (tmp_path / f"p{i:02d}.png").write_bytes(encoded(np.full((8, 8, 3), i, np.uint8)))
+    source = FolderSource(tmp_path, SizePolicy(1))
+    test, train = (split_photos(source, split, 0.25) for split in ("test", "train"))
+    test_ids = {test.photo_id(i) for i in range(len(test))}
+    train_ids = {train.photo_id(i) for i in range(len(train))}
+    assert not test_ids & train_ids and len(test_ids | train_ids) == 40
+    assert 4 <= len(test_ids) <= 16  # about a quarter
+    assert all(in_test_share(p, 0.25) for p in test_ids)
+    # the choice depends on the id alone, not on which other photos the source holds
+    (tmp_path / "p00.png").unlink()
+    smaller = split_photos(FolderSource(tmp_path, SizePolicy(1)), "test", 0.25)
+    assert {smaller.photo_id(i) for i in range(len(smaller))} == test_ids - {"folder:p00.png"}
+    assert (test.load(0).pixels == source.load(source.files.index(tmp_path / test.photo_id(0).split(":")[1])).pixels).all()
+    assert split_photos(source, "train", None) is source

@@ -1,4 +1,4 @@
-"""Classical photo edits (OpenCV): recolour, remove, paste, move and traces.
+"""Classical photo edits (OpenCV): recolour, remove, insert (paste), move and traces.
 
 Each op is a small callable with explicit parameters, `op(pixels, mask) -> Edited`, that
 returns a new image and the exact box of the pixels it changed. An op only touches pixels
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from benchkit.render import Box
+from benchkit.render import Box, bounding
 
 
 @dataclass(frozen=True)
@@ -50,11 +50,16 @@ def grow(box: Box, by: int, width: int, height: int) -> Box:
     return (x0, y0, x1 - x0, y1 - y0)
 
 
-def changed_box(a: np.ndarray, b: np.ndarray) -> Box | None:
+def changed_box(a: np.ndarray, b: np.ndarray, within: Box | None = None) -> Box | None:
+    """The tight box of the pixels where `a` and `b` differ; `within` (a box holding every
+    possible change) spares comparing a whole 2K image."""
+    x0, y0 = (within[0], within[1]) if within else (0, 0)
+    if within:
+        a, b = crop(a, within), crop(b, within)
     ys, xs = np.nonzero((a != b).any(axis=2))
     if len(xs) == 0:
         return None
-    return (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+    return (x0 + int(xs.min()), y0 + int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
 
 
 def feather_kernel(feather: float) -> int:
@@ -106,7 +111,7 @@ def _blend(pixels: np.ndarray, mask: Mask, new_window: np.ndarray) -> Edited:
     a = mask.alpha[..., None]
     mixed = region.astype(np.float32) * (1 - a) + new_window.astype(np.float32) * a
     region[...] = np.where(a > 0, np.clip(np.rint(mixed), 0, 255), region).astype(np.uint8)
-    return Edited(out, changed_box(pixels, out))
+    return Edited(out, changed_box(pixels, out, mask.window))
 
 
 @dataclass(frozen=True)
@@ -146,35 +151,65 @@ class Remove:
         out = pixels.copy()
         region = mask.place(out)
         region[hole > 0] = filled[hole > 0]
-        return Edited(out, changed_box(pixels, out))
+        return Edited(out, changed_box(pixels, out, mask.window))
+
+
+@dataclass(frozen=True)
+class Insert:
+    """Blend the masked part of `source` into the image, rescaled by `scale`, with the mask's
+    (rescaled) window's top left at `at`; only pixels under the placed mask's support change.
+    Poisson blending (`cv2.seamlessClone`) keeps the object's gradients and pulls its colours
+    towards the new surroundings: seamless for a move within one photo, but a blue badge
+    inserted on a red table turns brown. Without it the object keeps its own colours, blended
+    by the mask's feathered alpha: what an object must keep to stay recognisably itself."""
+
+    source: np.ndarray
+    at: tuple[int, int]
+    scale: float = 1.0
+    poisson: bool = True
+
+    def placed(self, mask: Mask) -> Mask:
+        """The mask as it lands in the image: its support holds every pixel the insert may change."""
+        alpha = mask.alpha
+        if self.scale != 1.0:
+            size = (max(3, round(alpha.shape[1] * self.scale)), max(3, round(alpha.shape[0] * self.scale)))
+            alpha = np.clip(cv2.resize(alpha, size, interpolation=cv2.INTER_LINEAR), 0, 1)
+            alpha[alpha < 1e-3] = 0.0  # as in `soft`: the support stays exact
+        return Mask((int(self.at[0]), int(self.at[1]), alpha.shape[1], alpha.shape[0]), alpha)
+
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
+        target = self.placed(mask)
+        x, y, w, h = target.window
+        height, width = pixels.shape[:2]
+        if not (0 < x and x + w < width and 0 < y and y + h < height):
+            raise ValueError(f"inserting {mask.window} at {(x, y)} (scale {self.scale:g}) leaves the {width}x{height} image")
+        patch = np.ascontiguousarray(mask.place(self.source))
+        if (w, h) != (patch.shape[1], patch.shape[0]):
+            patch = cv2.resize(patch, (w, h), interpolation=cv2.INTER_AREA if self.scale < 1 else cv2.INTER_CUBIC)
+        if not self.poisson:
+            return _blend(pixels, target, patch)
+        # Poisson blending keeps the gradients inside the clone mask, so it must reach past the
+        # object's edges (the feathered support does); it also needs a background border.
+        inside = (target.alpha > 0).astype(np.uint8) * 255
+        inside[[0, -1], :] = 0
+        inside[:, [0, -1]] = 0
+        # seamlessClone centres the mask's bounding box, not the patch, on `centre`
+        bx, by, bw, bh = cv2.boundingRect(inside)
+        centre = (x + bx + bw // 2, y + by + bh // 2)
+        cloned = cv2.seamlessClone(patch, np.ascontiguousarray(pixels), inside, centre, cv2.NORMAL_CLONE)
+        return _blend(pixels, target, target.place(cloned))
 
 
 @dataclass(frozen=True)
 class Paste:
-    """Poisson-blend (`cv2.seamlessClone`) the masked part of `source` into the image with the
-    mask's window moved by (dx, dy); only pixels under the moved mask change."""
+    """Poisson-insert the masked part of `source` with the mask's window moved by (dx, dy)."""
 
     source: np.ndarray
     dx: int
     dy: int
 
     def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
-        x, y, w, h = mask.window
-        height, width = pixels.shape[:2]
-        if not (0 < x + self.dx and x + self.dx + w < width and 0 < y + self.dy and y + self.dy + h < height):
-            raise ValueError(f"pasting {mask.window} moved by ({self.dx}, {self.dy}) leaves the {width}x{height} image")
-        # Poisson blending keeps the gradients inside the clone mask, so it must reach past the
-        # object's edges (the feathered support does); it also needs a background border.
-        inside = (mask.alpha > 0).astype(np.uint8) * 255
-        inside[[0, -1], :] = 0
-        inside[:, [0, -1]] = 0
-        # seamlessClone centres the mask's bounding box, not the patch, on `centre`
-        bx, by, bw, bh = cv2.boundingRect(inside)
-        centre = (x + self.dx + bx + bw // 2, y + self.dy + by + bh // 2)
-        patch = np.ascontiguousarray(mask.place(self.source))
-        cloned = cv2.seamlessClone(patch, np.ascontiguousarray(pixels), inside, centre, cv2.NORMAL_CLONE)
-        moved = Mask((x + self.dx, y + self.dy, w, h), mask.alpha)
-        return _blend(pixels, moved, moved.place(cloned))
+        return Insert(self.source, (mask.window[0] + self.dx, mask.window[1] + self.dy))(pixels, mask)
 
 
 @dataclass(frozen=True)
@@ -186,9 +221,10 @@ class Move:
     remove: Remove = Remove()
 
     def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
-        emptied = self.remove(pixels, mask).pixels
-        out = Paste(pixels, self.dx, self.dy)(emptied, mask).pixels
-        return Edited(out, changed_box(pixels, out))
+        removed = self.remove(pixels, mask)
+        pasted = Paste(pixels, self.dx, self.dy)(removed.pixels, mask)
+        touched = [box for box in (removed.changed, pasted.changed) if box is not None]
+        return Edited(pasted.pixels, changed_box(pixels, pasted.pixels, bounding(touched)) if touched else None)
 
 
 @dataclass(frozen=True)

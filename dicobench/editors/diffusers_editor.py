@@ -1,4 +1,4 @@
-"""Diffusion inpainting editors behind one interface: `edit(image, mask, instruction) -> image`.
+"""Diffusion inpainting editors behind one interface: `edit(image, mask, instruction, *, seed=None) -> image`.
 
 Inpainting pipelines work near one native size (SD at 512, FLUX near 1 megapixel) while
 DiCoBench photos are near 2K. So, as in the paper, the region around the mask with a 2x
@@ -46,7 +46,11 @@ def auto_device_dtype():
 
 
 class InpaintEditor:
-    """Crop-edit-resize-blend around a mask with any diffusers inpainting pipeline."""
+    """Crop-edit-resize-blend around a mask with any diffusers inpainting pipeline.
+
+    Subclasses say the pipeline's native size, side multiple and default guidance, and adapt a call's
+    extra arguments in `pipeline_kwargs`. `call_kwargs` go into every pipeline call: arguments only
+    one pipeline takes, such as FLUX.2 Klein's `text_encoder_out_layers` for a smaller text encoder."""
 
     pipeline_class: ClassVar[str]
     native: ClassVar[int]  # long side the pipeline edits at
@@ -54,11 +58,21 @@ class InpaintEditor:
     guidance: ClassVar[float]
 
     def __init__(self, pipeline, *, size: int | None = None, margin: float = 2.0, steps: int = 28,
-                 guidance: float | None = None, feather: float = 4.0, seed: int = 0):
+                 guidance: float | None = None, strength: float = 1.0, feather: float = 4.0, seed: int = 0,
+                 call_kwargs: dict | None = None, model_id: str | None = None):
         self.pipeline = pipeline
         self.size = size or self.native
         self.margin, self.steps, self.feather, self.seed = margin, steps, feather, seed
         self.guidance_scale = self.guidance if guidance is None else guidance
+        # 1.0 repaints the mask from pure noise; FLUX.2 Klein would otherwise keep 20% of the original
+        self.strength = strength
+        self.call_kwargs = dict(call_kwargs or {})
+        self.model_id = model_id
+
+    @property
+    def name(self) -> str:
+        """Provenance for the dataset's `generator` column: the pipeline class and, when loaded, the model id."""
+        return f"{self.pipeline_class} ({self.model_id})" if self.model_id else self.pipeline_class
 
     @classmethod
     def from_pretrained(cls, model_id: str, device: str | None = None, dtype=None, **kwargs) -> "InpaintEditor":
@@ -66,10 +80,23 @@ class InpaintEditor:
 
         auto_device, auto_dtype = auto_device_dtype()
         pipeline = getattr(diffusers, cls.pipeline_class).from_pretrained(model_id, dtype=dtype or auto_dtype)
-        return cls(pipeline.to(device or auto_device), **kwargs)
+        return cls(pipeline.to(device or auto_device), model_id=model_id, **{**cls.defaults(pipeline), **kwargs})
 
-    def edit(self, image: np.ndarray, mask: np.ndarray, instruction: str, **extra) -> np.ndarray:
-        """`image` (HxWx3 uint8) edited where `mask` (HxW bool) is set, following `instruction`."""
+    @classmethod
+    def defaults(cls, pipeline) -> dict:
+        """Settings a checkpoint implies (its own usual steps and guidance), below the caller's."""
+        return {}
+
+    def pipeline_kwargs(self, extra: dict) -> dict:
+        """A call's extra pipeline arguments as this pipeline wants them."""
+        return extra
+
+    def edit(self, image: np.ndarray, mask: np.ndarray, instruction: str, *, seed: int | None = None,
+             **extra) -> np.ndarray:
+        """`image` (HxWx3 uint8) edited where `mask` (HxW bool) is set, following `instruction`.
+
+        `seed` (default: the editor's) seeds this call's noise, so a build can give each row its own;
+        `extra` goes to the pipeline, over `call_kwargs`."""
         import torch
 
         ys, xs = np.nonzero(mask)
@@ -81,10 +108,11 @@ class InpaintEditor:
         size = work_size(box, self.size, self.multiple)
         region = Image.fromarray(np.ascontiguousarray(crop(image, box))).resize(size, Image.Resampling.LANCZOS)
         region_mask = Image.fromarray(crop(mask, box).astype(np.uint8) * 255).resize(size, Image.Resampling.NEAREST)
+        generator = torch.Generator("cpu").manual_seed(self.seed if seed is None else seed)
         result = self.pipeline(
             prompt=instruction, image=region, mask_image=region_mask, width=size[0], height=size[1],
-            num_inference_steps=self.steps, guidance_scale=self.guidance_scale,
-            generator=torch.Generator("cpu").manual_seed(self.seed), output_type="pil", **extra,
+            num_inference_steps=self.steps, guidance_scale=self.guidance_scale, strength=self.strength,
+            generator=generator, output_type="pil", **self.pipeline_kwargs({**self.call_kwargs, **extra}),
         ).images[0]
         edited = np.asarray(result.convert("RGB").resize(box[2:], Image.Resampling.LANCZOS))
         # feather over the mask grown by the feather's reach: nothing past it can change
@@ -113,13 +141,31 @@ class Flux2KleinInpaintEditor(InpaintEditor):
     pipeline_class = "Flux2KleinInpaintPipeline"
     native, multiple, guidance = 1024, 16, 4.0
 
+    @classmethod
+    def defaults(cls, pipeline) -> dict:
+        """The distilled Klein checkpoints are made for 4 steps and ignore guidance."""
+        return {"steps": 4, "guidance": 1.0} if pipeline.config.get("is_distilled") else {}
+
+    def pipeline_kwargs(self, extra: dict) -> dict:
+        """Reference images as PIL: the pipeline reads a numpy array as floats in [0, 1], not uint8."""
+        ref = extra.get("image_reference")
+        if ref is None:
+            return extra
+        refs = [Image.fromarray(r) if isinstance(r, np.ndarray) else r
+                for r in (ref if isinstance(ref, list) else [ref])]
+        return {**extra, "image_reference": refs}
+
 
 EDITORS = {cls.pipeline_class: cls for cls in (StableDiffusionInpaintEditor, FluxFillEditor, Flux2KleinInpaintEditor)}
+# FLUX.2 Klein checkpoints are published as the text-to-image pipeline; its inpainting
+# pipeline loads the same components
+EDITORS["Flux2KleinPipeline"] = Flux2KleinInpaintEditor
 
 
 def DiffusersEditor(model_id: str, **kwargs) -> InpaintEditor:
     """The editor for a model id or folder (`--editor diffusers:<model-id>`), chosen by the
-    pipeline class in its `model_index.json`."""
+    pipeline class in its `model_index.json` (e.g. black-forest-labs/FLUX.2-klein-base-9B,
+    black-forest-labs/FLUX.1-Fill-dev, an SD inpainting checkpoint)."""
     from diffusers import DiffusionPipeline
 
     try:

@@ -1,0 +1,88 @@
+"""Instructed edits by a diffusion inpainting editor, the paper's recipe for photos.
+
+An instruction for the region (one of the LLM's six, picked by the seed, or a template whose
+claim can be checked on the pixels), the editor run on the region's mask, then the same pixel
+checks as every edit, and the VLM's verdict where one was asked for. An inpainting editor
+only changes pixels under its mask, so it cannot carry an object elsewhere: moves stay
+classical (`dicobench.editors.classical.Move`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from benchkit.render import Box
+from dicobench.checks import Rejected
+from dicobench.editors.classical import Edited, Mask, changed_box, crop, grow
+from dicobench.photo_models import Backends
+
+TARGET_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # names `photo_rows.colour_words` gives
+
+
+@dataclass(frozen=True)
+class Plan:
+    instruction: str  # for the editor
+    option: str  # the MCQ option stating the difference
+    colour: str | None = None  # the colour the edit must show, checked after editing
+
+
+def template_plan(rng: np.random.Generator, task: str, subject: str, colour: str) -> Plan:
+    if task == "attribute":
+        target = str(rng.choice([c for c in TARGET_COLOURS if c not in colour.split()]))
+        return Plan(f"Make the {subject} {target}, keeping its shape and texture.", f"The {subject} turned {target}.", target)
+    if task == "entity":
+        return Plan(f"Remove the {subject} and fill in the background behind it.", f"The {subject} disappeared.")
+    if task == "difference_reasoning":
+        kind = str(rng.choice(["crack", "stain"]))
+        return Plan(f"Add a small visible {kind} on the {subject}.", f"A {'dark ' * (kind == 'stain')}{kind} appeared on the {subject}.")
+    raise ValueError(f"no model edit for {task}")
+
+
+def plan(rng: np.random.Generator, task: str, subject: str, colour: str, region: np.ndarray, backends: Backends) -> Plan:
+    """The template plan, or one of the LLM's six instructions for the region (picked by the seed)."""
+    if backends.writer is None:
+        return template_plan(rng, task, subject, colour)
+    from dicobench.instructions import InstructionError
+
+    try:
+        written = backends.writer.generate(region, subject, task)
+    except InstructionError as exc:
+        raise Rejected("instructions_failed", str(exc)) from None
+    chosen = written[int(rng.integers(len(written)))]
+    return Plan(chosen.instruction, chosen.option)
+
+
+def edit_mask(mask: Mask, shape: tuple[int, ...], grow_by: int = 4) -> np.ndarray:
+    """The editor's hard mask: the object, grown a little so that its outline is repainted too."""
+    full = np.zeros(shape[:2], bool)
+    x, y, w, h = mask.window
+    full[y : y + h, x : x + w] = mask.hard()
+    return cv2.dilate(full.astype(np.uint8), np.ones((2 * grow_by + 1,) * 2, np.uint8)) > 0
+
+
+def model_edit(rng: np.random.Generator, pixels: np.ndarray, mask: Mask, chosen: Plan, backends: Backends) -> Edited:
+    """Run the editor on the mask with the plan's instruction (its seed drawn from `rng`)."""
+    hard = edit_mask(mask, pixels.shape)
+    out = backends.editor.edit(pixels, hard, chosen.instruction, seed=int(rng.integers(2**31)))
+    return Edited(out, changed_box(pixels, out))
+
+
+def context(pixels: np.ndarray, box: Box) -> np.ndarray:
+    """The box with as much again around it: what the instruction writer and the verifier see."""
+    h, w = pixels.shape[:2]
+    return crop(pixels, grow(box, max(box[2], box[3]) // 2, w, h))
+
+
+def verify(before: np.ndarray, after: np.ndarray, box: Box, sentence: str, backends: Backends) -> None:
+    """Reject an edit the VLM says does not match its sentence; an unjudged one is not used
+    either (an unverified edit must not pass as verified)."""
+    if backends.verifier is None:
+        return
+    verdict = backends.verifier.verify(context(before, box), context(after, box), sentence)
+    if verdict is None:
+        raise Rejected("verify_unjudged", sentence)
+    if not verdict:
+        raise Rejected("verify_mismatch", sentence)

@@ -1,0 +1,273 @@
+import io
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+skdata = pytest.importorskip("skimage.data")
+cv2 = pytest.importorskip("cv2")
+
+from benchkit.imageio import decode  # noqa: E402
+from benchkit.photos import FolderSource, SizePolicy  # noqa: E402
+from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Rejected  # noqa: E402
+from dicobench.generate import BuildOptions  # noqa: E402
+from dicobench.photo_commonality import Photos, choose_candidates, name_index, photo_commonality_row  # noqa: E402
+from dicobench.photo_rows import apart  # noqa: E402
+from dicobench.schema import LETTERS, NONE_OPTIONS  # noqa: E402
+
+POLICY = SizePolicy(768, upscale=True)
+OPTS = BuildOptions(photos=POLICY)
+TASKS = ("instance", "category")
+
+# small objects of skimage's astronaut (512x512); "star" twice, so no option can name it there
+ASTRONAUT = {"name tag": (278, 338, 52, 36), "smile": (203, 135, 44, 22), "sleeve patch": (22, 330, 30, 55),
+             "wrist ring": (152, 462, 44, 44)}
+STARS = [(22, 52, 30, 30), (22, 0, 30, 30)]
+# photos sharing no name with the astronaut: image b, and stand-ins cut from them
+OTHERS = {
+    "coffee.png": (skdata.coffee, {"cup": (172, 15, 240, 205), "cup handle": (195, 228, 65, 78), "spoon bowl": (325, 238, 82, 88)}),
+    "rocket.png": (skdata.rocket, {"rocket nose": (306, 125, 34, 55), "floodlight": (136, 362, 30, 30)}),
+    "chelsea.png": (skdata.chelsea, {"cat eye": (135, 85, 75, 65), "cat nose": (232, 222, 60, 45)}),
+}
+
+
+def mirror(box):
+    return (512 - box[0] - box[2], *box[1:])
+
+
+def png(pixels) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(pixels)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def write_source(root, twin: dict) -> FolderSource:
+    """The astronaut, its twin (mirrored, colours rotated: another photo with objects called
+    `twin`'s names, boxes in the astronaut's pixels) and the unrelated photos."""
+    (root / "astronaut.png").write_bytes(png(skdata.astronaut()))
+    (root / "twin.png").write_bytes(png(skdata.astronaut()[:, ::-1, [2, 0, 1]]))
+    lines = [{"file": "astronaut.png", "objects": [{"name": n, "box": b} for n, b in ASTRONAUT.items()]
+              + [{"name": "Star", "box": b} for b in STARS]},
+             {"file": "twin.png", "objects": [{"name": n, "box": mirror(b)} for n, b in twin.items()]}]
+    for file, (image, objects) in OTHERS.items():
+        (root / file).write_bytes(png(image()))
+        lines.append({"file": file, "objects": [{"name": n, "box": b} for n, b in objects.items()]})
+    (root / "annotations.jsonl").write_text("\n".join(json.dumps(line) for line in lines))
+    return FolderSource(root, POLICY)
+
+
+TWINS = {
+    "full": {**ASTRONAUT, "star ": STARS[0]},  # names are compared lowercased and stripped
+    "lacking": {n: ASTRONAUT[n] for n in ("name tag", "smile", "sleeve patch")},
+    "tiny": {**ASTRONAUT, "wrist ring": (152, 462, 8, 8)},  # annotated, but too small to insert
+}
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory):
+    return {kind: write_source(tmp_path_factory.mktemp(kind), twin) for kind, twin in TWINS.items()}
+
+
+@pytest.fixture(scope="module")
+def rows(sources):
+    """Per task, one seed's rows for every letter (the seed: the first the E row accepts)."""
+    out = {}
+    for task in TASKS:
+        for seed in range(10):
+            try:
+                none, _ = photo_commonality_row(task, seed, "E", OPTS, sources["full"])
+            except Rejected:
+                continue
+            out[task] = {"E": none, **{L: photo_commonality_row(task, seed, L, OPTS, sources["full"])[0] for L in LETTERS[:4]}}
+            break
+    return out
+
+
+def index_of(source, photo_id: str) -> int:
+    return [source.photo_id(i) for i in range(len(source))].index(photo_id)
+
+
+def box_mask(shape, box) -> np.ndarray:
+    out = np.zeros(shape[:2], bool)
+    x, y, w, h = box
+    out[y : y + h, x : x + w] = True
+    return out
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_every_letter_asks_the_same_question_and_only_the_answer_changes_image_b(task, rows, sources):
+    by_letter = rows[task]
+    none = by_letter["E"]
+    photo_a_id, photo_b_id = none["source"].split("|")[:2]
+    assert photo_a_id in ("folder:astronaut.png", "folder:twin.png") and photo_b_id.removeprefix("folder:") in OTHERS
+    photo_b = sources["full"].load(index_of(sources["full"], photo_b_id))
+    b_none = decode(none["image_b"]["bytes"])
+    assert np.array_equal(b_none.shape, photo_b.pixels.shape)
+    names = [o.removeprefix("The same ").removeprefix("A ").removesuffix(" is in both images.") for o in none["options"][:4]]
+    assert set(names) <= set(ASTRONAUT) | {"star"} and none["options"][4] == NONE_OPTIONS["commonality"]
+    if photo_a_id == "folder:astronaut.png":
+        assert "star" not in names  # two stars in image a: "the star" would be ambiguous
+    assert none["cues"] == [] and none["changed_area"] == 0.0
+    spots = []
+    for k, letter in enumerate(LETTERS[:4]):
+        row = by_letter[letter]
+        assert (row["answer"], row["task"], row["track"]) == (letter, task, "commonality")
+        for key in ("options", "image_a", "source", "generator", "changed_area"):
+            assert row[key] == none[key], key
+        cue_a, cue_b = row["cues"]
+        assert (cue_a["image"], cue_b["image"]) == (0, 1) and cue_a["label"].startswith(names[k] + ":")
+        # image b is the E pair's but inside the answer's cue box, where it visibly differs
+        b = decode(row["image_b"]["bytes"])
+        diff = (b != b_none).any(axis=2)
+        assert not (diff & ~box_mask(b.shape, cue_b["bbox"])).any()
+        step = np.abs(b.astype(int) - b_none.astype(int)).max(axis=2)
+        assert (step >= VISIBLE_STEP).sum() >= MIN_VISIBLE_PIXELS
+        assert all(apart(cue_b["bbox"], o.box, 1) for o in photo_b.objects)
+        spots.append(cue_b["bbox"])
+        # the shared object takes the stand-in's place: no more than a few of its pixels stay
+        stand_in = (b_none != photo_b.pixels).any(axis=2) & box_mask(b.shape, cue_b["bbox"])
+        assert (stand_in & ~diff).sum() <= 0.01 * stand_in.sum() + 5
+    assert all(apart(s, t, 1) for i, s in enumerate(spots) for t in spots[i + 1 :])
+    # the E pair's image b holds a stand-in at every spot, and is the bare photo elsewhere
+    changed = (b_none != photo_b.pixels).any(axis=2)
+    held = np.zeros(changed.shape, bool)
+    for spot in spots:
+        assert changed[box_mask(changed.shape, spot)].sum() >= MIN_VISIBLE_PIXELS
+        held |= box_mask(changed.shape, spot)
+    assert not (changed & ~held).any()
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_same_seed_gives_the_same_bytes(task, rows, sources, tmp_path):
+    seed = rows[task]["A"]["seed"]
+    again = write_source(tmp_path, TWINS["full"])  # another source object: its own name index
+    assert photo_commonality_row(task, seed, "B", OPTS, again)[0] == rows[task]["B"]
+
+
+def best_match(template: np.ndarray, image: np.ndarray, box) -> float:
+    """The best normalised correlation of `template`, at 0.6-1.1 times its size, around `box`."""
+    x, y, w, h = box
+    best = -1.0
+    for scale in np.linspace(0.6, 1.1, 26):
+        t = cv2.resize(template, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        pad = max(t.shape) // 2 + 4
+        region = image[max(y - pad, 0) : y + h + pad, max(x - pad, 0) : x + w + pad]
+        best = max(best, float(cv2.matchTemplate(region, t, cv2.TM_CCOEFF_NORMED).max()))
+    return best
+
+
+def test_instance_puts_image_as_very_object_into_the_written_image_b(rows):
+    def grey(row, key):
+        return cv2.cvtColor(decode(row[key]["bytes"]), cv2.COLOR_RGB2GRAY)
+
+    by_letter = rows["instance"]
+    a, none_b = grey(by_letter["E"], "image_a"), grey(by_letter["E"], "image_b")
+    for letter in LETTERS[:4]:
+        cue_a, cue_b = by_letter[letter]["cues"]
+        x, y, w, h = cue_a["bbox"]
+        template = a[y : y + h, x : x + w]
+        # there in the answer's image b; the E pair's stand-in (the twin's object) matches worse
+        found = best_match(template, grey(by_letter[letter], "image_b"), cue_b["bbox"])
+        assert found > max(0.7, best_match(template, none_b, cue_b["bbox"]))
+
+
+def names_by_box(source) -> dict:
+    """(photo id, box as loaded) -> normalised name, for every annotated object."""
+    out = {}
+    for i in range(len(source)):
+        photo = source.load(i)
+        out.update({(photo.id, o.box): o.name.strip().lower() for o in photo.objects})
+    return out
+
+
+def candidates_for(task, source, seed=0):
+    index = name_index(source)
+    photos = Photos(source, index, index_of(source, "folder:astronaut.png"), index_of(source, "folder:coffee.png"))
+    return choose_candidates(np.random.default_rng(seed), task, photos), index.names[photos.p]
+
+
+@pytest.mark.parametrize("kind", ["full", "lacking"])
+def test_instance_shares_the_object_itself_beside_same_named_decoys(sources, kind):
+    names = names_by_box(sources[kind])
+    twin = TWINS[kind]
+    index = name_index(sources[kind])
+    astronaut, twin_index = index_of(sources[kind], "folder:astronaut.png"), index_of(sources[kind], "folder:twin.png")
+    assert "star" in index.names[astronaut] and "star" not in index.option_names("instance", astronaut)
+    assert ("star" in index.option_names("instance", twin_index)) == (kind == "full")
+    cands, p_names = candidates_for("instance", sources[kind])
+    assert len(cands) == 4
+    for cand in cands:
+        (shared_id, shared_box), (stand_in_id, stand_in_box) = cand.cut_from
+        assert (shared_id, shared_box) == ("folder:astronaut.png", cand.box_a)
+        if cand.name in twin:  # a decoy: the twin's object of the same name
+            assert stand_in_id == "folder:twin.png" and names[(stand_in_id, stand_in_box)] == cand.name
+        else:  # no other instance anywhere: an unrelated stand-in
+            assert stand_in_id not in ("folder:astronaut.png", "folder:coffee.png", "folder:twin.png")
+            assert names[(stand_in_id, stand_in_box)] not in p_names
+    assert kind == "full" or "wrist ring" in {c.name for c in cands}
+
+
+def test_category_shares_another_instance_beside_unrelated_stand_ins(sources):
+    names = names_by_box(sources["full"])
+    cands, p_names = candidates_for("category", sources["full"])
+    assert len(cands) == 4
+    stand_ins = set()
+    for cand in cands:
+        (shared_id, shared_box), (stand_in_id, stand_in_box) = cand.cut_from
+        assert shared_id == "folder:twin.png" and names[(shared_id, shared_box)] == cand.name
+        assert stand_in_id not in ("folder:astronaut.png", "folder:coffee.png")
+        assert names[(stand_in_id, stand_in_box)] not in p_names
+        stand_ins.add((stand_in_id, stand_in_box))
+    assert len(stand_ins) == 4  # each stand-in inserted once
+
+
+@pytest.mark.parametrize("kind", ["lacking", "tiny"])
+def test_category_rejects_names_without_another_usable_instance(sources, kind):
+    for seed in range(3):
+        with pytest.raises(Rejected) as info:
+            photo_commonality_row("category", seed, "A", OPTS, sources[kind])
+        assert info.value.reason == "too_few_candidates"
+    # the same photos still make instance rows: only category needs other instances
+    made = []
+    for seed in range(10):
+        try:
+            made.append(photo_commonality_row("instance", seed, "A", OPTS, sources[kind])[0])
+            break
+        except Rejected:
+            continue
+    assert made and made[0]["task"] == "instance"
+
+
+def test_unreadable_photos_are_rejected_with_a_reason(tmp_path):
+    (tmp_path / "bad.png").write_bytes(b"\x89PNG truncated")
+    (tmp_path / "coffee.png").write_bytes(png(skdata.coffee()))
+    (tmp_path / "annotations.jsonl").write_text(json.dumps(
+        {"file": "bad.png", "objects": [{"name": n, "box": b} for n, b in ASTRONAUT.items()]}))
+    with pytest.raises(Rejected) as info:
+        photo_commonality_row("instance", 0, "A", OPTS, FolderSource(tmp_path, POLICY))
+    assert info.value.reason == "photo_unreadable"
+
+
+def test_build_offers_the_photo_commonality_tasks_and_keeps_splits_apart(tmp_path):
+    from datasets import load_dataset
+
+    from benchkit.errors import UserError
+    from dicobench.build import build
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    write_source(photos, TWINS["full"])
+    common = dict(source=f"folder:{photos}", per_task=2, upscale=True, min_long_side=768, num_proc=1, progress=False)
+    out = build(tmp_path / "b", tasks="instance,category", **common)
+    ds = load_dataset(str(out), "all", split="test")
+    assert len(ds) == 4 and all(len(s.split("|")) >= 2 for s in ds["source"])
+    # a train split beside it may not reuse any photo of a test row, wherever it appears in `source`
+    with pytest.raises(UserError, match="splits must not share"):
+        build(out, tasks="instance", split="train", **common)
+    # photos without names give only the difference track
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "astronaut.png").write_bytes(png(skdata.astronaut()))
+    with pytest.raises(UserError, match="not available from this source"):
+        build(tmp_path / "c", tasks="category", **{**common, "source": f"folder:{bare}"})
