@@ -89,12 +89,10 @@ def _row_maker(task: str, opts: BuildOptions, backends):
         return difference_row if track_of(task) == "difference" else commonality_row
     source = photo_source(opts.source, opts.photos, opts.split, opts.test_photos)
     if track_of(task) == "commonality":
-        from dicobench.photo_commonality import photo_commonality_row
-
-        return functools.partial(photo_commonality_row, source=source)
-    from dicobench.photo_rows import photo_difference_row
-
-    return functools.partial(photo_difference_row, source=source, **({"backends": backends} if backends else {}))
+        from dicobench.photo_commonality import photo_commonality_row as make
+    else:
+        from dicobench.photo_rows import photo_difference_row as make
+    return functools.partial(make, source=source, **({"backends": backends} if backends else {}))
 
 
 def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends=None) -> tuple[dict, RowInfo]:

@@ -26,8 +26,10 @@ from benchkit.imageio import decode, encode_png
 from benchkit.photos import Photo, PhotoObject, PhotoSkipped, PhotoSource
 from benchkit.render import Box, bounding
 from dicobench.checks import Rejected, check_difference_pixels, check_options
-from dicobench.editors.classical import Insert, Mask, crop, object_mask
+from dicobench.editors.classical import Insert, Mask, changed_box, crop, object_mask
+from dicobench.editors.instructed import blends_references, reference_blend
 from dicobench.edits import capitalised
+from dicobench.photo_models import Backends
 from dicobench.photo_rows import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, apart, cue, footprint
 from dicobench.rows import assemble
 from dicobench.schema import LETTERS, NONE_OPTIONS, SOURCE_SEPARATOR
@@ -39,6 +41,7 @@ MAX_SOURCE_AREA = 0.05  # objects cut from other photos than P: larger ones woul
 SIZE_JITTER = (0.85, 1.15)  # an inserted object's size against the one the photos' size ratio gives
 SPOT_TRIES = 100
 PICK_TRIES = 8  # photos looked at (and decoded) for one stand-in or other instance
+BLEND_GAP = 40  # px between spots when an editor blends inserts in: its feathered reach stays apart
 
 
 def normalised(name: str | None) -> str:
@@ -130,6 +133,7 @@ class Photos:
     index: NameIndex
     p: int
     q: int
+    backends: Backends = field(default_factory=Backends)  # an editor that blends cut-outs in, if any
     loaded: dict[int, Photo] = field(default_factory=dict)
     used: set[tuple[str, Box]] = field(default_factory=set)  # (photo id, box) of the objects inserted so far
 
@@ -166,6 +170,7 @@ class Photos:
 @dataclass(frozen=True)
 class CutOut:
     photo: Photo  # where the object is cut from
+    name: str
     box: Box
     mask: Mask  # in `photo`'s pixels
     scale: float  # from `photo` to image b
@@ -183,7 +188,7 @@ def cut_out(photo: Photo, obj: PhotoObject, scale: float, area_b: int) -> CutOut
     scale = min(scale, math.sqrt(MAX_OBJECT_AREA * area_b / size))
     if size * scale ** 2 < MIN_OBJECT_PIXELS:
         raise Rejected("object_too_small", normalised(obj.name))
-    return CutOut(photo, obj.box, object_mask(photo.pixels, obj.box), scale)
+    return CutOut(photo, normalised(obj.name), obj.box, object_mask(photo.pixels, obj.box), scale)
 
 
 def jitter(rng: np.random.Generator) -> float:
@@ -217,12 +222,20 @@ def place(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[CutOut], ta
     raise Rejected("no_room_to_insert")
 
 
-def insert(pixels_b: np.ndarray, op: Insert, cut: CutOut, label: str) -> Patch:
-    """Insert the cut-out and check that it changed only pixels under its placed mask, visibly."""
+def insert(rng: np.random.Generator, pixels_b: np.ndarray, op: Insert, cut: CutOut, label: str,
+           backends: Backends) -> Patch:
+    """Insert the cut-out and check that it changed only pixels under its placed mask, visibly.
+    With an editor that takes reference images, the editor then blends it in (every insert
+    alike, so that a blended look never tells the shared object from a stand-in)."""
     target = op.placed(cut.mask)
     edited = op(pixels_b, cut.mask)
     check_difference_pixels(pixels_b, edited.pixels, False, [cue(1, footprint(target), label)], within=target.window)
-    return Patch(edited.changed, crop(edited.pixels, edited.changed).copy())
+    pixels, box = edited.pixels, edited.changed
+    if blends_references(backends):
+        pixels = reference_blend(rng, backends, pixels, target, crop(cut.photo.pixels, cut.box), cut.name)
+        box = changed_box(pixels_b, pixels)
+        check_difference_pixels(pixels_b, pixels, False, [cue(1, box, label)], within=box)
+    return Patch(box, crop(pixels, box).copy())
 
 
 def compose(pixels_b: np.ndarray, patches: list[Patch]) -> np.ndarray:
@@ -270,8 +283,9 @@ def make_candidate(rng: np.random.Generator, task: str, photos: Photos, obj: Pho
         raise Rejected("no_stand_in", name)
     photo_s, obj_s = stand_in
     cuts = [shared, cut_out(photo_s, obj_s, math.sqrt(shared.size / (obj_s.box[2] * obj_s.box[3])) * jitter(rng), area(b))]
-    ops, spot = place(rng, b, cuts, taken, max(8, min(b.shape[:2]) // 50))
-    patches = [insert(b, op, c, label(task, name)) for op, c in zip(ops, cuts)]
+    gap = max(BLEND_GAP if blends_references(photos.backends) else 8, min(b.shape[:2]) // 50)
+    ops, spot = place(rng, b, cuts, taken, gap)
+    patches = [insert(rng, b, op, c, label(task, name), photos.backends) for op, c in zip(ops, cuts)]
     return Candidate(name, obj.box, patches[0], patches[1], tuple((c.photo.id, c.box) for c in cuts)), spot
 
 
@@ -304,12 +318,13 @@ def sentence(task: str, name: str) -> str:
     return f"The same {name} {verb} in both images." if task == "instance" else f"{capitalised(phrase)} {verb} in both images."
 
 
-def photo_commonality_row(task: str, seed: int, letter: str, opts, source: PhotoSource) -> tuple[dict, int]:
+def photo_commonality_row(task: str, seed: int, letter: str, opts, source: PhotoSource,
+                          backends: Backends = Backends()) -> tuple[dict, int]:
     """One checked row of the instance or category task from photos of `source` (chosen by the
     seed); same contract as `dicobench.photo_rows.photo_difference_row`."""
     rng = np.random.default_rng(seed)
     index = name_index(source)
-    photos = Photos(source, index, *choose_photos(rng, task, index))
+    photos = Photos(source, index, *choose_photos(rng, task, index), backends)
     photo_a, photo_b = photos.load(photos.p), photos.load(photos.q)
     cands = choose_candidates(rng, task, photos)
     none_option = NONE_OPTIONS[TRACK]
@@ -337,4 +352,6 @@ def photo_commonality_row(task: str, seed: int, letter: str, opts, source: Photo
     cut_from = sorted({photo_id for c in cands for photo_id, _ in c.cut_from} - {photo_a.id})
     row["source"] = SOURCE_SEPARATOR.join([photo_a.id, photo_b.id] + cut_from)
     row["generator"] = f"dicobench {__version__}; photos; classical {task} commonality (OpenCV cut-outs)"
+    if blends_references(backends):
+        row["generator"] += f"; cut-outs blended in by {backends.editor.name} from reference images"
     return row, max(*photo_a.pixels.shape[:2], *photo_b.pixels.shape[:2])

@@ -271,3 +271,40 @@ def test_build_offers_the_photo_commonality_tasks_and_keeps_splits_apart(tmp_pat
     (bare / "astronaut.png").write_bytes(png(skdata.astronaut()))
     with pytest.raises(UserError, match="not available from this source"):
         build(tmp_path / "c", tasks="category", **{**common, "source": f"folder:{bare}"})
+
+
+def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
+    """With FLUX.2 Klein (a tiny random one here) every cut-out, shared or stand-in, is blended
+    in with its own crop as the reference; an editor without references leaves rows as they were."""
+    pytest.importorskip("diffusers")
+    from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS
+
+    from dicobench.editors.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
+    from dicobench.photo_models import Backends
+
+    seed = rows["instance"]["E"]["seed"]
+
+    class Spy:
+        def __init__(self, pipeline):
+            self.pipeline, self.calls = pipeline, []
+
+        def __call__(self, **kwargs):
+            self.calls.append(kwargs)
+            return self.pipeline(**kwargs)
+
+    spy = Spy(BUILDERS["Flux2KleinInpaintPipeline"](tmp_path))
+    sd = BUILDERS["StableDiffusionInpaintPipeline"](tmp_path)
+    klein = Flux2KleinInpaintEditor(spy, size=64, steps=2, call_kwargs={"text_encoder_out_layers": KLEIN_OUT_LAYERS})
+    row, _ = photo_commonality_row("instance", seed, "B", OPTS, sources["full"], Backends(editor=klein))
+    assert row["generator"].endswith("cut-outs blended in by Flux2KleinInpaintPipeline from reference images")
+    assert len(spy.calls) == 8 and all(len(c["image_reference"]) == 1 for c in spy.calls)  # 4 spots x (shared, stand-in)
+    assert row["options"] == rows["instance"]["B"]["options"] and row["image_a"] == rows["instance"]["B"]["image_a"]
+    blended = decode(row["image_b"]["bytes"])
+    plain = decode(rows["instance"]["B"]["image_b"]["bytes"])
+    assert not np.array_equal(blended, plain)
+    # as without the editor, the answer's image b differs from E's only inside the answer's cue box
+    none, _ = photo_commonality_row("instance", seed, "E", OPTS, sources["full"], Backends(editor=klein))
+    diff = (blended != decode(none["image_b"]["bytes"])).any(axis=2)
+    assert diff.any() and not (diff & ~box_mask(diff.shape, row["cues"][1]["bbox"])).any()
+    no_refs = StableDiffusionInpaintEditor(sd, size=64, steps=2)
+    assert photo_commonality_row("instance", seed, "B", OPTS, sources["full"], Backends(editor=no_refs))[0] == rows["instance"]["B"]

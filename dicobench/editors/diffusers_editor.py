@@ -56,6 +56,7 @@ class InpaintEditor:
     native: ClassVar[int]  # long side the pipeline edits at
     multiple: ClassVar[int]  # its width and height must be multiples of this
     guidance: ClassVar[float]
+    takes_reference: ClassVar[bool] = False  # whether `edit` accepts `image_reference` images
 
     def __init__(self, pipeline, *, size: int | None = None, margin: float = 2.0, steps: int = 28,
                  guidance: float | None = None, strength: float = 1.0, feather: float = 4.0, seed: int = 0,
@@ -140,6 +141,7 @@ class Flux2KleinInpaintEditor(InpaintEditor):
 
     pipeline_class = "Flux2KleinInpaintPipeline"
     native, multiple, guidance = 1024, 16, 4.0
+    takes_reference = True
 
     @classmethod
     def defaults(cls, pipeline) -> dict:

@@ -86,3 +86,20 @@ def verify(before: np.ndarray, after: np.ndarray, box: Box, sentence: str, backe
         raise Rejected("verify_unjudged", sentence)
     if not verdict:
         raise Rejected("verify_mismatch", sentence)
+
+
+def blends_references(backends: Backends) -> bool:
+    """Whether the editor can blend a cut-out in from a reference image (FLUX.2 Klein's
+    multi-image editing): only then may commonality inserts go through it, since an editor
+    without the reference would paint another object."""
+    return getattr(backends.editor, "takes_reference", False)
+
+
+def reference_blend(rng: np.random.Generator, backends: Backends, pasted: np.ndarray, placed: Mask,
+                    reference: np.ndarray, name: str) -> np.ndarray:
+    """`pasted` (a cut-out already alpha-blended in under `placed`) re-rendered by the editor
+    around the cut-out, with the object's own crop as the reference, so that light and edges
+    match the new photo while the object stays itself (the paper's instance blending)."""
+    instruction = f"Blend the {name} from the reference image naturally into the scene, keeping its exact appearance."
+    return backends.editor.edit(pasted, edit_mask(placed, pasted.shape), instruction, seed=int(rng.integers(2**31)),
+                                image_reference=[reference])
