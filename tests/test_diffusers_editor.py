@@ -15,7 +15,7 @@ skdata = pytest.importorskip("skimage.data")
 from benchkit.errors import UserError  # noqa: E402
 from dicobench.editors.diffusers_editor import (DiffusersEditor, Flux2KleinInpaintEditor,  # noqa: E402
                                                 FluxFillEditor, StableDiffusionInpaintEditor, context_box, work_size)
-from tiny_diffusers import (KLEIN_OUT_LAYERS, save_tiny_pipeline, tiny_flux2_klein_inpaint_pipeline,  # noqa: E402
+from tiny_diffusers import (KLEIN_OUT_LAYERS, Spy, save_tiny_pipeline, tiny_flux2_klein_inpaint_pipeline,  # noqa: E402
                             tiny_flux_fill_pipeline, tiny_sd_pipeline)
 
 FEATHER = 2.0
@@ -26,17 +26,6 @@ CASES = {
     "flux2_klein": (Flux2KleinInpaintEditor, tiny_flux2_klein_inpaint_pipeline,
                     {"text_encoder_out_layers": KLEIN_OUT_LAYERS}),
 }
-
-
-class Spy:
-    """Records what the editor hands the pipeline."""
-
-    def __init__(self, pipeline):
-        self.pipeline, self.calls = pipeline, []
-
-    def __call__(self, **kwargs):
-        self.calls.append(kwargs)
-        return self.pipeline(**kwargs)
 
 
 @pytest.fixture(scope="module")

@@ -277,20 +277,12 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     """With FLUX.2 Klein (a tiny random one here) every cut-out, shared or stand-in, is blended
     in with its own crop as the reference; an editor without references leaves rows as they were."""
     pytest.importorskip("diffusers")
-    from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS
+    from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, Spy
 
     from dicobench.editors.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
     from dicobench.photo_models import Backends
 
     seed = rows["instance"]["E"]["seed"]
-
-    class Spy:
-        def __init__(self, pipeline):
-            self.pipeline, self.calls = pipeline, []
-
-        def __call__(self, **kwargs):
-            self.calls.append(kwargs)
-            return self.pipeline(**kwargs)
 
     spy = Spy(BUILDERS["Flux2KleinInpaintPipeline"](tmp_path))
     sd = BUILDERS["StableDiffusionInpaintPipeline"](tmp_path)

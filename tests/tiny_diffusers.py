@@ -121,6 +121,17 @@ def tiny_flux2_klein_inpaint_pipeline(tmp_path: Path, is_distilled: bool = False
         tokenizer=tokenizer, transformer=transformer, is_distilled=is_distilled)
 
 
+class Spy:
+    """A pipeline that records what the editor hands it."""
+
+    def __init__(self, pipeline):
+        self.pipeline, self.calls = pipeline, []
+
+    def __call__(self, **kwargs):
+        self.calls.append(kwargs)
+        return self.pipeline(**kwargs)
+
+
 BUILDERS = {
     "StableDiffusionInpaintPipeline": tiny_sd_pipeline,
     "FluxFillPipeline": tiny_flux_fill_pipeline,
