@@ -58,9 +58,9 @@ def _backends(job: ShardJob):
 
 def make_shard(job: ShardJob) -> dict:
     """Generate, check and write one shard; return its stats (also saved as its sidecar)."""
+    backends = _backends(job)  # before the writer: a model that fails to load leaves no file behind
     writer = ShardWriter(job.path, features())
     kept, rejections = [], Counter()
-    backends = _backends(job)
     try:
         for row, info in shard_rows(job.opts, job.task, job.shard, backends):
             if not job.held_out.isdisjoint(row["source"].split(SOURCE_SEPARATOR)):

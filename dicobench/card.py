@@ -114,14 +114,14 @@ def _photo_note(manifest: dict) -> str:
     """How a photo build chose and edited its photos (empty for procedural builds)."""
     if manifest["source"] == "procedural":
         return ""
-    note = f" Base photos come from `{manifest['source']}`; `source` holds the photo id (two ids for commonality rows)."
+    note = f" Base photos come from `{manifest['source']}`; `source` holds the photo id (for commonality rows every photo used, joined by `|`)."
     if manifest.get("test_photos") is not None:
         note += (f" {manifest['test_photos']:.0%} of the photos, chosen by a stable hash of their ids, are held "
                  "out for the test split; the train split uses the others.")
     models = manifest.get("models") or {}
     if models.get("editor"):
         note += (f" Edits by `{models['editor']}` from `{models['instructions']}` instructions "
-                 "(moves stay classical).")
+                 "(moves stay classical; commonality cut-outs are blended in by it where it takes reference images).")
     else:
         note += " Edits by the classical OpenCV operators."
     if models.get("verify"):
