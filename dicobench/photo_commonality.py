@@ -23,14 +23,14 @@ import numpy as np
 
 from benchkit import __version__
 from benchkit.imageio import decode, encode_png
-from benchkit.photos import Photo, PhotoObject, PhotoSkipped, PhotoSource
+from benchkit.photos import Photo, PhotoObject, PhotoSource
 from benchkit.render import Box, bounding
 from dicobench.checks import Rejected, check_difference_pixels, check_options
 from dicobench.editors.classical import Insert, Mask, changed_box, crop, object_mask
 from dicobench.editors.instructed import blends_references, reference_blend
 from dicobench.edits import capitalised
 from dicobench.photo_models import Backends
-from dicobench.photo_rows import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, apart, cue, footprint
+from dicobench.photo_rows import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, apart, cue, footprint, load_photo
 from dicobench.rows import assemble
 from dicobench.schema import LETTERS, NONE_OPTIONS, SOURCE_SEPARATOR
 from dicobench.tasks import NUM_EDITS
@@ -139,10 +139,7 @@ class Photos:
 
     def load(self, i: int) -> Photo:
         if i not in self.loaded:
-            try:
-                self.loaded[i] = self.source.load(i)
-            except PhotoSkipped as exc:
-                raise Rejected(f"photo_{exc.reason}", str(exc)) from None
+            self.loaded[i] = load_photo(self.source, i)
         return self.loaded[i]
 
     def pick(self, rng: np.random.Generator, indices: list[int], accept: Callable[[str], bool]

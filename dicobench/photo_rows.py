@@ -20,7 +20,7 @@ import numpy as np
 
 from benchkit import __version__
 from benchkit.palette import COLOURS, to_lab
-from benchkit.photos import PhotoObject, PhotoSkipped, PhotoSource, propose_regions
+from benchkit.photos import Photo, PhotoObject, PhotoSkipped, PhotoSource, propose_regions
 from benchkit.render import Box
 from dicobench.checks import Rejected, check_difference_pixels, check_options
 from dicobench.difference import write_pair
@@ -220,10 +220,12 @@ OPS = {"attribute": recolour, "entity": remove, "spatial_relation": move, "diffe
 ACCEPT = {"attribute": lambda colour: colour not in ("black", "white")}
 
 
+def edited_by_model(task: str, backends: Backends) -> bool:
+    return backends.editor is not None and task != "spatial_relation"  # an inpainting mask cannot move things
+
+
 def op_for(task: str, backends: Backends):
-    if backends.editor is not None and task != "spatial_relation":  # an inpainting mask cannot move things
-        return instructed(task, backends)
-    return OPS[task]
+    return instructed(task, backends) if edited_by_model(task, backends) else OPS[task]
 
 
 def choose_edits(rng: np.random.Generator, task: str, pixels: np.ndarray, objects: tuple[PhotoObject, ...],
@@ -252,21 +254,26 @@ def choose_edits(rng: np.random.Generator, task: str, pixels: np.ndarray, object
     raise Rejected("too_few_regions", f"{len(edits)} of {count}")
 
 
+def load_photo(source: PhotoSource, index: int) -> Photo:
+    """The photo, or the rejection that lets the build count it as skipped and draw again."""
+    try:
+        return source.load(index)
+    except PhotoSkipped as exc:
+        raise Rejected(f"photo_{exc.reason}", str(exc)) from None
+
+
 def photo_difference_row(task: str, seed: int, letter: str, opts, source: PhotoSource,
                          backends: Backends = Backends()) -> tuple[dict, int]:
     """One checked row of a difference task from a photo of `source` (chosen by the seed);
     same contract as `dicobench.difference.difference_row`."""
     rng = np.random.default_rng(seed)
-    try:
-        photo = source.load(int(rng.integers(len(source))))
-    except PhotoSkipped as exc:
-        raise Rejected(f"photo_{exc.reason}", str(exc)) from None
+    photo = load_photo(source, int(rng.integers(len(source))))
     pixels = photo.pixels
     edits = choose_edits(rng, task, pixels, photo.objects, backends=backends)
     none_option = NONE_OPTIONS["difference"]
     options = [e.text for e in edits] + [none_option]
     check_options(options, [e.subject for e in edits], none_option)
-    made_by = backends.made_by(task) if op_for(task, backends) is not OPS.get(task) else f"classical {task} edits (OpenCV)"
+    made_by = backends.made_by(task) if edited_by_model(task, backends) else f"classical {task} edits (OpenCV)"
     made_by += backends.verified_by()
     row = write_pair(task, seed, letter, opts, pixels, [e.edited.pixels for e in edits], [e.cues for e in edits],
                      options, made_by)
