@@ -1,0 +1,33 @@
+"""What the review and study pages need to know about one benchmark, in one place."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Callable
+
+from benchkit.errors import UserError
+
+
+@dataclasses.dataclass(frozen=True)
+class BenchmarkSpec:
+    name: str
+    manifest_dir: str  # a build holds this folder (its manifests)
+    configs: tuple[str, ...]  # config folders
+    image_columns: tuple[str, ...]  # in display order
+    image_labels: tuple[str, ...]
+    group_column: str  # progress, filters and study balance are per value of this column
+    criteria: tuple[tuple[str, str], ...]  # (key written to the log, label on the page)
+    review_view: Callable[[dict], dict]  # row -> what the review page shows (answer included)
+    study_view: Callable[[dict], dict]  # row -> what a study participant sees: nothing that leaks the answer
+    study_key: Callable[[dict], str]  # rows sharing a key (one image's questions) are asked together or not at all
+
+    @property
+    def criteria_keys(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.criteria)
+
+    def check_build(self, root: Path) -> None:
+        if not root.is_dir():
+            raise UserError(f"{root} is not a folder")
+        if not (root / self.manifest_dir).is_dir():
+            raise UserError(f"{root} is not a {self.name} build (no {self.manifest_dir} folder)")
