@@ -120,6 +120,23 @@ def rejected_rows(build_dir: str | os.PathLike) -> frozenset[tuple[str, int]]:
                      if d.verdict == "reject" and s is not None)
 
 
+REVIEW_REJECTION = "review"  # the rejection reason a build counts for a row version a reviewer rejected
+
+
+def build_rejections(out) -> frozenset[tuple[str, int]]:
+    """`rejected_rows` of a local build folder; nothing for remote ones (the log is local)."""
+    return rejected_rows(out) if isinstance(out, os.PathLike) else frozenset()
+
+
+def holds_rejected(shard, rejected: frozenset[tuple[str, int]]) -> bool:
+    """Whether a written shard holds a row version in `rejected` (reads two small columns)."""
+    if not rejected:
+        return False
+    from benchkit.shards import read_column
+
+    return not rejected.isdisjoint(zip(read_column(shard, "id"), read_column(shard, "seed")))
+
+
 class DecisionLog:
     """Appends decisions durably: one writer at a time (threads and processes alike)."""
 

@@ -8,6 +8,8 @@ from collections import Counter
 
 from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
+from benchkit.decisions import REVIEW_REJECTION
+from benchkit.review_report import review_section
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from dicobench.generate import seed_range
 from dicobench.schema import LETTERS, TASKS, track_of
@@ -25,7 +27,7 @@ def _split_stats(out: Location, split: str, tasks: list[str]) -> dict[str, list[
     return stats
 
 
-def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -> str:
+def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]], review: str | None = None) -> str:
     parts = [
         "# DiCoBench (generated)",
         "Pairs of ~2K images for fine-grained multi-image perception: spot the micro-difference "
@@ -74,7 +76,7 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
                 )
             )
         skipped = {k.removeprefix("photo_"): v for k, v in rejections.items() if k.startswith("photo_")}
-        checks = {k: v for k, v in rejections.items() if not k.startswith("photo_")}
+        checks = {k: v for k, v in rejections.items() if not k.startswith("photo_") and k != REVIEW_REJECTION}
         if skipped:
             parts.append("Photos skipped when a seed drew them (counted per draw): "
                          + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(skipped.items())) + ".")
@@ -84,6 +86,7 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
                 + ", ".join(f"{k} {v}" for k, v in sorted(checks.items()))
                 + "."
             )
+    parts += [review] if review else []
     parts += [
         "## Checks",
         "Before a row is written its PNG bytes are decoded and verified: the changed pixels exist "
@@ -143,4 +146,7 @@ def write_card(out: Location) -> Location:
         "configs": configs_block(configs, default="all"),
     }
     stats = {s: _split_stats(out, s, m["tasks"]) for s, m in manifests.items()}
-    return write_readme(out, metadata, _body(manifests, stats))
+    from dicobench.people import CRITERIA  # deferred: it imports this module
+
+    review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA])
+    return write_readme(out, metadata, _body(manifests, stats, review))
