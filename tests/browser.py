@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "images"
 
 
 def chromium(width: int = 1600, height: int = 1000):
@@ -33,3 +36,16 @@ def wait_for(driver, script: str, timeout: float = 15):
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(f"return {script}"))
+
+
+def save_screenshot(driver, folder: Path, name: str) -> None:
+    """Into `folder` always; into the README's docs/images too with UPDATE_SCREENSHOTS=1."""
+    driver.save_screenshot(str(folder / name))
+    keep_image(folder / name)
+
+
+def keep_image(path: Path) -> None:
+    """Copy an image the README shows into docs/images, when UPDATE_SCREENSHOTS=1."""
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, SCREENSHOTS / path.name)

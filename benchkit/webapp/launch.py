@@ -12,6 +12,10 @@ from benchkit.rowstore import RowStore, config_folders
 from benchkit.webapp.spec import BenchmarkSpec
 
 
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
 def _open_store(spec: BenchmarkSpec, build_dir, config: str) -> tuple[Path, RowStore]:
     root = Path(build_dir)
     spec.check_build(root)
@@ -25,7 +29,8 @@ def _open_store(spec: BenchmarkSpec, build_dir, config: str) -> tuple[Path, RowS
 
 
 def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int = 8765, reviewer: str | None = None,
-           config: str = "all", token: str | None = None, open_browser: bool = False, background: bool = False):
+           config: str = "all", token: str | None = None, open_browser: bool = False, background: bool = False,
+           announce=None):
     """Serve the review page of `build_dir` (blocks, or returns a running `Served`)."""
     from benchkit.webapp.review import review_app
     from benchkit.webapp.server import access, serve
@@ -39,4 +44,32 @@ def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int
     token, everywhere = access(host, token)  # the page sends the token with its POSTs
     app = review_app(spec, root, store, log, name, token)
     return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,
-                 announce=lambda line: print(f"{spec.name} review: {len(store.rows)} rows, reviewer {name}; {line}", flush=True))
+                 announce=lambda line: (announce or _say)(f"{spec.name} review: {len(store.rows)} rows, reviewer {name}; {line}"))
+
+
+def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participant: str = "participant", n: int = 40,
+          seed: int = 0, host: str = "127.0.0.1", port: int = 8765, token: str | None = None, config: str = "all",
+          open_browser: bool = False, background: bool = False, announce=None):
+    """Serve a timed study session on `build_dir` (`time_limit` in seconds, None for none;
+    fractions are allowed here, the command line offers 30, 60, 120 and none)."""
+    from benchkit.webapp.server import access, serve
+    from benchkit.webapp.study import Session, participant_order, sample, session_path, study_app
+
+    if time_limit is not None and not time_limit > 0:
+        raise UserError(f"time limit must be positive, got {time_limit}")
+    root, store = _open_store(spec, build_dir, config)
+    path = session_path(root, participant, time_limit)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        open(path, "a").close()
+    except OSError as exc:
+        raise UserError(f"cannot write the study answers {path}: {exc.strerror}") from None
+    order = participant_order(sample(store, spec, n, seed), seed, participant)
+    session = Session(path, order, participant, time_limit)
+    token, everywhere = access(host, token)
+    limit = "no time limit" if time_limit is None else f"{time_limit:g} s per item"
+    app = study_app(spec, store, session, token, f"{len(order)} items, {limit}.")
+    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
+                 background=background,
+                 announce=lambda line: (announce or _say)(f"{spec.name} study: {participant}, {len(order)} items "
+                                             f"({len(session.remaining())} to go), {limit}; {line}"))

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from benchkit.decisions import DecisionLog, decisions_path, make_decision
 from benchkit.rowstore import RowStore
-from benchkit.webapp.server import page, static_files
+from benchkit.webapp.server import asset_endpoint, page, static_files
 from benchkit.webapp.spec import BenchmarkSpec
 
 IMAGE_HEADERS = {"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"}
@@ -51,13 +51,6 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
 
     async def index(request: Request) -> Response:
         return page(files, "review.html", settings())
-
-    async def asset(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in files or name.endswith(".html"):
-            return PlainTextResponse("not found", status_code=404)
-        body, kind = files[name]
-        return Response(body, media_type=kind, headers={"X-Content-Type-Options": "nosniff"})
 
     async def rows(request: Request) -> Response:
         contents = log.read()
@@ -99,7 +92,7 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
 
     return Starlette(routes=[
         Route("/", index),
-        Route("/static/{name}", asset),
+        Route("/static/{name}", asset_endpoint(files)),
         Route("/api/rows", rows),
         Route("/api/row/{row_id}", row),
         Route("/image/{row_id}/{which}", image),

@@ -105,6 +105,19 @@ def page(files: dict[str, tuple[bytes, str]], name: str, settings: str) -> Respo
                     headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
 
+def asset_endpoint(files: dict[str, tuple[bytes, str]]):
+    """Serves the scripts and styles by name (pages only through their own routes)."""
+
+    async def asset(request) -> Response:
+        name = request.path_params["name"]
+        if name not in files or name.endswith(".html"):
+            return PlainTextResponse("not found", status_code=404)
+        body, kind = files[name]
+        return Response(body, media_type=kind, headers={"X-Content-Type-Options": "nosniff"})
+
+    return asset
+
+
 def bind(host: str, port: int) -> socket.socket:
     """The listening socket, or a one-line UserError (port in use, unknown address)."""
     try:

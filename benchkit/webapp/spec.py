@@ -8,6 +8,8 @@ from typing import Callable
 
 from benchkit.errors import UserError
 
+STUDY_DIR = ".study"  # study answers, one file per participant and time limit, inside the build
+
 
 @dataclasses.dataclass(frozen=True)
 class BenchmarkSpec:

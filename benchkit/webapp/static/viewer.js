@@ -32,7 +32,6 @@ class Viewer {
   load(urls, boxes) {
     this.urls = urls; this.boxes = boxes || []; this.flip = 0;
     this.natural = null;
-    const first = this.panes[0].querySelector("img.base");
     const ready = [];
     this.panes.forEach((pane, i) => {
       const base = pane.querySelector("img.base");
@@ -41,7 +40,8 @@ class Viewer {
       pane.querySelector("img.over").src = urls[1] || "";
     });
     return Promise.all(ready).then(() => {
-      this.natural = [first.naturalWidth, first.naturalHeight];
+      this.sizes = this.panes.map(p => { const im = p.querySelector("img.base"); return [im.naturalWidth, im.naturalHeight]; });
+      this.natural = [Math.max(...this.sizes.map(s => s[0])), Math.max(...this.sizes.map(s => s[1]))];  // fit both
       this.fit();
     });
   }
@@ -120,7 +120,8 @@ class Viewer {
       l.style.display = "block";
       l.style.left = (x - radius) + "px"; l.style.top = (y - radius) + "px";
       l.style.backgroundImage = `url("${this.urls[img]}")`;
-      l.style.backgroundSize = `${this.natural[0] * zoom}px ${this.natural[1] * zoom}px`;
+      const size = this.sizes[img] || this.natural;
+      l.style.backgroundSize = `${size[0] * zoom}px ${size[1] * zoom}px`;
       l.style.backgroundPosition = `${radius - ix * zoom}px ${radius - iy * zoom}px`;
     });
   }
