@@ -45,5 +45,5 @@ SPEC = BenchmarkSpec(
     criteria=CRITERIA,
     review_view=review_view,
     study_view=study_view,
-    study_key=lambda row: row["id"],
+    study_group="task",
 )

@@ -53,7 +53,7 @@ def make_study_register(spec: BenchmarkSpec):
         p.add_argument("--time-limit", required=True, type=_time_limit, metavar="30|60|120|none",
                        help="seconds per item, or none")
         p.add_argument("--participant", default="participant", help="name in the answers file (letters, digits, _ - .)")
-        p.add_argument("--n", type=int, default=40, help="items, balanced over tasks (default 40)")
+        p.add_argument("--n", type=int, default=40, help="items, balanced over tasks (DiCoBench) or question types (MultipanelVQA); default 40")
         p.add_argument("--seed", type=int, default=0, help="sample seed; the order is also seeded by the participant")
         p.add_argument("--config", default="all", help="one config or all (default)")
         p.set_defaults(func=handle)

@@ -22,7 +22,7 @@ class BenchmarkSpec:
     criteria: tuple[tuple[str, str], ...]  # (key written to the log, label on the page)
     review_view: Callable[[dict], dict]  # row -> what the review page shows (answer included)
     study_view: Callable[[dict], dict]  # row -> what a study participant sees: nothing that leaks the answer
-    study_key: Callable[[dict], str]  # rows sharing a key (one image's questions) are asked together or not at all
+    study_group: str  # a study's sample is balanced over the values of this column
 
     @property
     def criteria_keys(self) -> tuple[str, ...]:

@@ -45,23 +45,20 @@ def session_path(root: Path, participant: str, time_limit: float | None) -> Path
 
 
 def sample(store: RowStore, spec: BenchmarkSpec, n: int, seed: int) -> list[str]:
-    """`n` row ids balanced over groups (round robin over seeded shuffles), the same for every
-    participant of a seed; rows sharing a `study_key` are taken together."""
+    """`n` row ids balanced over `spec.study_group` (round robin over seeded shuffles of
+    each group), the same for every participant of a seed."""
     if n <= 0:
         raise UserError("--n must be positive")
-    units: dict[str, dict[str, list[str]]] = {}
+    groups: dict[str, list[str]] = {}
     for row_id, row in store.rows.items():
-        units.setdefault(row[spec.group_column], {}).setdefault(spec.study_key(row), []).append(row_id)
-    queues = []
-    for g, group in enumerate(sorted(units)):
-        keys = sorted(units[group])
-        order = np.random.default_rng([seed, g]).permutation(len(keys))
-        queues.append([units[group][keys[i]] for i in order])
+        groups.setdefault(row[spec.study_group], []).append(row_id)
+    queues = [[sorted(groups[g])[i] for i in np.random.default_rng([seed, k]).permutation(len(groups[g]))]
+              for k, g in enumerate(sorted(groups))]
     chosen: list[str] = []
     while len(chosen) < n and any(queues):
         for q in queues:
             if q and len(chosen) < n:
-                chosen.extend(q.pop(0))
+                chosen.append(q.pop(0))
     return chosen
 
 

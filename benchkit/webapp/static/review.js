@@ -157,6 +157,8 @@ window.addEventListener("resize", () => viewer.fit());
   state.reviewer = params.get("reviewer") || SETTINGS.reviewer;
   $("reviewer").value = state.reviewer;
   $("title").textContent = `${SETTINGS.benchmark} review`;
+  $("group-label").textContent = SETTINGS.group.replace("augmentation", "config");
+  hideComparisonTools();
   await refresh();
   const first = state.rows.find(r => !mine(r)) || state.rows[0];  // resume at the first unreviewed row
   await show(first.id);

@@ -82,6 +82,7 @@ $("begin").addEventListener("click", begin);
 
 (async function start() {
   $("title").textContent = `${SETTINGS.benchmark} study`;
+  hideComparisonTools();
   $("who").textContent = `participant ${SETTINGS.participant}`;
   $("instructions").textContent = SETTINGS.instructions;
   const s = await api("api/state");

@@ -181,3 +181,10 @@ function api(path, body) {
     return data;
   });
 }
+
+function hideComparisonTools() {
+  // side by side, slider and flicker need two images
+  if (SETTINGS.images.length > 1) return;
+  document.querySelectorAll('.tools button[data-act="s"], .tools button[data-act="v"], .tools button[data-act="f"], .tools button[data-act="x"]')
+    .forEach(b => { b.hidden = true; });
+}
