@@ -151,7 +151,12 @@ def test_study_in_the_browser_times_out_and_pools_into_figure_5(build_copy, tmp_
     assert Image.open(build_copy / ".study" / "report" / "human_accuracy.png").size[0] > 500
     keep_image(build_copy / ".study" / "report" / "human_accuracy.png")
 
-    # `dicobench score` reads a session file like a model's predictions
-    from benchkit.predictions import read_predictions
-
-    assert read_predictions(unlimited)[next(iter(store.rows))] == next(iter(store.rows.values()))["answer"]
+    # `dicobench score` scores a session that covers the build like a model's predictions
+    full = build_copy / ".study" / "dee-none.jsonl"
+    full.write_text("".join(json.dumps({"id": i, "response": "A", "latency": 3.0, "time_limit": None,
+                                        "participant": "dee", "timed_out": False}) + "\n" for i in store.rows))
+    scored = subprocess.run([sys.executable, "-m", "dicobench.cli", "score", str(full), "--dataset", str(build_copy),
+                             "--n-boot", "100"], capture_output=True, text=True, env=env, timeout=300)
+    assert scored.returncode == 0, scored.stderr
+    result = json.loads((build_copy / ".study" / "dee-none.scores" / "scores.json").read_text())
+    assert result["n"] == 16 and result["accuracy"] == sum(r["answer"] == "A" for r in store.rows.values()) / 16
