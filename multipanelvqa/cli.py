@@ -6,6 +6,7 @@ import sys
 
 from benchkit import push_cli
 from benchkit.cli import run
+from benchkit.human_cli import make_human_register
 from benchkit.preview import multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
 from benchkit.webapp.cli import make_review_register, make_study_register
@@ -22,6 +23,7 @@ def main(argv=None) -> int:
         make_preview_register(multipanelvqa_item),
         make_review_register(people.SPEC),
         make_study_register(people.SPEC),
+        make_human_register(people.SPEC, "multipanelvqa.human", judge=True),
     ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
 

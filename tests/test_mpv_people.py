@@ -4,7 +4,11 @@ browser tests drive)."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -78,6 +82,14 @@ def test_study_sends_no_answer_subfigures_or_sources(mpv_build):
     assert sorted(kinds) == ["free"] * 4 + ["q3"] * 2  # balanced over q1, q2, q3
     lines = [json.loads(l) for l in (mpv_build / ".study" / "ann-none.jsonl").read_text().splitlines()]
     assert len(lines) == 6 and all(l["time_limit"] is None and not l["timed_out"] for l in lines)
+    # pooled like DiCoBench's figure, per question type (Table 2's human row), by the same rules as models
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run([sys.executable, "-m", "multipanelvqa.cli", "human", str(mpv_build), "--n-boot", "100"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    report = json.loads((mpv_build / ".study" / "report" / "human.json").read_text())["time_limits"]["none"]
+    assert [report[q]["n"] for q in ("q1", "q2", "q3")] == [2, 2, 2] and report["overall"]["n"] == 6
+    assert (mpv_build / ".study" / "report" / "human_accuracy.png").stat().st_size > 1000
     raw = b"\n".join(bodies).decode()
     for word in ('"answer"', '"subfigures"', '"bbox"', "source_id", "procedural_edit", "target", '"id"', "-q1", "-q3"):
         assert word not in raw, word
