@@ -123,6 +123,7 @@ def test_token_required_off_loopback(served):
     for path in ("", "api/rows", f"api/row/{row_id}", f"image/{row_id}/0", "static/review.js"):
         assert _get(base + path)[0] == 403
         assert _get(base + path + "?token=wrong")[0] == 403
+        assert _get(base + path + "?token=%C3%A9%00")[0] == 403
         assert _get(base + path + f"?token={token}")[0] == 200
     status, _, headers = _get(base + f"?token={token}")
     cookie = headers["set-cookie"].split(";")[0]

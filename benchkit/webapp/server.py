@@ -54,6 +54,10 @@ class AccessGuard:
         cookie = SimpleCookie(headers.get(b"cookie", b"").decode("latin-1"))
         return (cookie[COOKIE].value if COOKIE in cookie else ""), False
 
+    def _same(self, given: str) -> bool:
+        """Constant-time comparison (as bytes: any character may arrive)."""
+        return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self.token.encode())
+
     def _with_cookie(self, send):
         cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
 
@@ -73,14 +77,14 @@ class AccessGuard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         given, in_query = self._given(scope)
-        valid = hmac.compare_digest(given, self.token)
+        valid = self._same(given)
         headers = dict(scope.get("headers") or [])
         if self.loopback and not self._host_ok(scope):
             reason = "forbidden: unexpected Host header"
         elif self.everywhere and not valid:
             reason = "forbidden: missing or wrong access token"
         elif scope["method"] not in ("GET", "HEAD") and not (
-            scope["method"] == "POST" and hmac.compare_digest(headers.get(TOKEN_HEADER.encode(), b"").decode("latin-1"), self.token)
+            scope["method"] == "POST" and self._same(headers.get(TOKEN_HEADER.encode(), b"").decode("latin-1"))
         ):
             reason = "forbidden: state-changing requests are POSTs carrying the token header"
         elif valid and in_query:  # the page's own links and images then carry it as a cookie
