@@ -148,5 +148,6 @@ def write_card(out: Location) -> Location:
     stats = {s: _split_stats(out, s, m["tasks"]) for s, m in manifests.items()}
     from dicobench.people import CRITERIA  # deferred: it imports this module
 
-    review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA])
+    review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA],
+                            "dicobench review")
     return write_readme(out, metadata, _body(manifests, stats, review))

@@ -7,6 +7,7 @@ from collections import Counter
 
 from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
+from benchkit.review_report import review_section
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 
 from .generate import set_range
@@ -120,4 +121,8 @@ def write_card(out: Location) -> Location:
         "tags": ["multipanel", "layout", "synthetic"],
         "configs": configs_block(blocks, default=DEFAULT_CONFIG),
     }
-    return write_readme(out, metadata, _body(out, synthetic, real, splits))
+    from multipanelvqa.people import CRITERIA  # deferred: it imports this module
+
+    review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG}, "config",
+                            [k for k, _ in CRITERIA], "multipanelvqa review", regenerates=False)
+    return write_readme(out, metadata, "\n\n".join(filter(None, [_body(out, synthetic, real, splits), review])))
