@@ -21,10 +21,9 @@ def current_versions(shards: Mapping[str, Iterable[Location]]) -> dict[str, tupl
 
 
 def review_section(out: Location, shards: Mapping[str, Iterable[Location]], group: str,
-                   criteria: Iterable[str], command: str, regenerates: bool = True) -> str | None:
+                   criteria: Iterable[str], command: str) -> str | None:
     """Markdown: rows reviewed, reviewers, rejections per criterion and group, rows regenerated
-    (None when the build has no review log). `shards` maps each group to its files;
-    `regenerates` says whether a rebuild of this benchmark replaces rejected rows."""
+    (None when the build has no review log). `shards` maps each group to its files."""
     if not isinstance(out, os.PathLike) or not decisions_path(out).exists():
         return None
     rows = current_versions(shards)
@@ -51,11 +50,9 @@ def review_section(out: Location, shards: Mapping[str, Iterable[Location]], grou
         f"{len(reviewed_now)} of {len(rows)} rows as they are now were reviewed by {len(reviewers)} "
         f"reviewer(s) ({', '.join(reviewers) or 'none'}) in `{command}` against the criteria "
         f"{', '.join(criteria)}. Reviewers rejected {len(rejected)} row version(s); "
-        + (f"{len(regenerated)} row(s) were regenerated from the next seed by a rebuild (a regenerated row is "
-           "unreviewed again)" + (f", {len(still_rejected)} rejected row(s) await the next rebuild" if still_rejected else "")
-           if regenerates else
-           f"a rebuild does not regenerate rejected rows of this benchmark: {len(still_rejected)} rejected row(s) "
-           "remain in the data") + ".",
+        f"{len(regenerated)} row(s) were regenerated from the next seed by a rebuild (a regenerated row is "
+        "unreviewed again)" + (f", {len(still_rejected)} rejected row(s) await the next rebuild" if still_rejected else "")
+        + ".",
         markdown_table([group, "reviewed", "rows", "rejections", "regenerated"], table),
         "Rejections per failed criterion (a rejection may name several): "
         + (", ".join(f"{c} {n}" for c, n in sorted(per_criterion.items())) or "none") + ".",

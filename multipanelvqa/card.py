@@ -124,5 +124,5 @@ def write_card(out: Location) -> Location:
     from multipanelvqa.people import CRITERIA  # deferred: it imports this module
 
     review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG}, "config",
-                            [k for k, _ in CRITERIA], "multipanelvqa review", regenerates=False)
+                            [k for k, _ in CRITERIA], "multipanelvqa review")
     return write_readme(out, metadata, "\n\n".join(filter(None, [_body(out, synthetic, real, splits), review])))

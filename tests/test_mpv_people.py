@@ -66,7 +66,7 @@ def test_review_shows_subfigures_and_logs_mpv_criteria(mpv_build):
     write_card(mpv_build)
     section = (mpv_build / "README.md").read_text().split("## Human review")[1]
     assert "1 of 18 rows as they are now were reviewed by 1 reviewer(s) (ann)" in section
-    assert "1 rejected row(s) remain in the data" in section and "position 1, quality 1" in section
+    assert "1 rejected row(s) await the next rebuild" in section and "position 1, quality 1" in section
 
 
 def test_study_sends_no_answer_subfigures_or_sources(mpv_build):

@@ -81,3 +81,39 @@ def test_rebuild_regenerates_rejected_rows_only(tmp_path):
     stamps = {f: f.stat().st_mtime_ns for f in after}
     rebuild(out)  # converged: the regenerated rows are unreviewed, nothing to redo
     assert all(f.stat().st_mtime_ns == stamps[f] for f in after)
+
+
+def test_multipanelvqa_rebuild_redraws_a_rejected_image_in_every_config(tmp_path):
+    from multipanelvqa.build import build as mpv_build
+    from multipanelvqa.people import SPEC as MPV
+
+    options = dict(layouts="6,7,8", sources="procedural_edit", configs="original,captions", images_per_shard=2,
+                   num_proc=1, progress=False)
+    out = tmp_path / "mpv"
+    mpv_build(out, **options)
+    before = rows_by_shard(out)
+    stamps = {f: f.stat().st_mtime_ns for f in before}
+    rows = {r["id"]: r for shard in before.values() for r in shard}
+    rejected = next(i for i in rows if i.startswith("captions-") and "L007" in i and i.endswith("q2"))
+    log = DecisionLog(decisions_path(out))
+    log.check_writable()
+    log.append(make_decision(rejected, "ann", "reject", ["position"], "", rows[rejected]["seed"], MPV.criteria_keys))
+
+    mpv_build(out, **options)
+    after = rows_by_shard(out)
+    changed = {f for f in before if f.stat().st_mtime_ns != stamps[f]}
+    holding = {f for f, shard in before.items() if any("L007" in r["id"] for r in shard)}
+    assert changed == holding and len(holding) == 2  # the image's shard, in both configs
+    new = {r["id"]: r for shard in after.values() for r in shard}
+    assert new.keys() == rows.keys()
+    for row_id, row in rows.items():
+        if "L007" in row_id:  # all three questions of the image, in every config, drawn afresh
+            assert new[row_id]["seed"] != row["seed"] and new[row_id]["image"]["bytes"] != row["image"]["bytes"]
+            if row_id.endswith(("q1", "q3")):  # Q1's yes/no and Q3's letter keep the build's balance
+                assert new[row_id]["answer"] == row["answer"]
+        else:
+            assert new[row_id] == row
+    stamps = {f: f.stat().st_mtime_ns for f in after}
+    mpv_build(out, **options)
+    assert all(f.stat().st_mtime_ns == stamps[f] for f in after)
+    assert "1 row(s) were regenerated" in (out / "README.md").read_text()
