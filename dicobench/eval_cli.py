@@ -44,6 +44,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def prompt_template(mode: str) -> str:
+    """The text template of `mode`'s prompt (its hash is recorded in run.json and scores.json)."""
+    return PROMPT_TEMPLATE if mode == "direct" else PROMPT_TEMPLATE.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
+
+
 def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
     """Row -> "Image 1:", image_a, "Image 2:", image_b, prompt text; with the mode and view applied."""
     def build(row: dict) -> Prompt:
@@ -66,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         score_register=score_cli.register,
         score_args=("--name", args.model),
         settings={"mode": args.mode, "view": args.view},
+        prompt_template=prompt_template(args.mode),
         local_max_new_tokens=512 if args.mode == "describe" else 64,
     )
     return run_eval(args, benchmark)

@@ -6,9 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
+from benchkit import provenance
+from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
 from benchkit.plots import bars, radar
-from benchkit.predictions import align, load_references, read_predictions
+from benchkit.predictions import align, failed_ids, load_references, read_records
 from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
 
@@ -30,7 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--cluster-by", default="auto",
                    help="column grouping correlated rows for the CIs: auto (base, else source), a column, or none")
-    p.add_argument("--name", help="model name on the charts (default: the predictions file name)")
+    p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
+    p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
+                                   "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.set_defaults(func=run_score)
 
@@ -38,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_score(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
-    predictions = read_predictions(args.predictions)
+    records = read_records(args.predictions)
+    predictions = {key: text for key, (text, _) in records.items()}
     wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS]
     if args.cluster_by not in ("auto", "none"):
         wanted.append(args.cluster_by)
@@ -48,24 +53,34 @@ def run_score(args: argparse.Namespace) -> int:
             raise UserError(f"dataset {args.dataset} has no {column!r} column: is it a DiCoBench dataset?")
     cluster_by = _cluster_column(args.cluster_by, ref)
     responses = align(predictions, ref["id"], f"{args.dataset} ({args.config}/{args.split})")
+    failed = failed_ids(records)
     try:
         result = score(responses, ref["answer"], ref["task"], ref.get("options"),
-                       ref[cluster_by] if cluster_by else None, n_boot=args.n_boot)
+                       ref[cluster_by] if cluster_by else None, failed=[i in failed for i in ref["id"]],
+                       n_boot=args.n_boot)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     out = args.out or args.predictions.with_suffix(".scores")
     out.mkdir(parents=True, exist_ok=True)
-    report = {"benchmark": "dicobench", "predictions": str(args.predictions), "dataset": str(args.dataset),
-              "config": args.config, "split": args.split, "cluster_by": cluster_by, **result}
-    (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
     name = args.name or args.predictions.stem
+    settings = provenance.run_settings(args.predictions)
+    made = provenance.record(
+        model=args.model or settings.get("model"), name=name, dataset=str(args.dataset), config=args.config,
+        split=args.split, view=settings.get("view", "full"), prompt_hash=settings.get("prompt_hash"),
+        seed=0, n_boot=args.n_boot, rows={c: ref[c] for c in ("id", "task", "answer")},
+    )
+    report = {"benchmark": "dicobench", "predictions": str(args.predictions), "dataset": str(args.dataset),
+              "config": args.config, "split": args.split, "cluster_by": cluster_by, "mode": settings.get("mode"),
+              **result, "provenance": made}
+    (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
     charts = [bars(result["per_task"], out / "per_task.png", f"DiCoBench: {name}")]
     if len(result["per_task"]) >= 3:
-        charts.append(radar({name: {t: g["accuracy"] for t, g in result["per_task"].items()}},
-                            out / "radar.png", "DiCoBench accuracy by task"))
+        charts.append(radar({name: result["per_task"]}, out / "radar.png", "DiCoBench accuracy by task"))
     print(format_table(result))
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
-    return 0
+    return exit_status(result, "the model call failed; the errors are in the predictions file",
+                       "rerun eval with the same --out: it keeps the answered rows and asks only these",
+                       "dicobench")
 
 
 def _cluster_column(choice: str, ref: dict) -> str | None:
@@ -91,14 +106,18 @@ def format_table(result: dict) -> str:
     for task in TASKS:
         g = result["per_task"].get(task)
         if g:
-            rows.append((task, str(g["n"]), _pct(g["accuracy"]), _ci(g["ci"]), _pct(g["strict_accuracy"])))
+            rows.append((task, str(g["n"]), format_value(g), _ci(g["ci"]), format_value(g, "strict_accuracy")))
     for track, g in result["per_track"].items():
-        rows.append((f"{track} track", str(g["n"]), _pct(g["accuracy"]), _ci(g["ci"]), _pct(g["strict_accuracy"])))
-    rows.append(("overall", str(result["n"]), _pct(result["accuracy"]), _ci(result["accuracy_ci"]),
-                 _pct(result["strict_accuracy"])))
+        rows.append((f"{track} track", str(g["n"]), format_value(g), _ci(g["ci"]),
+                     format_value(g, "strict_accuracy")))
+    rows.append(("overall", str(result["n"]), format_value(result), _ci(result["accuracy_ci"]),
+                 format_value(result, "strict_accuracy")))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
     lines.insert(1, "-" * len(lines[0]))
+    warning = headline(result)
+    if warning:
+        lines.insert(0, warning)
     lines.append(
         f"unparsed {_pct(result['unparsed_rate'])}%  E chosen {_pct(result['e_rate'])}% "
         f"(answer E {_pct(result['e_reference_rate'])}%)  E precision {_pct(result['e_precision'])}% "

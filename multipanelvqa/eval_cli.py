@@ -7,13 +7,14 @@ adds the paper's LLM judge for the answers rules cannot settle.
 from __future__ import annotations
 
 import argparse
+import json
 
 from benchkit.evaluation import Benchmark, add_arguments, interleave, run_eval
 from benchkit.extract import extract_choice
 from benchkit.errors import UserError
 from benchkit.runners import Prompt
 from multipanelvqa import score_cli
-from multipanelvqa.prompting import prompt
+from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES
 
 
@@ -45,5 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown config {args.config!r}; expected one of {', '.join(CONFIGS)}")
     benchmark = Benchmark(name="multipanelvqa", prompt=build_prompt, parse=parse,
-                          task_column="question_type", score_register=score_cli.register)
+                          task_column="question_type", score_register=score_cli.register,
+                          score_args=("--name", args.model),
+                          prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True))
     return run_eval(args, benchmark)

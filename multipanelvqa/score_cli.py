@@ -6,9 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
+from benchkit import provenance
+from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
 from benchkit.plots import bars
-from benchkit.predictions import align, load_references, read_predictions
+from benchkit.predictions import align, failed_ids, load_references, read_records
 from multipanelvqa.scoring import default_cache_dir, score
 
 
@@ -17,8 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "score",
         help="score a predictions file against a MultipanelVQA dataset",
         description="Score answers by rules, then (with --judge) ask an LLM judge about the rest; write "
-        "scores.json and charts, and print a table. Rows the judge could not answer are reported as "
-        "unjudged, never counted wrong.",
+        "scores.json and charts, and print a table. Rows the judge could not answer (or the model did "
+        "not) are unscored: the result is then incomplete, reports accuracy bounds and exits 1.",
     )
     p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
     p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
@@ -30,13 +32,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-api-key", help="API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--judge-cache", type=Path, help=f"judge reply cache folder (default: {default_cache_dir()})")
     p.add_argument("--judge-concurrency", type=int, default=8)
+    p.add_argument("--judge-timeout", type=float, default=60.0, help="seconds per judge request (default 60)")
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+    p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
+    p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
+                                   "PREDICTIONS, written by eval)")
     p.set_defaults(func=run_score)
 
 
 def run_score(args: argparse.Namespace) -> int:
-    predictions = read_predictions(args.predictions)
+    records = read_records(args.predictions)
+    predictions = {key: text for key, (text, _) in records.items()}
     wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation"]
     if args.cluster_by != "none":
         wanted.append(args.cluster_by)
@@ -47,28 +54,38 @@ def run_score(args: argparse.Namespace) -> int:
     if args.cluster_by != "none" and args.cluster_by not in ref:
         raise UserError(f"--cluster-by {args.cluster_by!r}: the dataset has no such column")
     responses = align(predictions, ref["id"], f"{args.dataset} ({args.config}/{args.split})")
+    failed = failed_ids(records)
     try:
         result = score(
             responses, ref["answer"], ref["question"], ref["question_type"],
             judge=args.judge, judge_base_url=args.judge_base_url, judge_api_key=args.judge_api_key,
             cache_dir=args.judge_cache, choices=ref.get("choices"), augmentations=ref.get("augmentation"),
             subsets=ref.get("subset"), clusters=ref[args.cluster_by] if args.cluster_by != "none" else None,
-            judge_concurrency=args.judge_concurrency,
-            n_boot=args.n_boot,
+            failed=[i in failed for i in ref["id"]], judge_concurrency=args.judge_concurrency, judge_timeout=args.judge_timeout, n_boot=args.n_boot,
         )
     except ValueError as exc:
         raise UserError(str(exc)) from None
     out = args.out or args.predictions.with_suffix(".scores")
     out.mkdir(parents=True, exist_ok=True)
+    settings = provenance.run_settings(args.predictions)
+    made = provenance.record(
+        model=args.model or settings.get("model"), name=args.name or args.predictions.stem, dataset=str(args.dataset),
+        config=args.config, split=args.split, view=settings.get("view", "full"),
+        prompt_hash=settings.get("prompt_hash"), judge=args.judge, seed=0, n_boot=args.n_boot,
+        rows={c: ref[c] for c in ("id", "question_type", "question", "answer")},
+    )
     report = {"benchmark": "multipanelvqa", "predictions": str(args.predictions), "dataset": str(args.dataset),
-              "config": args.config, "split": args.split, **result}
+              "config": args.config, "split": args.split, **result, "provenance": made}
     (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
     charts = [bars(result["per_question_type"], out / "per_question_type.png", "MultipanelVQA by question type")]
     if result["per_augmentation"]:
         charts.append(bars(result["per_augmentation"], out / "per_augmentation.png", "MultipanelVQA by augmentation"))
     print(format_table(result))
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
-    return 0
+    reasons = ", ".join(part for part in (f"{result['unjudged']} unjudged" if result["unjudged"] else "",
+                                          f"{result['failed']} model calls failed" if result["failed"] else "") if part)
+    return exit_status(result, reasons, "rerun the same command to resume: judged rows come from the cache "
+                                        "(failed model calls: rerun eval with the same --out)", "multipanelvqa")
 
 
 def _pct(value) -> str:
@@ -82,17 +99,20 @@ def format_table(result: dict) -> str:
     for prefix, groups in sections:
         for key, g in groups.items():
             ci = f"[{_pct(g['ci'][0])}, {_pct(g['ci'][1])}]" if g["ci"] else ""
-            rows.append((prefix + key, str(g["n"]), str(g["scored"]), _pct(g["accuracy"]), ci))
+            rows.append((prefix + key, str(g["n"]), str(g["scored"]), format_value(g), ci))
     ci = result["accuracy_ci"]
-    rows.append(("overall", str(result["n"]), str(result["scored"]), _pct(result["accuracy"]),
+    rows.append(("overall", str(result["n"]), str(result["scored"]), format_value(result),
                  f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci else ""))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
     lines.insert(1, "-" * len(lines[0]))
+    warning = headline(result)
+    if warning:
+        lines.insert(0, warning)
     judge = result["judge"] or "none (rules only)"
     lines.append(
         f"rules: {result['rule_correct']} correct, {result['rule_wrong']} wrong, {result['rule_undecided']} undecided; "
-        f"judge {judge}: {result['judged']} judged, {result['unjudged']} unjudged (left out of accuracy)"
+        f"judge {judge}: {result['judged']} judged, {result['unjudged']} unjudged (unscored)"
     )
     if result["judge_usage"]:
         u = result["judge_usage"]

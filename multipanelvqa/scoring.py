@@ -4,8 +4,9 @@ Rules settle what they can read for certain: a normalised exact match, a yes/no,
 a number (digits or words). A reply the rules cannot settle goes to the judge when one is
 given, with the two prompts of the paper's Appendix D (Table 6); without a judge it counts as
 wrong. A judge that fails (API error, or a reply that is neither yes nor no) leaves the row
-unjudged: it is reported and left out of the accuracy, never counted wrong. Accuracy is per
-question, not per image.
+unjudged, and a failed model call leaves it unanswered: either is unscored, never counted wrong
+nor left out; a result with unscored rows is incomplete and reports accuracy bounds
+(benchkit.completeness). Accuracy is per question, not per image.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Hashable, Sequence
 
 import numpy as np
 
+from benchkit.completeness import bounded, completeness
 from benchkit.extract import extract_choice
 from benchkit.stats import cluster_bootstrap_ci
 
@@ -121,6 +123,7 @@ def score(
     augmentations: Sequence[str] | None = None,
     subsets: Sequence[str | int] | None = None,
     clusters: Sequence[Hashable] | None = None,
+    failed: Sequence[bool] | None = None,
     judge_concurrency: int = 8,
     judge_timeout: float = 60.0,
     confidence: float = 0.95,
@@ -132,12 +135,15 @@ def score(
     `judge="openai:<model>"` sends rule mismatches to that model at `judge_base_url` (any
     OpenAI-compatible endpoint; the key from `judge_api_key` or OPENAI_API_KEY), caching
     replies under `cache_dir` (default: ~/.cache/dicobench/judge) so a rerun sends nothing.
+    `failed` marks rows whose model call failed. Rows left unjudged or failed make the result
+    incomplete (`complete: false`, `unscored`, `accuracy_lower`/`accuracy_upper`).
     """
     n = len(predictions)
     if n == 0:
         raise ValueError("no predictions to score")
     inputs = (("references", references), ("questions", questions), ("question_types", question_types),
-              ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters))
+              ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters),
+              ("failed", failed))
     for name, values in inputs:
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
@@ -149,9 +155,12 @@ def score(
     subset_names = [_label(s, SUBSETS, "subset") for s in subsets] if subsets is not None else None
     row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
 
-    verdicts = [rule_verdict(p, r, q, c) for p, r, q, c in zip(predictions, references, qtypes, row_choices)]
+    answered = [not f for f in failed] if failed is not None else [True] * n
+    verdicts = [rule_verdict(p, r, q, c) if ok else False
+                for p, r, q, c, ok in zip(predictions, references, qtypes, row_choices, answered)]
     undecided = [i for i, v in enumerate(verdicts) if v is None]
-    rule_counts = {"rule_correct": verdicts.count(True), "rule_wrong": verdicts.count(False),
+    ruled = [v for v, ok in zip(verdicts, answered) if ok]
+    rule_counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False),
                    "rule_undecided": len(undecided)}
     judge_info = {"judge": None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
     if judge and undecided:
@@ -162,21 +171,16 @@ def score(
             verdicts[i] = False
         judge_info["judge"] = judge
 
-    scored = np.array([v is not None for v in verdicts])
+    scored = np.array([v is not None and ok for v, ok in zip(verdicts, answered)])
     correct = np.array([v is True for v in verdicts], dtype=np.float64)
 
+    def ci(values, rows):
+        sub = None if clusters is None else [clusters[i] for i in rows]
+        found = cluster_bootstrap_ci(values, sub, confidence=confidence, n_boot=n_boot, seed=seed)
+        return list(found) if found else None
+
     def group(rows: list[int]) -> dict:
-        kept = [i for i in rows if scored[i]]
-        found = None
-        if kept:
-            sub = None if clusters is None else [clusters[i] for i in kept]
-            found = cluster_bootstrap_ci(correct[kept], sub, confidence=confidence, n_boot=n_boot, seed=seed)
-        return {
-            "n": len(rows),
-            "scored": len(kept),
-            "accuracy": float(correct[kept].mean()) if kept else None,
-            "ci": list(found) if found else None,
-        }
+        return {"n": len(rows), "scored": int(scored[rows].sum()), **bounded(correct, scored, rows, ci)}
 
     def by(labels: Sequence[str] | None, order: Sequence[str] = ()) -> dict:
         if labels is None:
@@ -185,11 +189,11 @@ def score(
         return {k: group([i for i in range(n) if labels[i] == k]) for k in keys}
 
     overall = group(list(range(n)))
+    overall["accuracy_ci"] = overall.pop("ci")
     return {
-        "n": n,
-        "scored": overall["scored"],
-        "accuracy": overall["accuracy"],
-        "accuracy_ci": overall["ci"],
+        **overall,
+        **completeness(scored),
+        "failed": n - sum(answered),
         "correct": int(correct.sum()),
         **rule_counts,
         **judge_info,

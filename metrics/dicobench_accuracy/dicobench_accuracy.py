@@ -24,10 +24,13 @@ Args:
         quoting an option's text is read.
     clusters (`list`, optional): a key per row (e.g. its base scene); rows sharing a key are
         resampled together for the confidence intervals.
+    failed (`list` of `bool`, optional): rows whose model call failed. A result with any is
+        incomplete: `complete` is False, `unscored` counts them, and `accuracy_lower` /
+        `accuracy_upper` (them counted wrong / right) replace `accuracy`.
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0):
         the bootstrap's settings.
 Returns:
-    accuracy, accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
+    complete, unscored, accuracy (or accuracy_lower and accuracy_upper), accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
     e_rate, e_reference_rate, e_precision, e_recall, e_f1, per_task, per_track, n, n_clusters,
     confidence, ci_method.
 Examples:
@@ -60,7 +63,7 @@ class DicobenchAccuracy(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2606.26602"],
         )
 
-    def _compute(self, predictions, references, tasks=None, options=None, clusters=None, confidence=0.95,
-                 n_boot=2000, seed=0):
-        return score(predictions, references, tasks, options, clusters, confidence=confidence, n_boot=n_boot,
-                     seed=seed)
+    def _compute(self, predictions, references, tasks=None, options=None, clusters=None, failed=None,
+                 confidence=0.95, n_boot=2000, seed=0):
+        return score(predictions, references, tasks, options, clusters, failed=failed, confidence=confidence,
+                     n_boot=n_boot, seed=seed)

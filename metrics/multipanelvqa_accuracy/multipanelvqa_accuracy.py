@@ -9,8 +9,10 @@ _DESCRIPTION = """\
 Accuracy on MultipanelVQA (questions about images made of 2-8 subfigures), per question.
 Rules first (normalised exact match, yes/no, choices a-d, number words); with
 `judge="openai:<model>"` the rule mismatches go to an LLM judge with the paper's prompts
-(Appendix D). Rows the judge could not answer are `unjudged`: reported, left out of the
-accuracy, never counted wrong. Judge replies are cached on disk, so a rerun sends nothing.
+(Appendix D). Rows the judge could not answer (`unjudged`) or the model did not (`failed`) are
+unscored: the result is incomplete (`complete` False) and reports `accuracy_lower` (unscored
+counted wrong) and `accuracy_upper` (counted right) instead of `accuracy`. Judge replies are
+cached on disk, so a rerun sends only what is still missing.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -23,6 +25,7 @@ Args:
     augmentations (`list` of `str`, optional): adds `per_augmentation`.
     subsets (`list` of `str` or `int`, optional): "synthetic"/"real_world": adds `per_subset`.
     clusters (`list`, optional): rows sharing a key are resampled together for the CIs.
+    failed (`list` of `bool`, optional): rows whose model call failed (unscored).
     judge (`str`, optional): "openai:<model>" to judge rule mismatches.
     judge_base_url (`str`, optional): any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server).
     judge_api_key (`str`, optional): defaults to the OPENAI_API_KEY environment variable.
@@ -30,7 +33,7 @@ Args:
     judge_concurrency (`int`, defaults to 8), judge_timeout (`float`, seconds, defaults to 60).
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0).
 Returns:
-    accuracy, accuracy_ci, n, scored, correct, rule_correct, rule_wrong, rule_undecided, judge,
+    complete, unscored, accuracy (or accuracy_lower and accuracy_upper), accuracy_ci, n, scored, failed, correct, rule_correct, rule_wrong, rule_undecided, judge,
     judged, unjudged, judge_usage, judge_errors, per_question_type, per_augmentation, per_subset.
 Examples:
     >>> metric = evaluate.load("metrics/multipanelvqa_accuracy")
@@ -73,9 +76,9 @@ class MultipanelvqaAccuracy(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, questions, question_types, choices=None, augmentations=None,
-                 subsets=None, clusters=None, judge=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
+                 subsets=None, clusters=None, failed=None, judge=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
                  judge_concurrency=8, judge_timeout=60.0, confidence=0.95, n_boot=2000, seed=0):
         return score(predictions, references, questions, question_types, judge, judge_base_url, judge_api_key,
                      cache_dir, choices=choices, augmentations=augmentations, subsets=subsets, clusters=clusters,
-                     judge_concurrency=judge_concurrency, judge_timeout=judge_timeout, confidence=confidence,
+                     failed=failed, judge_concurrency=judge_concurrency, judge_timeout=judge_timeout, confidence=confidence,
                      n_boot=n_boot, seed=seed)
