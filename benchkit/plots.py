@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from benchkit.completeness import span
@@ -34,10 +35,13 @@ def _figure(width: float = COLUMN_WIDTH, height: float = 2.6) -> Figure:
 
 
 def save(fig: Figure, path: str | Path) -> Path:
-    """Write `path` (PNG, 300 dpi) and the same stem as SVG; return the PNG path."""
+    """Write `path` (PNG, 300 dpi) and the same stem as SVG with its text kept as text (editable,
+    searchable); return the PNG path."""
     path = Path(path)
-    for target in (path.with_suffix(".png"), path.with_suffix(".svg")):
-        fig.savefig(target, dpi=300, bbox_inches="tight")
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "dicobench"}):  # salt: the same SVG bytes each run
+        for target in (path.with_suffix(".png"), path.with_suffix(".svg")):
+            fig.savefig(target, dpi=300, bbox_inches="tight", metadata={"Date": None} if target.suffix == ".svg"
+                        else None)
     return path.with_suffix(".png")
 
 
@@ -120,7 +124,7 @@ def grouped_bars(series: Mapping[str, Mapping], path: str | Path, title: str = "
     if len(names) > 1:
         _legend(ax, len(names))
     if title:
-        ax.set_title(title, fontsize=FONT + 1, pad=18 if len(names) > 1 else 6)
+        ax.set_title(title, fontsize=FONT + 1, pad=6 + 12 * ((len(names) + 2) // 3) if len(names) > 1 else 6)
     return save(fig, path)
 
 
@@ -145,9 +149,10 @@ def stacked_shares(series: Mapping[str, Mapping[str, int]], path: str | Path, ki
             share = 100 * series[name].get(kind, 0) / total
             ax.barh(row, share, left=left, color=colour(k), hatch=HATCHES[k % len(HATCHES)], edgecolor="white",
                     linewidth=0.3, label=_label(kind) if row == 0 else None)
-            if share >= 8:
+            if share >= 10:
                 ax.text(left + share / 2, row, f"{share:.0f}", ha="center", va="center", fontsize=FONT - 2,
-                        color="white" if k in (0, 3, 7) else "black")
+                        color="white" if k in (0, 3, 7) else "black",
+                        bbox={"facecolor": colour(k), "edgecolor": "none", "pad": 0.6})
             left += share
         ax.text(101, row, f"n={total}", va="center", fontsize=FONT - 2)
     ax.set_yticks(range(len(names)))
@@ -156,9 +161,9 @@ def stacked_shares(series: Mapping[str, Mapping[str, int]], path: str | Path, ki
     ax.set_xlim(0, 100)
     _style(ax, None)
     ax.set_xlabel(xlabel, fontsize=FONT)
-    ax.legend(fontsize=FONT - 1, frameon=False, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.3 - 0.6 / (len(names) + 1)))
+    ax.legend(fontsize=FONT - 1, frameon=False, ncol=2, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     if title:
-        ax.set_title(title, fontsize=FONT + 1)
+        ax.set_title(title, fontsize=FONT + 1, pad=30)
     return save(fig, path)
 
 
@@ -220,7 +225,7 @@ def deltas(series: Mapping[str, Mapping[str, Mapping]], path: str | Path, title:
     if len(names) > 1:
         _legend(ax, len(names))
     if title:
-        ax.set_title(title, fontsize=FONT + 1, pad=18 if len(names) > 1 else 6)
+        ax.set_title(title, fontsize=FONT + 1, pad=6 + 12 * ((len(names) + 2) // 3) if len(names) > 1 else 6)
     return save(fig, path)
 
 
@@ -229,4 +234,4 @@ def _legend(ax, columns: int) -> None:
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), unique.keys(), fontsize=FONT - 1, frameon=False, ncol=min(3, columns),
-              loc="upper center", bbox_to_anchor=(0.5, 1.25))
+              loc="lower center", bbox_to_anchor=(0.5, 1.0))

@@ -9,7 +9,8 @@ from pathlib import Path
 from benchkit import provenance
 from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
-from benchkit.plots import bars, radar
+from benchkit.plots import bars, radar, stacked_shares
+from dicobench.analysis import ERROR_TYPES
 from benchkit.predictions import align, failed_ids, load_references, read_records
 from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
@@ -76,6 +77,10 @@ def run_score(args: argparse.Namespace) -> int:
     charts = [bars(result["per_task"], out / "per_task.png", f"DiCoBench: {name}")]
     if len(result["per_task"]) >= 3:
         charts.append(radar({name: result["per_task"]}, out / "radar.png", "DiCoBench accuracy by task"))
+    errors = result["error_types"]
+    if errors["overall"]["errors"]:
+        charts.append(stacked_shares({**errors["per_task"], "overall": errors["overall"]}, out / "error_types.png",
+                                     ERROR_TYPES, f"DiCoBench error types: {name}"))
     print(format_table(result))
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
     return exit_status(result, "the model call failed; the errors are in the predictions file",
@@ -124,4 +129,7 @@ def format_table(result: dict) -> str:
         f"recall {_pct(result['e_recall'])}% F1 {_pct(result['e_f1'])}%  CIs: {result['ci_method']}, "
         f"{result['n_clusters']} clusters"
     )
+    errors = result["error_types"]["overall"]
+    lines.append(f"errors: {errors['errors']} (" + ", ".join(f"{k.replace('_', ' ')} {errors[k]}" for k in ERROR_TYPES)
+                 + ")")
     return "\n".join(lines)

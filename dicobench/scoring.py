@@ -1,7 +1,8 @@
 """Score DiCoBench answers: accuracy with cluster-aware CIs, per task and track, and E-option bias.
 
 Rows built from the same base scene are correlated, so intervals resample whole clusters.
-Models over-pick E ("no visible difference/commonality"), so E gets its own precision/recall.
+Models over-pick E ("no visible difference/commonality"), so E gets its own precision/recall;
+wrong answers are split into the paper's error types (dicobench.analysis).
 Rows whose model call failed are unscored: they bound the accuracy (benchkit.completeness).
 """
 
@@ -14,6 +15,7 @@ import numpy as np
 from benchkit.completeness import bounded, completeness
 from benchkit.extract import extract_choice
 from benchkit.stats import cluster_bootstrap_ci
+from dicobench.analysis import error_types
 from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
 
 NONE_LETTER = LETTERS[-1]
@@ -88,6 +90,7 @@ def score(
         **_task_mean(per_task),
         "unparsed_rate": sum(p is None and ok for p, ok in zip(parsed, scored)) / answered if answered else None,
         **_none_option(parsed, refs),
+        "error_types": error_types(parsed, refs, names, scored),
         "per_task": per_task,
         "per_track": per_track,
         "confidence": confidence,

@@ -31,7 +31,8 @@ Args:
         the bootstrap's settings.
 Returns:
     complete, unscored, accuracy (or accuracy_lower and accuracy_upper), accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
-    e_rate, e_reference_rate, e_precision, e_recall, e_f1, per_task, per_track, n, n_clusters,
+    e_rate, e_reference_rate, e_precision, e_recall, e_f1, error_types (counts of missed_cue,
+    ex_nihilo, wrong_option, unparsed overall and per task), per_task, per_track, n, n_clusters,
     confidence, ci_method.
 Examples:
     >>> metric = evaluate.load("metrics/dicobench_accuracy")
