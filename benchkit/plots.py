@@ -189,6 +189,9 @@ def lines(series: Mapping[str, Mapping[float, Mapping]], path: str | Path, title
         if len(cis) == len(kept) and len(kept) > 1:
             ax.fill_between([x for x, _ in cis], [100 * c[0] for _, c in cis], [100 * c[1] for _, c in cis],
                             color=colour(i), alpha=0.12, linewidth=0)
+    ticks = sorted({x for points in series.values() for x in points}, key=float)
+    ax.set_xticks([float(x) for x in ticks])
+    ax.set_xticklabels([str(x) for x in ticks])
     ax.set_ylim(0, 100)
     ax.set_xlabel(xlabel, fontsize=FONT)
     _style(ax, ylabel)
@@ -201,7 +204,8 @@ def lines(series: Mapping[str, Mapping[float, Mapping]], path: str | Path, title
 
 def deltas(series: Mapping[str, Mapping[str, Mapping]], path: str | Path, title: str = "",
            ylabel: str = "accuracy change (points)") -> Path:
-    """Signed bars of `delta` per factor (x) for every series (e.g. model), with `delta_ci`."""
+    """Signed bars of `delta` per factor (x) for every series (e.g. model), with `delta_ci`; each bar's
+    value is printed by the zero line, as the paper's Table 3 prints "(+2.3)"."""
     names = list(series)
     factors = list(dict.fromkeys(f for entries in series.values() for f in entries))
     width = 0.8 / max(1, len(names))
@@ -218,6 +222,8 @@ def deltas(series: Mapping[str, Mapping[str, Mapping]], path: str | Path, title:
             err = [[max(0.0, d - 100 * ci[0])], [max(0.0, 100 * ci[1] - d)]] if ci else None
             ax.bar(x, d, width, yerr=err, capsize=1.5, color=colour(s), hatch=HATCHES[s % len(HATCHES)],
                    edgecolor="white", linewidth=0.3, error_kw={"elinewidth": 0.6}, label=name)
+            ax.annotate(f"{d:+.1f}", (x, 0), xytext=(0, -8 if d >= 0 else 3), textcoords="offset points",
+                        ha="center", fontsize=FONT - 3)
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(range(len(factors)))
     ax.set_xticklabels([_label(f) for f in factors], rotation=30, ha="right", fontsize=FONT)

@@ -9,7 +9,8 @@ from pathlib import Path
 from benchkit import provenance
 from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
-from benchkit.plots import bars
+from benchkit.plots import bars, deltas
+from benchkit.plots import lines as line_chart
 from benchkit.predictions import align, failed_ids, load_references, read_records
 from multipanelvqa.scoring import default_cache_dir, score
 
@@ -35,6 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-timeout", type=float, default=60.0, help="seconds per judge request (default 60)")
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+    p.add_argument("--factors", help="comma-separated interference factors to compare (each must be present; "
+                                     "default: every factor whose configs are in the predictions)")
     p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
     p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
                                    "PREDICTIONS, written by eval)")
@@ -44,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_score(args: argparse.Namespace) -> int:
     records = read_records(args.predictions)
     predictions = {key: text for key, (text, _) in records.items()}
-    wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation"]
+    wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation", "layout_style",
+              "num_subfigures", "source"]
     if args.cluster_by != "none":
         wanted.append(args.cluster_by)
     ref = load_references(args.dataset, args.config, args.split, wanted)
@@ -61,15 +65,18 @@ def run_score(args: argparse.Namespace) -> int:
             judge=args.judge, judge_base_url=args.judge_base_url, judge_api_key=args.judge_api_key,
             cache_dir=args.judge_cache, choices=ref.get("choices"), augmentations=ref.get("augmentation"),
             subsets=ref.get("subset"), clusters=ref[args.cluster_by] if args.cluster_by != "none" else None,
-            failed=[i in failed for i in ref["id"]], judge_concurrency=args.judge_concurrency, judge_timeout=args.judge_timeout, n_boot=args.n_boot,
+            failed=[i in failed for i in ref["id"]], ids=ref["id"], layout_styles=ref.get("layout_style"),
+            num_subfigures=ref.get("num_subfigures"), sources=ref.get("source"),
+            factors=args.factors.split(",") if args.factors else None, judge_concurrency=args.judge_concurrency, judge_timeout=args.judge_timeout, n_boot=args.n_boot,
         )
     except ValueError as exc:
         raise UserError(str(exc)) from None
     out = args.out or args.predictions.with_suffix(".scores")
     out.mkdir(parents=True, exist_ok=True)
+    name = args.name or args.predictions.stem
     settings = provenance.run_settings(args.predictions)
     made = provenance.record(
-        model=args.model or settings.get("model"), name=args.name or args.predictions.stem, dataset=str(args.dataset),
+        model=args.model or settings.get("model"), name=name, dataset=str(args.dataset),
         config=args.config, split=args.split, view=settings.get("view", "full"),
         prompt_hash=settings.get("prompt_hash"), judge=args.judge, seed=0, n_boot=args.n_boot,
         rows={c: ref[c] for c in ("id", "question_type", "question", "answer")},
@@ -80,6 +87,12 @@ def run_score(args: argparse.Namespace) -> int:
     charts = [bars(result["per_question_type"], out / "per_question_type.png", "MultipanelVQA by question type")]
     if result["per_augmentation"]:
         charts.append(bars(result["per_augmentation"], out / "per_augmentation.png", "MultipanelVQA by augmentation"))
+    if len(result["per_num_subfigures"]) > 1:
+        charts.append(line_chart({name: result["per_num_subfigures"]}, out / "per_num_subfigures.png",
+                            "MultipanelVQA by number of subfigures", xlabel="subfigures"))
+    if result["factors"]:
+        charts.append(deltas({name: {f["factor"]: f for f in result["factors"]}}, out / "factors.png",
+                             "MultipanelVQA interference factors"))
     print(format_table(result))
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
     reasons = ", ".join(part for part in (f"{result['unjudged']} unjudged" if result["unjudged"] else "",
@@ -95,7 +108,8 @@ def _pct(value) -> str:
 def format_table(result: dict) -> str:
     rows = [("group", "n", "scored", "acc %", f"{round(100 * result['confidence'])}% CI")]
     sections = (("", result["per_question_type"]), ("subset ", result["per_subset"]),
-                ("augmentation ", result["per_augmentation"]))
+                ("augmentation ", result["per_augmentation"]), ("layout ", result["per_layout_style"]),
+                ("subfigures ", result["per_num_subfigures"]), ("source ", result["per_source"]))
     for prefix, groups in sections:
         for key, g in groups.items():
             ci = f"[{_pct(g['ci'][0])}, {_pct(g['ci'][1])}]" if g["ci"] else ""
@@ -114,6 +128,12 @@ def format_table(result: dict) -> str:
         f"rules: {result['rule_correct']} correct, {result['rule_wrong']} wrong, {result['rule_undecided']} undecided; "
         f"judge {judge}: {result['judged']} judged, {result['unjudged']} unjudged (unscored)"
     )
+    for f in result["factors"]:
+        ci = f"[{_pct(f['delta_ci'][0])}, {_pct(f['delta_ci'][1])}]" if f["delta_ci"] else ""
+        lines.append(f"factor {f['factor']}: {f['base']} {_pct(f['base_accuracy'])}% -> {f['variant']} "
+                     f"{_pct(f['variant_accuracy'])}% (delta {_pct(f['delta'])} points {ci}, n={f['n']}"
+                     + (", paired)" if f["paired"] else ", unpaired)")
+                     + (f" ({f['unscored']} unscored pairs left out)" if f["unscored"] else ""))
     if result["judge_usage"]:
         u = result["judge_usage"]
         lines.append(f"judge tokens: {u['prompt_tokens']} prompt, {u['completion_tokens']} completion; "

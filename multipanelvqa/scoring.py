@@ -21,6 +21,9 @@ import numpy as np
 from benchkit.completeness import bounded, completeness
 from benchkit.extract import extract_choice
 from benchkit.stats import cluster_bootstrap_ci
+from multipanelvqa.factors import check_names as check_factor_names
+from multipanelvqa.factors import factors as compare_factors
+from multipanelvqa.schema import LAYOUT_STYLES
 
 QUESTION_TYPES = ("q1", "q2", "q3")
 SUBSETS = ("synthetic", "real_world")
@@ -124,6 +127,11 @@ def score(
     subsets: Sequence[str | int] | None = None,
     clusters: Sequence[Hashable] | None = None,
     failed: Sequence[bool] | None = None,
+    ids: Sequence[str] | None = None,
+    layout_styles: Sequence[str | int] | None = None,
+    num_subfigures: Sequence[int] | None = None,
+    sources: Sequence[str] | None = None,
+    factors: Sequence[str] | None = None,
     judge_concurrency: int = 8,
     judge_timeout: float = 60.0,
     confidence: float = 0.95,
@@ -137,13 +145,19 @@ def score(
     replies under `cache_dir` (default: ~/.cache/dicobench/judge) so a rerun sends nothing.
     `failed` marks rows whose model call failed. Rows left unjudged or failed make the result
     incomplete (`complete: false`, `unscored`, `accuracy_lower`/`accuracy_upper`).
+
+    `layout_styles`, `num_subfigures` and `sources` add the per-group accuracies of the paper's
+    analyses; with `ids` and `augmentations` (and `layout_styles`) the interference factors of its
+    Tables 3 and 4 are compared (multipanelvqa.factors): every factor whose splits are present,
+    or those named in `factors` (then each must be present).
     """
     n = len(predictions)
     if n == 0:
         raise ValueError("no predictions to score")
     inputs = (("references", references), ("questions", questions), ("question_types", question_types),
               ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters),
-              ("failed", failed))
+              ("failed", failed), ("ids", ids), ("layout_styles", layout_styles), ("num_subfigures", num_subfigures),
+              ("sources", sources))
     for name, values in inputs:
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
@@ -153,6 +167,8 @@ def score(
         parse_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
     subset_names = [_label(s, SUBSETS, "subset") for s in subsets] if subsets is not None else None
+    styles = [_label(s, LAYOUT_STYLES, "layout style") for s in layout_styles] if layout_styles is not None else None
+    check_factor_names(factors)  # before any judge request
     row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
 
     answered = [not f for f in failed] if failed is not None else [True] * n
@@ -182,12 +198,16 @@ def score(
     def group(rows: list[int]) -> dict:
         return {"n": len(rows), "scored": int(scored[rows].sum()), **bounded(correct, scored, rows, ci)}
 
-    def by(labels: Sequence[str] | None, order: Sequence[str] = ()) -> dict:
+    def by(labels: Sequence[str | None] | None, order: Sequence[str] = ()) -> dict:
+        """A group per label (rows labelled None belong to none), in `order`, then sorted."""
         if labels is None:
             return {}
-        keys = [k for k in order if k in set(labels)] + sorted(set(labels) - set(order))
+        present = set(labels) - {None}
+        keys = [k for k in order if k in present] + sorted(present - set(order))
         return {k: group([i for i in range(n) if labels[i] == k]) for k in keys}
 
+    panels = [str(int(k)) for k in num_subfigures] if num_subfigures is not None else None
+    augs = list(augmentations) if augmentations is not None else None
     overall = group(list(range(n)))
     overall["accuracy_ci"] = overall.pop("ci")
     return {
@@ -198,8 +218,16 @@ def score(
         **rule_counts,
         **judge_info,
         "per_question_type": by(qtypes, QUESTION_TYPES),
-        "per_augmentation": by(list(augmentations) if augmentations is not None else None),
+        "per_augmentation": by(augs),
         "per_subset": by(subset_names, SUBSETS),
+        "per_subset_question_type": {} if subset_names is None else {
+            sub: by([q if subset_names[i] == sub else None for i, q in enumerate(qtypes)], QUESTION_TYPES)
+            for sub in by(subset_names, SUBSETS)},
+        "per_layout_style": by(styles, LAYOUT_STYLES),
+        "per_num_subfigures": by(panels, sorted(set(panels or ()), key=int)),
+        "per_source": by(list(sources) if sources is not None else None),
+        "factors": compare_factors(correct, scored, qtypes, augmentations=augs, layout_styles=styles, ids=ids,
+                                   wanted=factors, confidence=confidence, n_boot=n_boot, seed=seed),
         "confidence": confidence,
         "ci_method": "cluster bootstrap" if clusters is not None else "bootstrap",
     }

@@ -1,0 +1,148 @@
+"""MultipanelVQA analyses on a hand-made fixture: per layout style, number of subfigures and source,
+the interference factors (Tables 3 and 4) with paired CIs, and their charts."""
+
+import io
+import json
+import re
+
+import datasets
+import pytest
+from PIL import Image
+
+import multipanelvqa.scoring
+from benchkit.cli import run
+from multipanelvqa.schema import features
+from multipanelvqa.score_cli import register
+from test_score_cli import write_jsonl, write_layout
+
+LAYOUTS = (("splash", 2), ("grid_same", 4), ("grid_mixed", 4))  # L000, L001, L002
+ANSWERS = {"q1": "yes", "q2": "umbrella", "q3": "b"}
+WRONG = {"q1": "No.", "q2": "a car", "q3": "(c)"}
+# right (1) or wrong (0) per config, layout (rows) and question q1 q2 q3 (columns)
+RIGHT = {
+    "original": ["110", "101", "111"],  # 7/9
+    "low_similarity": ["111", "111", "110"],  # 8/9
+    "chessboard": ["000", "101", "110"],  # 4/9
+    "captions": ["010", "010", "010"],  # Q2 3/3
+}
+
+
+def png() -> dict:
+    buf = io.BytesIO()
+    Image.new("RGB", (16, 16), (10, 200, 10)).save(buf, format="PNG")
+    return {"bytes": buf.getvalue(), "path": None}
+
+
+def row_id(config, layout, qt):
+    return f"{config}-procedural_scene-s0-L{layout:03d}-{qt}"
+
+
+def rows(config):
+    out = []
+    for layout, (style, k) in enumerate(LAYOUTS):
+        for qt in ("q1", "q2", "q3"):
+            out.append({
+                "id": row_id(config, layout, qt), "image": png(), "question_type": qt, "question": f"{qt}?",
+                "answer": ANSWERS[qt], "choices": ["left", "right", "top", "bottom"] if qt == "q3" else [],
+                "subset": "synthetic", "source": "procedural_scene" if layout < 2 else "procedural_edit",
+                "augmentation": config, "layout_id": layout, "layout_style": style, "num_subfigures": k,
+                "subfigures": [{"bbox": [0, 0, 8, 8], "position": "left", "source_id": "x"}] * k,
+                "target_index": 0, "seed": 0,
+            })
+    return out
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mpv_factors")
+    write_layout(root, {c: rows(c) for c in RIGHT}, features())
+    return root
+
+
+def predictions(path, right=RIGHT):
+    lines = []
+    for config, table in right.items():
+        for layout, marks in enumerate(table):
+            for qt, mark in zip(("q1", "q2", "q3"), marks):
+                lines.append({"id": row_id(config, layout, qt), "response": ANSWERS[qt] if mark == "1" else WRONG[qt]})
+    return write_jsonl(path, lines)
+
+
+def texts(path):
+    return re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text())
+
+
+def test_groups_and_factors_counted_by_hand(dataset, tmp_path, capsys):
+    out = tmp_path / "o"
+    assert run("multipanelvqa", "t", [register], ["score", str(predictions(tmp_path / "p.jsonl")), "--dataset",
+                                                str(dataset), "--out", str(out), "--n-boot", "200"]) == 0
+    r = json.loads((out / "scores.json").read_text())
+    assert r["accuracy"] == pytest.approx(22 / 36)
+    acc = {k: g["accuracy"] for k, g in r["per_layout_style"].items()}
+    assert acc == {"splash": pytest.approx(6 / 12), "grid_same": pytest.approx(8 / 12),
+                   "grid_mixed": pytest.approx(8 / 12)}
+    assert list(r["per_num_subfigures"]) == ["2", "4"]
+    assert r["per_num_subfigures"]["2"]["accuracy"] == pytest.approx(6 / 12)
+    assert r["per_num_subfigures"]["4"]["n"] == 24 and r["per_num_subfigures"]["4"]["accuracy"] == pytest.approx(16 / 24)
+    assert r["per_source"]["procedural_edit"]["accuracy"] == pytest.approx(8 / 12)
+    assert r["per_subset_question_type"]["synthetic"]["q2"]["accuracy"] == pytest.approx(9 / 12)
+    found = {f["factor"]: f for f in r["factors"]}
+    # enlarged, text_hint and captions_referenced are absent: omitted, not zero
+    assert list(found) == ["visual_similarity", "layout_style", "background", "captions"]
+    expect = {"visual_similarity": ("original", "low_similarity", 9, 7 / 9, 8 / 9),
+              "layout_style": ("splash", "grid", 9, 2 / 3, 5 / 6),
+              "background": ("chessboard", "original", 9, 4 / 9, 7 / 9),
+              "captions": ("original", "captions", 3, 2 / 3, 1.0)}
+    for name, (base, variant, n, b, v) in expect.items():
+        f = found[name]
+        assert (f["base"], f["variant"], f["n"]) == (base, variant, n)
+        assert f["base_accuracy"] == pytest.approx(b) and f["variant_accuracy"] == pytest.approx(v)
+        assert f["delta"] == pytest.approx(v - b) and f["delta_ci"][0] <= f["delta"] <= f["delta_ci"][1]
+        assert f["complete"] is True
+    assert found["layout_style"]["paired"] is False and found["captions"]["question_types"] == ["q2"]
+    table = capsys.readouterr().out
+    assert "layout splash" in table and "factor background: chessboard 44.4% -> original 77.8%" in table
+    assert {"2", "4"} <= set(texts(out / "per_num_subfigures.svg"))
+    assert {"+11.1", "+16.7", "+33.3", "visual similarity", "layout style", "background", "captions"} \
+        <= set(texts(out / "factors.svg"))
+    for stem in ("per_num_subfigures", "factors"):
+        assert (out / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_api_and_metric_give_the_command_numbers(dataset, tmp_path):
+    import evaluate
+    from pathlib import Path
+
+    ref = datasets.load_dataset(str(dataset), "all", split="test").remove_columns(["image"]).to_dict()
+    preds = {json.loads(line)["id"]: json.loads(line)["response"]
+             for line in predictions(tmp_path / "p.jsonl").read_text().splitlines()}
+    responses = [preds[i] for i in ref["id"]]
+    kw = dict(choices=ref["choices"], augmentations=ref["augmentation"], subsets=ref["subset"], ids=ref["id"],
+              layout_styles=ref["layout_style"], num_subfigures=ref["num_subfigures"], sources=ref["source"],
+              n_boot=100)
+    api = multipanelvqa.scoring.score(responses, ref["answer"], ref["question"], ref["question_type"], **kw)
+    metric = evaluate.load(str(Path(__file__).resolve().parent.parent / "metrics" / "multipanelvqa_accuracy"))
+    got = metric.compute(predictions=responses, references=ref["answer"], questions=ref["question"],
+                         question_types=ref["question_type"], **kw)
+    assert got == api
+    assert {f["factor"] for f in got["factors"]} == {"visual_similarity", "layout_style", "background", "captions"}
+
+
+def test_asked_factor_with_missing_configs_is_an_error(dataset, tmp_path, capsys):
+    preds = predictions(tmp_path / "p.jsonl")
+    code = run("multipanelvqa", "t", [register], ["score", str(preds), "--dataset", str(dataset), "--factors",
+                                                 "background,subfigure_size", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "factor 'subfigure_size' needs rows of 'original' and 'enlarged'" in err[0]
+    assert run("multipanelvqa", "t", [register], ["score", str(preds), "--dataset", str(dataset), "--factors",
+                                                 "colour"]) == 2
+    assert "unknown factor 'colour'" in capsys.readouterr().err
+
+
+def test_factor_pairs_with_an_unscored_side_are_left_out_and_flagged():
+    ids = ["original-x-q1", "low_similarity-x-q1", "original-y-q1", "low_similarity-y-q1"]
+    r = multipanelvqa.scoring.score(["yes", "yes", "no", None], ["yes"] * 4, ["q"] * 4, ["q1"] * 4, ids=ids,
+                                    augmentations=["original", "low_similarity"] * 2, failed=[False, False, False, True],
+                                    n_boot=20)
+    f = r["factors"][0]
+    assert f["n"] == 1 and f["unscored"] == 1 and f["complete"] is False and f["delta"] == 0.0
