@@ -8,7 +8,7 @@ from benchkit import push_cli
 from benchkit.cli import run
 from benchkit.preview import multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
-from multipanelvqa import build_cli, eval_cli, import_cli, score_cli
+from multipanelvqa import build_cli, eval_cli, import_cli, leaderboard_cli, score_cli
 
 
 def main(argv=None) -> int:
@@ -19,6 +19,7 @@ def main(argv=None) -> int:
         score_cli.register,
         push_cli.register,
         make_preview_register(multipanelvqa_item),
+        leaderboard_cli.register,
     ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
 

@@ -146,3 +146,51 @@ def test_factor_pairs_with_an_unscored_side_are_left_out_and_flagged():
                                     n_boot=20)
     f = r["factors"][0]
     assert f["n"] == 1 and f["unscored"] == 1 and f["complete"] is False and f["delta"] == 0.0
+
+
+def score_to(dataset, folder, right, name):
+    folder.mkdir(parents=True)
+    preds = predictions(folder / "predictions.jsonl", right)
+    assert run("multipanelvqa", "t", [register], ["score", str(preds), "--dataset", str(dataset), "--out", str(folder),
+                                                 "--name", name, "--n-boot", "50"]) == 0
+    return folder
+
+
+def test_leaderboard_table_2_3_and_figure_5(dataset, tmp_path, capsys):
+    from multipanelvqa.cli import main as multipanelvqa
+
+    every = {c: ["111"] * 3 for c in RIGHT}
+    first_q1_wrong = {c: ["011", "111", "111"] for c in RIGHT}
+    results = [score_to(dataset, tmp_path / "a", RIGHT, "A"), score_to(dataset, tmp_path / "b1", every, "B"),
+               score_to(dataset, tmp_path / "b2", first_q1_wrong, "B")]
+    out = tmp_path / "board"
+    capsys.readouterr()
+    assert multipanelvqa(["leaderboard", *map(str, results), "--out", str(out)]) == 0
+    md = (out / "leaderboard.md").read_text().splitlines()
+    assert md[2] == "| model | synthetic Q1 | synthetic Q2 | synthetic Q3 | synthetic Overall |"
+    # A: Q1 8/12, Q2 9/12, Q3 5/12, all 22/36; B: Q1 12/12 and 8/12 (83.3 ± 23.6), overall 36/36 and 32/36
+    assert md[4:] == [
+        "| A | 66.7 | 75.0 ▲ | 41.7 ▼ | 61.1 |",
+        "| B | **83.3 ± 23.6** ▼ | **100.0 ± 0.0** ▲ | **100.0 ± 0.0** | **94.4 ± 7.9** |",
+        "| *Random chance* | 50.0 | - | 25.0 | - |",
+    ]
+    factors = (out / "factors.md").read_text()
+    # visual similarity: A 7/9 -> 8/9; B: 9/9 -> 9/9 and 8/9 -> 8/9
+    assert "| A | 77.8 | 88.9 | 66.7 | 83.3 | 44.4 | 77.8 | 66.7 | **100.0** |" in factors
+    # B's splash side: 3/3 and 2/3 (its first Q1 is wrong in the second run)
+    assert "| B | **94.4 ± 7.9** | **94.4 ± 7.9** | **83.3 ± 23.6** | **100.0 ± 0.0** |" in factors
+    assert {"+11.1", "+16.7", "+33.3", "+0.0", "A", "B"} <= set(texts(out / "factors.svg"))
+    assert {"A", "B", "2", "4"} <= set(texts(out / "per_num_subfigures.svg"))
+    assert (out / "leaderboard.tex").read_text().count(r"\\") >= 4
+
+
+def test_leaderboard_refuses_other_benchmarks_scores(dataset, tmp_path, capsys):
+    from multipanelvqa.cli import main as multipanelvqa
+
+    good = score_to(dataset, tmp_path / "a", RIGHT, "A")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"benchmark": "dicobench", "provenance": {}}))
+    capsys.readouterr()
+    assert multipanelvqa(["leaderboard", str(good), str(other), "--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds no multipanelvqa scores" in err[0]
