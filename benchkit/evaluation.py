@@ -41,6 +41,7 @@ class Benchmark:
     settings: dict | None = None  # benchmark options that shape answers (mode, view), for run.json
     local_max_new_tokens: int = 64  # generation cap for local models when --max-new-tokens is not given
     prompt_template: str = ""  # the prompt's text template, whose hash run.json and scores.json record
+    select: tuple[str, Callable] | None = None  # (column, predicate): ask only the rows it keeps (a view's rows)
 
 
 def interleave(images: Sequence, text: str) -> list:
@@ -82,6 +83,8 @@ def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
     split = f"{args.split}[:{args.limit}]" if args.limit else args.split
     rows = load_split(args.dataset, args.config, split)
+    if benchmark.select:
+        rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / PREDICTIONS
     _check_settings(args.out / RUN, path, {

@@ -12,7 +12,9 @@ from benchkit.errors import UserError
 from benchkit.plots import bars, deltas
 from benchkit.plots import lines as line_chart
 from benchkit.predictions import align, failed_ids, load_references, read_records
+from multipanelvqa.schema import QUESTION_TYPES
 from multipanelvqa.scoring import default_cache_dir, score
+from multipanelvqa.views import VIEWS, targets_one
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-timeout", type=float, default=60.0, help="seconds per judge request (default 60)")
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+    p.add_argument("--view", choices=VIEWS,
+                   help="the eval view the answers were given in (default: from run.json beside PREDICTIONS, else "
+                        "full); isolated and single score only the questions that target one subfigure (Q2)")
     p.add_argument("--factors", help="comma-separated interference factors to compare (each must be present; "
                                      "default: every factor whose configs are in the predictions)")
     p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
@@ -57,7 +62,13 @@ def run_score(args: argparse.Namespace) -> int:
             raise UserError(f"dataset {args.dataset} has no {column!r} column: is it a MultipanelVQA dataset?")
     if args.cluster_by != "none" and args.cluster_by not in ref:
         raise UserError(f"--cluster-by {args.cluster_by!r}: the dataset has no such column")
-    responses = align(predictions, ref["id"], f"{args.dataset} ({args.config}/{args.split})")
+    settings = provenance.run_settings(args.predictions)
+    view = args.view or settings.get("view") or "full"
+    if view != "full":  # the isolation ablation asked only the questions that target one subfigure
+        keep = [i for i, q in enumerate(ref["question_type"])
+                if targets_one(QUESTION_TYPES[q] if isinstance(q, int) else q)]
+        ref = {column: [values[i] for i in keep] for column, values in ref.items()}
+    responses = align(predictions, ref["id"], f"{args.dataset} ({args.config}/{args.split}, view {view})")
     failed = failed_ids(records)
     try:
         result = score(
@@ -74,10 +85,9 @@ def run_score(args: argparse.Namespace) -> int:
     out = args.out or args.predictions.with_suffix(".scores")
     out.mkdir(parents=True, exist_ok=True)
     name = args.name or args.predictions.stem
-    settings = provenance.run_settings(args.predictions)
     made = provenance.record(
         model=args.model or settings.get("model"), name=name, dataset=str(args.dataset),
-        config=args.config, split=args.split, view=settings.get("view", "full"),
+        config=args.config, split=args.split, view=view,
         prompt_hash=settings.get("prompt_hash"), judge=args.judge, seed=0, n_boot=args.n_boot,
         rows={c: ref[c] for c in ("id", "question_type", "question", "answer")},
     )
