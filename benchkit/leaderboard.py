@@ -261,6 +261,14 @@ def same_rows(scores: Sequence[Mapping], what: str = "models") -> None:
                 f"{_where(first)}): a leaderboard compares {what} on the same rows")
 
 
+def same_dataset(scores: Mapping, reference: Mapping) -> None:
+    """Refuse scores of another dataset, config or split than `reference`'s."""
+    keys = ("dataset", "config", "split")
+    if any(scores["provenance"].get(k) != reference["provenance"].get(k) for k in keys):
+        raise UserError(f"{scores['_source']} scores another dataset ({_where(scores)}) than "
+                        f"{reference['_source']} ({_where(reference)})")
+
+
 def _where(scores: Mapping) -> str:
     made = scores["provenance"]
     source = made.get("dataset") or {}
@@ -297,7 +305,8 @@ def register(subparsers, spec: Spec) -> None:
         help="a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts",
         description="Read the scores.json of each RESULT (an eval/score output folder or the file), all of the "
                     "same rows, and write OUT/leaderboard.md, .csv and .tex (a row per model, runs of one --name "
-                    "as mean ± std) and the charts. Scores of different rows are refused.",
+                    "as mean ± std) and the charts. Scores of different rows are refused (runs of an ablation view "
+                    "and study results need only the same dataset, config and split).",
     )
     p.add_argument("results", nargs="+", type=Path, help="result folders or scores.json files")
     p.add_argument("--out", type=Path, required=True, help="output folder")
@@ -308,11 +317,11 @@ def register(subparsers, spec: Spec) -> None:
 
 def run(args, spec: Spec) -> int:
     scores = load(args.results, spec.benchmark)
-    same_rows(scores)
+    full = [s for s in scores if (s["provenance"].get("view") or "full") == "full"]
+    same_rows(full or scores)
     human = load(args.human, spec.benchmark) if args.human else []
-    for h in human:
-        if (h["provenance"].get("dataset") or {}) != (scores[0]["provenance"].get("dataset") or {}):
-            raise UserError(f"{h['_source']} scores another dataset ({_where(h)}) than the models ({_where(scores[0])})")
+    for other in [s for s in scores if s not in full] + human:  # ablation views and studies may cover fewer rows
+        same_dataset(other, (full or scores)[0])
     runs = by_model(scores)
     columns = spec.columns(scores)
     models = {name: views["full"] for name, views in runs.items() if "full" in views}

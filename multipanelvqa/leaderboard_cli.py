@@ -1,7 +1,8 @@
 """`multipanelvqa leaderboard RESULTS... --out DIR`: the paper's Table 2 (accuracy per subset and
 question style, runs of one model as mean ± std), Table 3/4 (the interference factors of every
-model, as a table and a chart of the deltas) and Figure 5 (accuracy against the number of
-subfigures, a line per model)."""
+model, as a table and a chart of the deltas), Figure 4 (Q2 accuracy in the full, isolated and
+single views, when runs of several views are given) and Figure 5 (accuracy against the number
+of subfigures, a line per model)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Mapping, Sequence
 
 from benchkit import leaderboard
 from benchkit.leaderboard import Column, Table, cell
-from benchkit.plots import deltas, lines
+from benchkit.plots import deltas, grouped_bars, lines
 from multipanelvqa.factors import FACTORS
 from multipanelvqa.schema import QUESTION_TYPES, SUBSETS
 
@@ -60,6 +61,15 @@ def charts(table: Table, runs: Mapping[str, Mapping[str, list[Mapping]]], cols: 
     if any(len(points) > 1 for points in series.values()):
         written.append(lines(series, out / "per_num_subfigures.png", "MultipanelVQA by number of subfigures",
                              xlabel="subfigures"))
+    # Figure 4: Q2 accuracy of each model in the views given (full, isolated, single)
+    views = {}
+    for name, model_views in runs.items():
+        for view, view_runs in model_views.items():
+            found = cell([r.get("per_question_type", {}).get("q2") for r in view_runs])
+            if found is not None:
+                views.setdefault(view, {})[name] = found.rank_value
+    if len(views) > 1:
+        written.append(grouped_bars(views, out / "views.png", "MultipanelVQA Q2 by view"))
     # Tables 3 and 4: the factors as a table and the deltas of every model (mean over runs)
     fcols = factor_columns([r for model_runs in full.values() for r in model_runs])
     if fcols:

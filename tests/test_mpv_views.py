@@ -8,11 +8,17 @@ import json
 import numpy as np
 from PIL import Image
 
+import re
+
 from benchkit.cli import run
+from multipanelvqa.cli import main as multipanelvqa
 from multipanelvqa.eval_cli import register
+from multipanelvqa.score_cli import register as score_register
 from multipanelvqa.schema import features
 from multipanelvqa.views import apply_view
 from openai_stub import StubServer
+from test_mpv_analyses import RIGHT, predictions
+from test_mpv_analyses import rows as fixture_rows
 from test_score_cli import write_layout
 
 BOXES = [[10, 10, 30, 20], [50, 40, 40, 40]]  # target (red) first, then a blue neighbour
@@ -86,3 +92,31 @@ def test_eval_single_view_asks_only_q2_with_the_target_image(tmp_path):
     scores = json.loads((out / "scores.json").read_text())
     assert scores["n"] == 2 and scores["accuracy"] == 1.0 and scores["provenance"]["view"] == "single"
     assert json.loads((out / "run.json").read_text())["view"] == "single"
+
+
+def test_leaderboard_figure_4_from_runs_of_several_views(tmp_path):
+    root = tmp_path / "d"
+    write_layout(root, {c: fixture_rows(c) for c in RIGHT}, features())
+    folders = []
+    for view, right in (("full", RIGHT), ("single", {c: ["111"] * 3 for c in RIGHT})):
+        folder = tmp_path / view
+        folder.mkdir()
+        preds = predictions(folder / "all.jsonl", right)
+        if view != "full":  # the single view answers the Q2 rows only
+            lines = [line for line in preds.read_text().splitlines() if line.endswith('-q2", "response": "umbrella"}')]
+            preds.write_text("\n".join(lines) + "\n")
+        (folder / "run.json").write_text(json.dumps({"model": "openai:m", "view": view}))
+        assert run("multipanelvqa", "t", [score_register], ["score", str(preds), "--dataset", str(root), "--out",
+                                                           str(folder), "--name", "M", "--n-boot", "20"]) == 0
+        folders.append(folder)
+    single = json.loads((tmp_path / "single" / "scores.json").read_text())
+    assert single["n"] == 12 and single["accuracy"] == 1.0
+    out = tmp_path / "board"
+    assert multipanelvqa(["leaderboard", *map(str, folders), "--out", str(out)]) == 0
+    md = (out / "leaderboard.md").read_text()
+    assert "| M | " in md and "| M (single) | - | 100.0 | - | 100.0 |" in md
+    svg = (out / "views.svg").read_text()
+    assert {"full", "single", "M"} <= set(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    # Q2 of the full view: 9/12 right; of the single view 12/12
+    full = json.loads((tmp_path / "full" / "scores.json").read_text())
+    assert full["per_question_type"]["q2"]["accuracy"] == 0.75
