@@ -4,11 +4,10 @@ end to end against a 127.0.0.1 endpoint, asking only the questions that target o
 import base64
 import io
 import json
+import re
 
 import numpy as np
 from PIL import Image
-
-import re
 
 from benchkit.cli import run
 from multipanelvqa.cli import main as multipanelvqa
