@@ -11,6 +11,7 @@ from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
 from benchkit.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
+from dicobench.error_judge import JUDGE_TYPES
 from benchkit.predictions import align, failed_ids, load_references, read_records
 from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
@@ -37,7 +38,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
                                    "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+    add_judge_arguments(p)
     p.set_defaults(func=run_score)
+
+
+def add_judge_arguments(p: argparse.ArgumentParser) -> None:
+    """The error-analysis judge's options (shared with eval, which passes them on to score)."""
+    p.add_argument("--judge", help="openai:<model>: classify each wrong answer into the paper's error types from its "
+                                   "reply and the row's cues (for replies of --mode describe)")
+    p.add_argument("--judge-base-url", help="the judge's OpenAI-compatible endpoint (default OpenAI)")
+    p.add_argument("--judge-api-key", help="the judge's API key (prefer the OPENAI_API_KEY environment variable)")
+    p.add_argument("--judge-cache", type=Path, help="judge reply cache folder (default ~/.cache/dicobench/judge)")
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -45,7 +56,7 @@ def run_score(args: argparse.Namespace) -> int:
         raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
     records = read_records(args.predictions)
     predictions = {key: text for key, (text, _) in records.items()}
-    wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS]
+    wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS] + (["question", "cues"] if args.judge else [])
     if args.cluster_by not in ("auto", "none"):
         wanted.append(args.cluster_by)
     ref = load_references(args.dataset, args.config, args.split, wanted)
@@ -58,7 +69,10 @@ def run_score(args: argparse.Namespace) -> int:
     try:
         result = score(responses, ref["answer"], ref["task"], ref.get("options"),
                        ref[cluster_by] if cluster_by else None, failed=[i in failed for i in ref["id"]],
-                       n_boot=args.n_boot)
+                       judge=args.judge, questions=ref.get("question"),
+                       cue_labels=[[c["label"] for c in cues] for cues in ref["cues"]] if args.judge else None,
+                       judge_base_url=args.judge_base_url, judge_api_key=args.judge_api_key,
+                       cache_dir=args.judge_cache, n_boot=args.n_boot)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     out = args.out or args.predictions.with_suffix(".scores")
@@ -68,7 +82,7 @@ def run_score(args: argparse.Namespace) -> int:
     made = provenance.record(
         model=args.model or settings.get("model"), name=name, dataset=str(args.dataset), config=args.config,
         split=args.split, view=settings.get("view", "full"), prompt_hash=settings.get("prompt_hash"),
-        seed=0, n_boot=args.n_boot, rows={c: ref[c] for c in ("id", "task", "answer")},
+        judge=args.judge, seed=0, n_boot=args.n_boot, rows={c: ref[c] for c in ("id", "task", "answer")},
     )
     report = {"benchmark": "dicobench", "predictions": str(args.predictions), "dataset": str(args.dataset),
               "config": args.config, "split": args.split, "cluster_by": cluster_by, "mode": settings.get("mode"),
@@ -81,6 +95,11 @@ def run_score(args: argparse.Namespace) -> int:
     if errors["overall"]["errors"]:
         charts.append(stacked_shares({**errors["per_task"], "overall": errors["overall"]}, out / "error_types.png",
                                      ERROR_TYPES, f"DiCoBench error types: {name}"))
+    judged = result["judge_error_types"]
+    if judged and any(judged["overall"][k] for k in JUDGE_TYPES):
+        charts.append(stacked_shares({**judged["per_task"], "overall": judged["overall"]},
+                                     out / "judge_error_types.png", JUDGE_TYPES,
+                                     f"DiCoBench error types by {judged['judge']}: {name}"))
     print(format_table(result))
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
     return exit_status(result, "the model call failed; the errors are in the predictions file",
@@ -132,4 +151,9 @@ def format_table(result: dict) -> str:
     errors = result["error_types"]["overall"]
     lines.append(f"errors: {errors['errors']} (" + ", ".join(f"{k.replace('_', ' ')} {errors[k]}" for k in ERROR_TYPES)
                  + ")")
+    judged = result.get("judge_error_types")
+    if judged:
+        j = judged["overall"]
+        lines.append(f"judge {judged['judge']}: " + ", ".join(f"{k.replace('_', ' ')} {j[k]}" for k in JUDGE_TYPES)
+                     + f"; {j['unjudged']} unjudged (rerun to retry them: judged ones come from the cache)")
     return "\n".join(lines)

@@ -8,14 +8,17 @@ Rows whose model call failed are unscored: they bound the accuracy (benchkit.com
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Hashable, Sequence
 
 import numpy as np
 
+from benchkit.cache import default_cache_dir
 from benchkit.completeness import bounded, completeness
 from benchkit.extract import extract_choice
 from benchkit.stats import cluster_bootstrap_ci
 from dicobench.analysis import error_types
+from dicobench.error_judge import classify
 from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
 
 NONE_LETTER = LETTERS[-1]
@@ -29,6 +32,14 @@ def score(
     clusters: Sequence[Hashable] | None = None,
     *,
     failed: Sequence[bool] | None = None,
+    judge: str | None = None,
+    questions: Sequence[str] | None = None,
+    cue_labels: Sequence[Sequence[str]] | None = None,
+    judge_base_url: str | None = None,
+    judge_api_key: str | None = None,
+    cache_dir: str | Path | None = None,
+    judge_concurrency: int = 8,
+    judge_timeout: float = 60.0,
     confidence: float = 0.95,
     n_boot: int = 2000,
     seed: int = 0,
@@ -39,14 +50,25 @@ def score(
     lets a reply that quotes an option's text be read, `clusters` (e.g. the base scene of each
     row) makes the confidence intervals account for correlated rows. `failed` marks rows whose
     model call failed (no answer to score): a result with any is incomplete.
+
+    `judge="openai:<model>"` (with `questions`, `options` and each row's `cue_labels`) has an LLM
+    classify every wrong answer into the paper's error types from its reply (meant for replies of
+    `eval --mode describe`), reported as `judge_error_types` beside the rule-based `error_types`;
+    replies are cached under `cache_dir` (default ~/.cache/dicobench/judge).
     """
     n = len(predictions)
     if n == 0:
         raise ValueError("no predictions to score")
     for name, values in (("references", references), ("tasks", tasks), ("options", options), ("clusters", clusters),
-                         ("failed", failed)):
+                         ("failed", failed), ("questions", questions), ("cue_labels", cue_labels)):
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
+    if judge:
+        from benchkit.judge import parse_judge  # deferred: openai takes ~0.5 s to import
+
+        parse_judge(judge)  # a bad spec fails before any work
+        if questions is None or options is None or cue_labels is None:
+            raise ValueError("judging error types needs questions, options and cue_labels")
     refs = [_letter(r) for r in references]
     names = [_task(t) for t in tasks] if tasks is not None else None
     scored = np.array([not f for f in failed] if failed is not None else [True] * n, dtype=bool)
@@ -91,6 +113,12 @@ def score(
         "unparsed_rate": sum(p is None and ok for p, ok in zip(parsed, scored)) / answered if answered else None,
         **_none_option(parsed, refs),
         "error_types": error_types(parsed, refs, names, scored),
+        "judge_error_types": None if not judge else classify(
+            judge, [i for i in every if scored[i] and not correct[i]], questions=questions, options=options,
+            references=refs, parsed=parsed, predictions=predictions, cues=cue_labels, tasks=names,
+            base_url=judge_base_url, api_key=judge_api_key,
+            cache_dir=cache_dir if cache_dir is not None else default_cache_dir(), concurrency=judge_concurrency,
+            timeout=judge_timeout),
         "per_task": per_task,
         "per_track": per_track,
         "confidence": confidence,

@@ -11,13 +11,13 @@ nor left out; a result with unscored rows is incomplete and reports accuracy bou
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Hashable, Sequence
 
 import numpy as np
 
+from benchkit.cache import default_cache_dir
 from benchkit.completeness import bounded, completeness
 from benchkit.extract import extract_choice
 from benchkit.stats import cluster_bootstrap_ci
@@ -106,10 +106,6 @@ def judge_verdict(reply: str | None) -> bool | None:
     """The judge's yes/no; None when it said neither (or both)."""
     said = _yes_no(normalise(reply)) if reply else None
     return None if said is None else said == "yes"
-
-
-def default_cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dicobench" / "judge"
 
 
 def score(
