@@ -13,7 +13,8 @@ from benchkit.plots import bars, deltas
 from benchkit.plots import lines as line_chart
 from benchkit.predictions import align, failed_ids, load_references, read_records
 from multipanelvqa.schema import QUESTION_TYPES
-from multipanelvqa.scoring import default_cache_dir, score
+from multipanelvqa.scoring import decide, default_cache_dir, score
+from multipanelvqa.singles import controlled
 from multipanelvqa.views import VIEWS, targets_one
 
 
@@ -41,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--view", choices=VIEWS,
                    help="the eval view the answers were given in (default: from run.json beside PREDICTIONS, else "
                         "full); isolated and single score only the questions that target one subfigure (Q2)")
+    p.add_argument("--require-singles", type=Path, metavar="SINGLES",
+                   help="predictions of `eval --view single` on the same dataset: also report the accuracy on the "
+                        "image sets whose target subfigure the model answered right alone (the paper's control)")
     p.add_argument("--factors", help="comma-separated interference factors to compare (each must be present; "
                                      "default: every factor whose configs are in the predictions)")
     p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
@@ -65,12 +69,12 @@ def run_score(args: argparse.Namespace) -> int:
     settings = provenance.run_settings(args.predictions)
     view = args.view or settings.get("view") or "full"
     if view != "full":  # the isolation ablation asked only the questions that target one subfigure
-        keep = [i for i, q in enumerate(ref["question_type"])
-                if targets_one(QUESTION_TYPES[q] if isinstance(q, int) else q)]
+        keep = [i for i, q in enumerate(ref["question_type"]) if targets_one(_qtype(q))]
         ref = {column: [values[i] for i in keep] for column, values in ref.items()}
     responses = align(predictions, ref["id"], f"{args.dataset} ({args.config}/{args.split}, view {view})")
     failed = failed_ids(records)
     try:
+        kept = _controlled(args, ref) if args.require_singles else None
         result = score(
             responses, ref["answer"], ref["question"], ref["question_type"],
             judge=args.judge, judge_base_url=args.judge_base_url, judge_api_key=args.judge_api_key,
@@ -78,7 +82,7 @@ def run_score(args: argparse.Namespace) -> int:
             subsets=ref.get("subset"), clusters=ref[args.cluster_by] if args.cluster_by != "none" else None,
             failed=[i in failed for i in ref["id"]], ids=ref["id"], layout_styles=ref.get("layout_style"),
             num_subfigures=ref.get("num_subfigures"), sources=ref.get("source"),
-            factors=args.factors.split(",") if args.factors else None, judge_concurrency=args.judge_concurrency, judge_timeout=args.judge_timeout, n_boot=args.n_boot,
+            factors=args.factors.split(",") if args.factors else None, controlled=kept, judge_concurrency=args.judge_concurrency, judge_timeout=args.judge_timeout, n_boot=args.n_boot,
         )
     except ValueError as exc:
         raise UserError(str(exc)) from None
@@ -111,6 +115,29 @@ def run_score(args: argparse.Namespace) -> int:
                                         "(failed model calls: rerun eval with the same --out)", "multipanelvqa")
 
 
+def _controlled(args: argparse.Namespace, ref: dict) -> list[bool]:
+    """The rows kept by the singles control; singles of rows outside these Q2 questions are refused."""
+    singles = read_records(args.require_singles)
+    index = {key: i for i, key in enumerate(ref["id"])}
+    outside = [key for key in singles if key not in index or _qtype(ref["question_type"][index[key]]) != "q2"]
+    if outside:
+        raise UserError(f"--require-singles {args.require_singles}: {len(outside)} answers are not of Q2 questions of "
+                        f"{args.dataset} ({args.config}/{args.split}), e.g. {outside[0]!r}: give `eval --view single` "
+                        "predictions of the same dataset")
+    rows = [index[key] for key in singles]
+    verdicts = decide([singles[k][0] for k in singles], [ref["answer"][i] for i in rows],
+                      [ref["question"][i] for i in rows], ["q2"] * len(rows), args.judge,
+                      args.judge_base_url, args.judge_api_key, args.judge_cache,
+                      failed=[singles[k][1] is not None for k in singles], judge_concurrency=args.judge_concurrency,
+                      judge_timeout=args.judge_timeout)
+    augs = ref.get("augmentation") or [""] * len(ref["id"])
+    return controlled(ref["id"], augs, list(singles), [augs[i] for i in rows], verdicts)
+
+
+def _qtype(value) -> str:
+    return QUESTION_TYPES[value] if isinstance(value, int) else value
+
+
 def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
@@ -124,6 +151,10 @@ def format_table(result: dict) -> str:
         for key, g in groups.items():
             ci = f"[{_pct(g['ci'][0])}, {_pct(g['ci'][1])}]" if g["ci"] else ""
             rows.append((prefix + key, str(g["n"]), str(g["scored"]), format_value(g), ci))
+    if result.get("controlled"):
+        g = result["controlled"]
+        rows.append(("controlled (singles right)", str(g["n"]), str(g["scored"]), format_value(g),
+                     f"[{_pct(g['ci'][0])}, {_pct(g['ci'][1])}]" if g["ci"] else ""))
     ci = result["accuracy_ci"]
     rows.append(("overall", str(result["n"]), str(result["scored"]), format_value(result),
                  f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci else ""))

@@ -128,6 +128,7 @@ def score(
     num_subfigures: Sequence[int] | None = None,
     sources: Sequence[str] | None = None,
     factors: Sequence[str] | None = None,
+    controlled: Sequence[bool] | None = None,
     judge_concurrency: int = 8,
     judge_timeout: float = 60.0,
     confidence: float = 0.95,
@@ -145,7 +146,8 @@ def score(
     `layout_styles`, `num_subfigures` and `sources` add the per-group accuracies of the paper's
     analyses; with `ids` and `augmentations` (and `layout_styles`) the interference factors of its
     Tables 3 and 4 are compared (multipanelvqa.factors): every factor whose splits are present,
-    or those named in `factors` (then each must be present).
+    or those named in `factors` (then each must be present). `controlled` marks the rows kept by
+    the paper's control (their subfigures answered right alone): adds `controlled`, their accuracy.
     """
     n = len(predictions)
     if n == 0:
@@ -153,7 +155,7 @@ def score(
     inputs = (("references", references), ("questions", questions), ("question_types", question_types),
               ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters),
               ("failed", failed), ("ids", ids), ("layout_styles", layout_styles), ("num_subfigures", num_subfigures),
-              ("sources", sources))
+              ("sources", sources), ("controlled", controlled))
     for name, values in inputs:
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
@@ -168,22 +170,9 @@ def score(
     row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
 
     answered = [not f for f in failed] if failed is not None else [True] * n
-    verdicts = [rule_verdict(p, r, q, c) if ok else False
-                for p, r, q, c, ok in zip(predictions, references, qtypes, row_choices, answered)]
-    undecided = [i for i, v in enumerate(verdicts) if v is None]
-    ruled = [v for v, ok in zip(verdicts, answered) if ok]
-    rule_counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False),
-                   "rule_undecided": len(undecided)}
-    judge_info = {"judge": None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
-    if judge and undecided:
-        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices,
-                                judge_base_url, judge_api_key, cache_dir, judge_concurrency, judge_timeout)
-    else:
-        for i in undecided:
-            verdicts[i] = False
-        judge_info["judge"] = judge
-
-    scored = np.array([v is not None and ok for v, ok in zip(verdicts, answered)])
+    verdicts, counts = _decide(predictions, references, questions, qtypes, row_choices, answered, judge,
+                               judge_base_url, judge_api_key, cache_dir, judge_concurrency, judge_timeout)
+    scored = np.array([v is not None for v in verdicts])
     correct = np.array([v is True for v in verdicts], dtype=np.float64)
 
     def ci(values, rows):
@@ -211,8 +200,8 @@ def score(
         **completeness(scored),
         "failed": n - sum(answered),
         "correct": int(correct.sum()),
-        **rule_counts,
-        **judge_info,
+        **counts,
+        "controlled": None if controlled is None else group([i for i in range(n) if controlled[i]]),
         "per_question_type": by(qtypes, QUESTION_TYPES),
         "per_augmentation": by(augs),
         "per_subset": by(subset_names, SUBSETS),
@@ -227,6 +216,39 @@ def score(
         "confidence": confidence,
         "ci_method": "cluster bootstrap" if clusters is not None else "bootstrap",
     }
+
+
+def decide(predictions: Sequence[str | None], references: Sequence[str], questions: Sequence[str],
+           question_types: Sequence[str | int], judge: str | None = None, judge_base_url: str | None = None,
+           judge_api_key: str | None = None, cache_dir: str | Path | None = None, *,
+           choices: Sequence[Sequence[str]] | None = None, failed: Sequence[bool] | None = None,
+           judge_concurrency: int = 8, judge_timeout: float = 60.0) -> list[bool | None]:
+    """Each row's verdict as `score` reaches it: True or False, None when unscored (the judge or the
+    model call failed)."""
+    n = len(predictions)
+    qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
+    row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
+    answered = [not f for f in failed] if failed is not None else [True] * n
+    return _decide(predictions, references, questions, qtypes, row_choices, answered, judge, judge_base_url,
+                   judge_api_key, cache_dir, judge_concurrency, judge_timeout)[0]
+
+
+def _decide(predictions, references, questions, qtypes, row_choices, answered, judge, base_url, api_key, cache_dir,
+            concurrency, timeout) -> tuple[list[bool | None], dict]:
+    """Rules first, the judge on what they cannot settle; (verdicts, rule and judge counts)."""
+    verdicts = [rule_verdict(p, r, q, c) if ok else False
+                for p, r, q, c, ok in zip(predictions, references, qtypes, row_choices, answered)]
+    undecided = [i for i, v in enumerate(verdicts) if v is None]
+    ruled = [v for v, ok in zip(verdicts, answered) if ok]
+    counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False), "rule_undecided": len(undecided)}
+    judge_info = {"judge": judge, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
+    if judge and undecided:
+        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices,
+                                base_url, api_key, cache_dir, concurrency, timeout)
+    else:
+        for i in undecided:
+            verdicts[i] = False
+    return [v if ok else None for v, ok in zip(verdicts, answered)], {**counts, **judge_info}
 
 
 def _run_judge(judge, rows, verdicts, predictions, references, questions, qtypes, row_choices,

@@ -194,3 +194,30 @@ def test_leaderboard_refuses_other_benchmarks_scores(dataset, tmp_path, capsys):
     assert multipanelvqa(["leaderboard", str(good), str(other), "--out", str(tmp_path / "b")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "holds no multipanelvqa scores" in err[0]
+
+
+def test_require_singles_reports_the_controlled_rows(dataset, tmp_path, capsys):
+    preds = predictions(tmp_path / "p.jsonl")
+    # the target alone (eval --view single) of the original config: right on L000 and L002, wrong on L001
+    singles = write_jsonl(tmp_path / "singles.jsonl", [
+        {"id": row_id("original", 0, "q2"), "response": "An umbrella."},
+        {"id": row_id("original", 1, "q2"), "response": "car"},
+        {"id": row_id("original", 2, "q2"), "response": "umbrella"},
+    ])
+    out = tmp_path / "o"
+    assert run("multipanelvqa", "t", [register], ["score", str(preds), "--dataset", str(dataset), "--out", str(out),
+                                                 "--require-singles", str(singles), "--n-boot", "20"]) == 0
+    r = json.loads((out / "scores.json").read_text())
+    # kept: the image sets of L000 and L002 in every config (24 rows); right among them by hand: 5 + 5 + 2 + 2
+    assert r["controlled"]["n"] == 24 and r["controlled"]["accuracy"] == pytest.approx(14 / 24)
+    assert r["accuracy"] == pytest.approx(22 / 36)  # the uncontrolled accuracy beside it
+    assert "controlled (singles right)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad_id", ["original-procedural_scene-s9-L007-q2", "original-procedural_scene-s0-L000-q1"])
+def test_require_singles_of_other_rows_is_an_error(dataset, tmp_path, capsys, bad_id):
+    singles = write_jsonl(tmp_path / "s.jsonl", [{"id": bad_id, "response": "umbrella"}])
+    code = run("multipanelvqa", "t", [register], ["score", str(predictions(tmp_path / "p.jsonl")), "--dataset",
+                                                 str(dataset), "--require-singles", str(singles)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "are not of Q2 questions of" in err[0]
