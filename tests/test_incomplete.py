@@ -8,7 +8,6 @@ import io
 import json
 from pathlib import Path
 
-import datasets
 import evaluate
 import pytest
 from PIL import Image
