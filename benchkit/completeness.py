@@ -69,8 +69,9 @@ def headline(result: Mapping) -> str | None:
     """The warning printed above an incomplete result's table; None when it is complete."""
     if result.get("complete", True):
         return None
+    low, high = span(result)
     return (f"INCOMPLETE: {result['unscored']} of {result['n']} rows could not be scored; accuracy is between "
-            f"{format_value(result).replace('-', '% and ')}% (unscored rows counted wrong, then right)")
+            f"{100 * low:.1f}% and {100 * high:.1f}% (unscored rows counted wrong, then right)")
 
 
 def resume_message(result: Mapping, reasons: str, how: str) -> str:

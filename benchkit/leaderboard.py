@@ -80,11 +80,11 @@ class Table:
 
 def cell(groups: Sequence[Mapping | None]) -> Cell | None:
     """One cell over the runs' result groups; None when no run has the group."""
-    spans = [span(g) for g in groups if g is not None]
-    spans = [s for s in spans if s is not None]
-    if not spans:
+    present = [g for g in groups if g is not None and span(g) is not None]
+    if not present:
         return None
-    complete = all(low == high for low, high in spans) and all(g is None or "accuracy" in g for g in groups if g)
+    spans = [span(g) for g in present]
+    complete = all(g.get("accuracy") is not None for g in present)
     lows = [low for low, _ in spans]
     highs = [high for _, high in spans]
     mean = sum(lows) / len(lows) if complete else None
