@@ -4,6 +4,7 @@ import json
 import re
 
 from benchkit.cli import run
+from chart_capture import bar_widths, drawn  # noqa: F401 (fixture)
 from dicobench.analysis import error_type
 from dicobench.score_cli import register
 from dicobench.scoring import score
@@ -35,7 +36,7 @@ def svg_texts(path):
     return re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text())
 
 
-def test_score_writes_error_types_and_their_chart(dicobench_dir, tmp_path, capsys):  # noqa: F811
+def test_score_writes_error_types_and_their_chart(dicobench_dir, tmp_path, capsys, drawn):  # noqa: F811
     # answers per task are A, B, C, D (fixture). attribute: E, E, C, A -> 2 missed cues, 1 wrong option;
     # spatial_relation: all right; instance: one unreadable reply, three right.
     answers = {"attribute": ["E", "E", "C", "A"], "spatial_relation": list("ABCD"),
@@ -55,3 +56,5 @@ def test_score_writes_error_types_and_their_chart(dicobench_dir, tmp_path, capsy
     assert {"n=3", "n=1", "n=4"} <= set(texts) and "n=0" not in texts
     assert {"67", "33", "100", "50", "25"} <= set(texts)
     assert (out / "error_types.png").read_bytes()[:4] == b"\x89PNG"
+    # shares of missed_cue, ex_nihilo, wrong_option, unparsed: attribute, instance, overall
+    assert bar_widths(drawn["error_types"]) == [66.7, 0.0, 33.3, 0.0, 0.0, 0.0, 0.0, 100.0, 50.0, 0.0, 25.0, 25.0]

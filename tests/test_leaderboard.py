@@ -8,6 +8,7 @@ import re
 import pytest
 
 from benchkit.cli import run
+from chart_capture import bar_heights, bar_widths, drawn, line_points  # noqa: F401 (fixture)
 from dicobench.cli import main as dicobench
 from test_score_cli import dicobench_dir, mpvqa_dir, write_jsonl  # noqa: F401 (fixtures)
 from multipanelvqa.score_cli import register as register_multipanel
@@ -46,7 +47,7 @@ def texts(path):
     return set(re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text()))
 
 
-def test_table_1_figures_4_6_7(results, dicobench_dir, tmp_path, capsys):  # noqa: F811
+def test_table_1_figures_4_6_7(results, dicobench_dir, tmp_path, capsys, drawn):  # noqa: F811
     human = score(dicobench_dir, tmp_path / "study", {t: 4 for t in TASKS}, "participants")
     out = tmp_path / "board"
     capsys.readouterr()
@@ -76,6 +77,13 @@ def test_table_1_figures_4_6_7(results, dicobench_dir, tmp_path, capsys):  # noq
     assert {"M1", "M2"} <= texts(out / "radar.svg") and "M1 (crop)" not in texts(out / "radar.svg")
     assert {"full", "crop"} <= texts(out / "views_M1.svg") and not (out / "views_M2.svg").exists()
     assert {"n=6", "n=9", "n=2", "M1", "M2", "M1 (crop)"} <= texts(out / "error_types.svg")
+    # the plotted values: radar polygons (closed: the first point again), bars per view, error shares
+    assert line_points(drawn["radar"]) == {"M1": [100.0, 50.0, 0.0, 100.0], "M2": [62.5, 100.0, 25.0, 62.5]}
+    # views_M1: full on attribute, spatial, instance, average, then crop
+    assert bar_heights(drawn["views_M1"]) == [100.0, 50.0, 0.0, 50.0, 100.0, 100.0, 50.0, 83.3]
+    # error_types: M1 (2 wrong_option on spatial, 4 on instance: all wrong option), M2 (9 wrong options),
+    # M1 (crop) 2; each bar split into missed_cue, ex_nihilo, wrong_option, unparsed
+    assert bar_widths(drawn["error_types"]) == [0.0, 0.0, 100.0, 0.0] * 3
     for stem in ("radar", "views_M1", "error_types"):
         assert (out / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
 

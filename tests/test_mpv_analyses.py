@@ -11,6 +11,7 @@ from PIL import Image
 
 import multipanelvqa.scoring
 from benchkit.cli import run
+from chart_capture import bar_heights, drawn, line_points  # noqa: F401 (fixture)
 from multipanelvqa.schema import features
 from multipanelvqa.score_cli import register
 from test_score_cli import write_jsonl, write_layout
@@ -72,7 +73,7 @@ def texts(path):
     return re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text())
 
 
-def test_groups_and_factors_counted_by_hand(dataset, tmp_path, capsys):
+def test_groups_and_factors_counted_by_hand(dataset, tmp_path, capsys, drawn):
     out = tmp_path / "o"
     assert run("multipanelvqa", "t", [register], ["score", str(predictions(tmp_path / "p.jsonl")), "--dataset",
                                                 str(dataset), "--out", str(out), "--n-boot", "200"]) == 0
@@ -107,6 +108,8 @@ def test_groups_and_factors_counted_by_hand(dataset, tmp_path, capsys):
         <= set(texts(out / "factors.svg"))
     for stem in ("per_num_subfigures", "factors"):
         assert (out / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+    assert line_points(drawn["per_num_subfigures"]) == {"p": [50.0, 66.7]}
+    assert bar_heights(drawn["factors"]) == [11.1, 16.7, 33.3, 33.3]
 
 
 def test_api_and_metric_give_the_command_numbers(dataset, tmp_path):
@@ -156,7 +159,7 @@ def score_to(dataset, folder, right, name):
     return folder
 
 
-def test_leaderboard_table_2_3_and_figure_5(dataset, tmp_path, capsys):
+def test_leaderboard_table_2_3_and_figure_5(dataset, tmp_path, capsys, drawn):
     from multipanelvqa.cli import main as multipanelvqa
 
     every = {c: ["111"] * 3 for c in RIGHT}
@@ -182,6 +185,10 @@ def test_leaderboard_table_2_3_and_figure_5(dataset, tmp_path, capsys):
     assert {"+11.1", "+16.7", "+33.3", "+0.0", "A", "B"} <= set(texts(out / "factors.svg"))
     assert {"A", "B", "2", "4"} <= set(texts(out / "per_num_subfigures.svg"))
     assert (out / "leaderboard.tex").read_text().count(r"\\") >= 4
+    # Figure 5: A 6/12 on 2 subfigures, 16/24 on 4; B: 2 subfigures 12/12 and 8/12, 4 subfigures 24/24
+    assert line_points(drawn["per_num_subfigures"]) == {"A": [50.0, 66.7], "B": [83.3, 100.0]}
+    # factor deltas, A then B: visual similarity, layout style, background, captions
+    assert bar_heights(drawn["factors"]) == [11.1, 16.7, 33.3, 33.3, 0.0, 16.7, 0.0, 0.0]
 
 
 def test_leaderboard_refuses_other_benchmarks_scores(dataset, tmp_path, capsys):

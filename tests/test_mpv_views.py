@@ -10,6 +10,7 @@ import numpy as np
 from PIL import Image
 
 from benchkit.cli import run
+from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
 from multipanelvqa.cli import main as multipanelvqa
 from multipanelvqa.eval_cli import register
 from multipanelvqa.score_cli import register as score_register
@@ -93,7 +94,7 @@ def test_eval_single_view_asks_only_q2_with_the_target_image(tmp_path):
     assert json.loads((out / "run.json").read_text())["view"] == "single"
 
 
-def test_leaderboard_figure_4_from_runs_of_several_views(tmp_path):
+def test_leaderboard_figure_4_from_runs_of_several_views(tmp_path, drawn):
     root = tmp_path / "d"
     write_layout(root, {c: fixture_rows(c) for c in RIGHT}, features())
     folders = []
@@ -119,3 +120,4 @@ def test_leaderboard_figure_4_from_runs_of_several_views(tmp_path):
     # Q2 of the full view: 9/12 right; of the single view 12/12
     full = json.loads((tmp_path / "full" / "scores.json").read_text())
     assert full["per_question_type"]["q2"]["accuracy"] == 0.75
+    assert bar_heights(drawn["views"]) == [75.0, 100.0]
