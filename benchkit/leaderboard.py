@@ -316,10 +316,21 @@ def register(subparsers, spec: Spec) -> None:
 
 
 def run(args, spec: Spec) -> int:
-    scores = load(args.results, spec.benchmark)
+    table, written = make(spec, args.results, args.out, args.human)
+    print(markdown(table))
+    print(f"wrote {', '.join(str(p.name) for p in written)} in {args.out}")
+    return 0
+
+
+def make(spec: Spec, results: Sequence[str | Path], out: str | Path,
+         human: Sequence[str | Path] = ()) -> tuple[Table, list[Path]]:
+    """The leaderboard of `results` (result folders or scores.json files) and its charts, written to
+    `out`: (the table, the files written). Bad input raises UserError."""
+    out = Path(out)
+    scores = load(results, spec.benchmark)
     full = [s for s in scores if (s["provenance"].get("view") or "full") == "full"]
     same_rows(full or scores)
-    human = load(args.human, spec.benchmark) if args.human else []
+    human = load(human, spec.benchmark) if human else []
     for other in [s for s in scores if s not in full] + human:  # ablation views and studies may cover fewer rows
         same_dataset(other, (full or scores)[0])
     runs = by_model(scores)
@@ -332,7 +343,4 @@ def run(args, spec: Spec) -> int:
                 row = build(spec.title, columns, {f"{name} ({view})": view_runs}).rows[0]
                 row.kind = "view"
                 table.rows.insert(sum(r.kind in ("model", "view") for r in table.rows), row)
-    written = write(table, args.out) + spec.charts(table, runs, columns, args.out)
-    print(markdown(table))
-    print(f"wrote {', '.join(str(p.name) for p in written)} in {args.out}")
-    return 0
+    return table, write(table, out) + spec.charts(table, runs, columns, out)

@@ -69,5 +69,10 @@ SPEC = leaderboard.Spec("dicobench", "DiCoBench accuracy by task", columns,
                         {**{t: CHANCE for t in TASKS}, "average": CHANCE}, charts)
 
 
+def make_leaderboard(results, out, *, human=()) -> tuple[Table, list[Path]]:
+    """The Python API of `leaderboard`: (the table, the files written to `out`)."""
+    return leaderboard.make(SPEC, results, out, human)
+
+
 def register(subparsers) -> None:
     leaderboard.register(subparsers, SPEC)

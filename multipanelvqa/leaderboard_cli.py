@@ -93,5 +93,10 @@ SPEC = leaderboard.Spec("multipanelvqa", "MultipanelVQA accuracy by subset and q
                         {f"{sub}_{qt}": p for sub in SUBSETS for qt, p in CHANCE.items()}, charts)
 
 
+def make_leaderboard(results, out, *, human=()) -> tuple[Table, list[Path]]:
+    """The Python API of `leaderboard`: (the table, the files written to `out`)."""
+    return leaderboard.make(SPEC, results, out, human)
+
+
 def register(subparsers) -> None:
     leaderboard.register(subparsers, SPEC)

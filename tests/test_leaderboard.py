@@ -119,3 +119,14 @@ def test_bad_input_is_one_line_exit_2(results, dicobench_dir, mpvqa_dir, tmp_pat
         assert dicobench(["leaderboard", str(results[0]), str(bad), "--out", str(tmp_path / "b")]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("dicobench: error:") and message in err[0]
+
+
+def test_python_api_gives_the_command_table(results, tmp_path):
+    import dicobench
+    from benchkit.leaderboard import markdown
+
+    table, written = dicobench.leaderboard(results, tmp_path / "api")
+    assert markdown(table) == (tmp_path / "api" / "leaderboard.md").read_text()
+    assert [r.name for r in table.rows] == ["M1", "M2", "M1 (crop)", "Random chance"]
+    assert table.rows[1].cells[0].runs == 2 and round(table.rows[1].cells[0].std, 4) == 0.1768
+    assert {p.name for p in written} >= {"leaderboard.md", "leaderboard.csv", "leaderboard.tex", "radar.png"}
