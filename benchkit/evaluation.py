@@ -3,9 +3,10 @@
 `DIR/predictions.jsonl` gets one line per row as soon as it is answered (flushed), so an
 interrupted run loses nothing. A rerun with the same `--out` keeps the answered rows, retries
 the failed ones (an API error is not an answer) and scores through the benchmark's own `score`
-subcommand; while rows keep failing the scores are incomplete (bounds, status 1). `DIR/run.json` records the settings that shape answers;
-a rerun with other settings is refused rather than mixing two runs in one file. The API key is
-never written anywhere.
+subcommand; while rows keep failing the scores are incomplete (bounds, status 1). `DIR/run.json`
+records the settings that shape answers, and how they were made (benchkit.provenance); a rerun
+with other settings is refused rather than mixing two runs in one file. The API key is never
+written anywhere.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
     todo = [i for i, key in enumerate(rows["id"]) if key not in answered]
     print(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask {args.model}")
     failed = _ask(rows, todo, path, benchmark, args) if todo else 0
-    # Rows that failed are scored as unscored: the result is incomplete and the status 1 (benchkit.completeness).
+    # failed rows stay unscored: the scores are incomplete and the status 1 (benchkit.completeness)
     parser = argparse.ArgumentParser(prog=f"{benchmark.name} score")
     benchmark.score_register(parser.add_subparsers(dest="command", required=True))
     score = parser.parse_args(["score", str(path), "--dataset", args.dataset, "--config", args.config,
