@@ -210,7 +210,8 @@ def latex(table: Table) -> str:
     texts = _texts(table, lambda t: rf"\textbf{{{t}}}", lambda t: rf"\textcolor{{blue}}{{{t}}}",
                    lambda t: rf"\textcolor{{red}}{{{t}}}")
     for i, (row, cells) in enumerate(zip(table.rows, texts)):
-        if row.kind != "model" and (i == 0 or table.rows[i - 1].kind == "model"):
+        before = table.rows[i - 1].kind if i else "model"
+        if row.kind != before and {row.kind, before} != {"chance", "human"}:  # models | views | references
             lines.append(r"\midrule")
         lines.append(_tex(row.name) + " & " + " & ".join(c.replace("±", r"$\pm$") for c in cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{_tex(table.title)}}}", r"\end{table}"]
