@@ -18,7 +18,12 @@ TEXT_FIELDS = ("response", "prediction")
 
 def read_predictions(path: str | Path) -> dict[str, str | None]:
     """Map id -> response text (None where the model gave no reply, scored as unparsed)."""
-    return {key: text for key, (text, _) in read_records(path).items()}
+    return texts(read_records(path))
+
+
+def texts(records: dict[str, tuple[str | None, str | None]]) -> dict[str, str | None]:
+    """Map id -> response text of records from `read_records`."""
+    return {key: text for key, (text, _) in records.items()}
 
 
 def failed_ids(records: dict[str, tuple[str | None, str | None]]) -> set[str]:

@@ -12,7 +12,7 @@ from benchkit.errors import UserError
 from benchkit.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
 from dicobench.error_judge import JUDGE_TYPES
-from benchkit.predictions import align, failed_ids, load_references, read_records
+from benchkit.predictions import align, failed_ids, load_references, read_records, texts
 from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
 
@@ -55,7 +55,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
     records = read_records(args.predictions)
-    predictions = {key: text for key, (text, _) in records.items()}
+    predictions = texts(records)
     wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS] + (["question", "cues"] if args.judge else [])
     if args.cluster_by not in ("auto", "none"):
         wanted.append(args.cluster_by)

@@ -11,7 +11,7 @@ from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
 from benchkit.plots import bars, deltas
 from benchkit.plots import lines as line_chart
-from benchkit.predictions import align, failed_ids, load_references, read_records
+from benchkit.predictions import align, failed_ids, load_references, read_records, texts
 from multipanelvqa.schema import QUESTION_TYPES
 from multipanelvqa.scoring import decide, default_cache_dir, score
 from multipanelvqa.singles import controlled
@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     records = read_records(args.predictions)
-    predictions = {key: text for key, (text, _) in records.items()}
+    predictions = texts(records)
     wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation", "layout_style",
               "num_subfigures", "source"]
     if args.cluster_by != "none":
@@ -125,7 +125,7 @@ def _controlled(args: argparse.Namespace, ref: dict) -> list[bool]:
                         f"{args.dataset} ({args.config}/{args.split}), e.g. {outside[0]!r}: give `eval --view single` "
                         "predictions of the same dataset")
     rows = [index[key] for key in singles]
-    verdicts = decide([singles[k][0] for k in singles], [ref["answer"][i] for i in rows],
+    verdicts = decide(list(texts(singles).values()), [ref["answer"][i] for i in rows],
                       [ref["question"][i] for i in rows], ["q2"] * len(rows), args.judge,
                       args.judge_base_url, args.judge_api_key, args.judge_cache,
                       failed=[singles[k][1] is not None for k in singles], judge_concurrency=args.judge_concurrency,
