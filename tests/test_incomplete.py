@@ -175,3 +175,23 @@ def test_eval_with_failing_model_writes_incomplete_scores_then_completes(tmp_pat
     assert report["complete"] is True and report["accuracy"] == 1.0
     assert report["provenance"]["model"] == "openai:stub" and report["provenance"]["name"] == "openai:stub"
     assert report["provenance"]["prompt_hash"] == run_json["provenance"]["prompt_hash"]
+
+
+def test_unreachable_judge_never_inflates(mpvqa_dir, tmp_path, capsys, monkeypatch):  # noqa: F811
+    import socket
+
+    import benchkit.judge
+
+    monkeypatch.setattr(benchkit.judge.time, "sleep", lambda seconds: None)  # no backoff waits in this test
+    with socket.socket() as s:  # a port nobody listens on: every request is refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    preds = write_jsonl(tmp_path / "m.jsonl", [{"id": k, "response": v} for k, v in ANSWERS.items()])
+    code = multipanel(["score", str(preds), "--dataset", str(mpvqa_dir), "--out", str(tmp_path / "o"), "--judge",
+                       "openai:j", "--judge-base-url", f"http://127.0.0.1:{port}/v1", "--judge-cache",
+                       str(tmp_path / "c"), "--n-boot", "20"])
+    assert code == 1
+    report = json.loads((tmp_path / "o" / "scores.json").read_text())
+    # rules settle 4 rows (2 right); leaving the 2 unjudged out would report 2/4 = 50%
+    assert report["unjudged"] == 2 and "APIConnectionError" in report["judge_errors"][0]
+    assert (report["accuracy_lower"], report["accuracy_upper"]) == (pytest.approx(2 / 6), pytest.approx(4 / 6))
