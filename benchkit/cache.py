@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -23,6 +24,11 @@ CREATE TABLE IF NOT EXISTS completions (
     created REAL NOT NULL
 )
 """
+
+
+def default_cache_dir() -> Path:
+    """Where judge replies are cached unless a folder is given: ~/.cache/dicobench/judge."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dicobench" / "judge"
 
 
 def request_key(request: dict) -> str:

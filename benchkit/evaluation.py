@@ -2,29 +2,31 @@
 
 `DIR/predictions.jsonl` gets one line per row as soon as it is answered (flushed), so an
 interrupted run loses nothing. A rerun with the same `--out` keeps the answered rows, retries
-the failed ones (an API error is not an answer) and scores once every row has an answer, through
-the benchmark's own `score` subcommand. `DIR/run.json` records the settings that shape answers;
-a rerun with other settings is refused rather than mixing two runs in one file. The API key is
-never written anywhere.
+the failed ones (an API error is not an answer) and scores through the benchmark's own `score`
+subcommand; while rows keep failing the scores are incomplete (bounds, status 1). `DIR/run.json`
+records the settings that shape answers, and how they were made (benchkit.provenance); a rerun
+with other settings is refused rather than mixing two runs in one file. The API key is never
+written anywhere.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from tqdm.auto import tqdm
 
+from benchkit import provenance
 from benchkit.errors import UserError
 from benchkit.predictions import load_split
 from benchkit.runners import Prompt, Reply, load_runner
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
+PROVENANCE = "provenance"  # the part of run.json that says how, not what: left out of the settings check
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class Benchmark:
     score_args: Sequence[str] = ()  # extra arguments for it
     settings: dict | None = None  # benchmark options that shape answers (mode, view), for run.json
     local_max_new_tokens: int = 64  # generation cap for local models when --max-new-tokens is not given
+    prompt_template: str = ""  # the prompt's text template, whose hash run.json and scores.json record
+    select: tuple[str, Callable] | None = None  # (column, predicate): ask only the rows it keeps (a view's rows)
 
 
 def interleave(images: Sequence, text: str) -> list:
@@ -73,44 +77,47 @@ def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
 
 
 def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
-    """Answer the rows not answered yet, then score; 1 (and no scores) while rows keep failing."""
+    """Answer the rows not answered yet, then score; 1 (incomplete scores) while rows keep failing."""
     for flag in ("limit", "batch_size", "concurrency", "max_new_tokens", "max_pixels", "max_side"):
         value = getattr(args, flag)
         if value is not None and value < 1:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
     split = f"{args.split}[:{args.limit}]" if args.limit else args.split
     rows = load_split(args.dataset, args.config, split)
+    if benchmark.select:
+        rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / PREDICTIONS
     _check_settings(args.out / RUN, path, {
         "benchmark": benchmark.name, "dataset": args.dataset, "config": args.config, "split": args.split,
         "model": args.model, "max_new_tokens": args.max_new_tokens, "max_pixels": args.max_pixels,
         "max_side": args.max_side, **(benchmark.settings or {}),
-    })
+    }, provenance.digest(benchmark.prompt_template)[:16] if benchmark.prompt_template else None)
     answered = _keep_answered(path, set(rows["id"]))
     todo = [i for i, key in enumerate(rows["id"]) if key not in answered]
     print(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask {args.model}")
     failed = _ask(rows, todo, path, benchmark, args) if todo else 0
-    if failed:
-        print(f"{failed} rows failed (their errors are in {path}); rerun the same command to retry them. "
-              "Scores are written once every row has an answer.", file=sys.stderr)
-        return 1
+    # failed rows stay unscored: the scores are incomplete and the status 1 (benchkit.completeness)
     parser = argparse.ArgumentParser(prog=f"{benchmark.name} score")
     benchmark.score_register(parser.add_subparsers(dest="command", required=True))
     score = parser.parse_args(["score", str(path), "--dataset", args.dataset, "--config", args.config,
                                "--split", split, "--out", str(args.out), *benchmark.score_args])
-    return score.func(score)
+    return max(score.func(score), 1 if failed else 0)
 
 
-def _check_settings(path: Path, predictions: Path, settings: dict) -> None:
+def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None) -> None:
     """Refuse to add answers made with other settings to existing ones; record the settings."""
     if path.exists() and predictions.exists() and predictions.stat().st_size:
         before = json.loads(path.read_text())
+        before.pop(PROVENANCE, None)
         changed = sorted(k for k in settings.keys() | before.keys() if before.get(k) != settings.get(k))
         if changed:
             raise UserError(f"{path.parent} holds answers made with other settings ({', '.join(changed)}): "
                             "use another --out, or the same settings to resume")
-    path.write_text(json.dumps(settings, indent=2) + "\n")
+    made = provenance.record(model=settings["model"], name=settings["model"], dataset=settings["dataset"],
+                             config=settings["config"], split=settings["split"], view=settings.get("view", "full"),
+                             prompt_hash=prompt_hash)
+    path.write_text(json.dumps({**settings, PROVENANCE: made}, indent=2) + "\n")
 
 
 def _keep_answered(path: Path, selected: set[str]) -> set[str]:

@@ -4,10 +4,13 @@ Other harnesses anchor a letter regex at the start ("The correct answer is (B)" 
 back to a random letter. Here every rule reads an explicit signal, strongest first:
 
 1. `<answer>X</answer>` and `\\boxed{X}` tags (the last one);
-2. answer statements ("Answer: b", "the answer is (B)", "I choose B", "B is correct"); the last
-   one wins, so a response that corrects itself is read as corrected;
+2. answer statements ("Answer: b", "the answer is (B)", "I choose B", "B is correct"), labelled
+   verdicts ("Selected: E", "Conclusion: D", "Final choice - B"), a negated option followed by
+   the chosen one ("not A. It is C"), and statements in Chinese (答案是 B, 答案：B, 选 B); the
+   last one wins, so a response that corrects itself is read as corrected;
 3. the whole reply is a letter ("B", "(b)", "**B**", "[B]"), or it opens with a marked letter
-   followed by an explanation ("B. The cup moved"), or its last line is a bare letter;
+   followed by an explanation ("B. The cup moved"), or its last line is a bare letter, or a
+   bare letter closes it after a sentence ("... in both images. A");
 4. exactly one letter named as an option ("option B");
 5. exactly one option's own text.
 
@@ -39,6 +42,8 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 _WORDS = re.compile(r"[^\w\s]+")
+_SEPARATORS = ":=-–—"
+_CLOSING_SPAN = 16  # characters at the end of a reply searched for a closing letter ". (B)."
 _SPACES = re.compile(r"\s+")
 
 
@@ -64,10 +69,17 @@ class _Patterns:
             # "The (correct|final|best) answer is (B)", "Answer: b", "answer would be option C"
             r"\banswers?\b(?:\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be|seems\s+to\s+be))?"
             rf"\s*(?:[:=\-–—]|\bis\b)?\s*{lead}",
-            rf"\b(?:correct|right|best|final)\s+(?:option|choice|letter|response)\s*(?:is|would\s+be|:)?\s*{lead}",
+            rf"\b(?:correct|right|best|final)\s+(?:option|choice|letter|response)\s*(?:is|would\s+be|[:\-–—])?\s*{lead}",
             rf"\bi(?:\s+would|\s+will|'d|'ll|’d|’ll)?\s+(?:choose|select|pick|go\s+with|opt\s+for)\s*{lead}",
         ]
         self.statement = re.compile("|".join(statements), re.IGNORECASE)
+        # labelled verdicts: "Selected: E", "Conclusion: D", "My choice - B" (searched only when a
+        # separator occurs: most replies have none)
+        self.verdict = re.compile(
+            rf"\b(?:selected|selection|conclusion|verdict|(?:my|final)\s+(?:pick|selection|verdict|choice))"
+            rf"\s*[:=\-–—]\s*{lead}",
+            re.IGNORECASE,
+        )
         # "B is correct", "(B) is the right answer", "Therefore, B."
         self.postfix = re.compile(
             rf"(?:^|(?<=[\s(\[]))(?:option\s+|choice\s+)?[(\[]?(?P<x>{x})[)\]]?\s+(?:is|would\s+be|seems)\s+"
@@ -78,6 +90,22 @@ class _Patterns:
             rf"\b(?:therefore|thus|hence|so)\s*[,:]?\s*(?:it\s+is\s+|it's\s+)?{lead}[(\[]?(?P<x>{x})[)\]]?\s*(?:[.!]|$)",
             re.IGNORECASE,
         )
+        # "not A. It is C", "It's not A, it's C", "Not B; D."
+        self.negated = re.compile(
+            rf"\b(?:not|isn't|isn’t)\s+(?:option\s+|choice\s+)?[(\[]?(?P<n>{x})[)\]]?\s*[.,;:!]\s*"
+            r"(?:(?:but|rather|instead)\s*,?\s*){0,2}(?:it\s+is\s+|it's\s+|it’s\s+|it\s+must\s+be\s+)?"
+            rf"(?:option\s+|choice\s+)?[(\[]?(?P<x>{x})[)\]]?\s*(?:[.!]|$)",
+            re.IGNORECASE,
+        )
+        # 答案是 B, 答案：B, 答案为（b）, 我选 A, 选择 C; never after 不 ("不选A": not A). (?P<more>) catches
+        # several letters offered together ("答案是A或B").
+        self.chinese = re.compile(
+            r"(?:答案\s*(?:(?:应该是|应为|是|为)\s*[:：]?|[:：])|(?<!不)选(?:择)?(?:的是)?\s*[:：]?)\s*(?:选项)?\s*"
+            rf"[(（\[【]?\s*(?P<x>{x})\s*[)）\]】]?(?![A-Za-z])"
+            r"(?P<more>\s*(?:和|或者?|与|、|及|/|,|，)\s*[(（]?\s*[A-Za-z](?![A-Za-z]))?"
+        )
+        # a bare letter closing a line after a sentence: "... in both images. A"
+        self.closing_letter = re.compile(rf"[.!。]\s+[(\[]?(?P<x>{x})[)\]]?\s*[.!。]?\s*$")
         self.option_ref = re.compile(rf"\b(?:option|choice)\s*[(\[]?\s*(?P<x>{x})(?![\w'’])", re.IGNORECASE)
         self.bare = re.compile(rf"^[\W_]*(?P<x>{x})[\W_]*$")
         # A marked letter opening the reply: "B.", "B)", "(B)", "[B]", "B:", "B -", "B\n", or an
@@ -165,7 +193,8 @@ def _read_tags(text, p, options):
 def _read_statements(text, p, options):
     """The last answer statement that names a letter (so self-corrections are honoured)."""
     candidates = []
-    for m in p.statement.finditer(text):
+    labelled = p.verdict.finditer(text) if any(c in text for c in _SEPARATORS) else ()
+    for m in (*p.statement.finditer(text), *labelled):
         if re.match(r"\s*not\b", text[m.end():], re.IGNORECASE):
             continue
         found, letter = _letter_at(text, m.end(), p)
@@ -177,9 +206,20 @@ def _read_statements(text, p, options):
                 candidates.append((m.start("x"), None))
             else:
                 candidates.append((m.start("x"), p.valid.get(m.group("x").upper())))
+    for m in p.negated.finditer(text) if _may_negate(text) else ():
+        if m.group("n").upper() != m.group("x").upper():
+            candidates.append((m.start("x"), p.valid.get(m.group("x").upper())))
+    for m in p.chinese.finditer(text) if ("答" in text or "选" in text) else ():
+        candidates.append((m.start("x"), None if m.group("more") else p.valid.get(m.group("x").upper())))
     if not candidates:
         return False, None
     return True, max(candidates, key=lambda c: c[0])[1]
+
+
+def _may_negate(text: str) -> bool:
+    """A cheap test that spares most replies the negated-option search."""
+    low = text.lower()
+    return "not" in low or "n't" in low or "n’t" in low
 
 
 def _read_shape(text, p, options):
@@ -198,6 +238,15 @@ def _read_shape(text, p, options):
         tail = p.bare.match(lines[-1])
         if tail:
             last = tail.group("x").upper()
+    if last is None and lines:
+        end = lines[-1][-_CLOSING_SPAN:]  # only a reply's last characters can hold it: keeps the search short
+        tail = p.closing_letter.search(end)
+        if tail and tail.group("x").upper() in p.valid and \
+                re.search(r"\w", lines[-1][:len(lines[-1]) - len(end) + tail.start()]):
+            last = tail.group("x").upper()
+            named = {m.group("x").upper() for m in p.option_ref.finditer(text)}
+            if named - {last}:
+                return True, None  # "Option B looks right. A": two answers
     if first and last and first != last:
         return True, None
     letter = first or last

@@ -1,7 +1,8 @@
 """Read a predictions file: JSON Lines, one object per line with `id` and `response` (or `prediction`).
 
-Model runners write this format; scoring joins it to the dataset on `id`. Every malformed line
-is reported as one clear UserError naming the file and line.
+Model runners write this format; scoring joins it to the dataset on `id`. A line whose `error`
+is set records a model call that failed: that row has no answer and is unscored, not wrong.
+Every malformed line is reported as one clear UserError naming the file and line.
 """
 
 from __future__ import annotations
@@ -17,12 +18,27 @@ TEXT_FIELDS = ("response", "prediction")
 
 def read_predictions(path: str | Path) -> dict[str, str | None]:
     """Map id -> response text (None where the model gave no reply, scored as unparsed)."""
+    return texts(read_records(path))
+
+
+def texts(records: dict[str, tuple[str | None, str | None]]) -> dict[str, str | None]:
+    """Map id -> response text of records from `read_records`."""
+    return {key: text for key, (text, _) in records.items()}
+
+
+def failed_ids(records: dict[str, tuple[str | None, str | None]]) -> set[str]:
+    """The ids whose model call failed (an `error` was recorded)."""
+    return {key for key, (_, error) in records.items() if error is not None}
+
+
+def read_records(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
+    """Map id -> (response text, error): the error is None unless the model call failed."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"cannot read predictions {path}: {exc.strerror or exc}") from None
-    out: dict[str, str | None] = {}
+    out: dict[str, tuple[str | None, str | None]] = {}
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -42,9 +58,10 @@ def read_predictions(path: str | Path) -> dict[str, str | None]:
         text = row[field]
         if text is not None and not isinstance(text, str):
             raise UserError(f"{where}: '{field}' must be a string or null")
+        error = row.get("error")
         if str(key) in out:
             raise UserError(f"{where}: duplicate id {key!r}")
-        out[str(key)] = text
+        out[str(key)] = (text, None if error is None else str(error))
     if not out:
         raise UserError(f"{path}: no predictions")
     return out

@@ -5,4 +5,12 @@ from dicobench.build import build
 from dicobench.prompting import prompt
 from dicobench.scoring import score
 
-__all__ = ["__version__", "build", "prompt", "score"]
+__all__ = ["__version__", "build", "leaderboard", "prompt", "score"]
+
+
+def leaderboard(results, out, *, human=()):
+    """The leaderboard of `results` (result folders or scores.json files) written to `out`, as the
+    `leaderboard` command writes it: (the table, the files written)."""
+    from dicobench.leaderboard_cli import make_leaderboard  # deferred: charts need matplotlib, scoring does not
+
+    return make_leaderboard(results, out, human=human)

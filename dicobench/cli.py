@@ -10,14 +10,14 @@ from benchkit.human_cli import make_human_register
 from benchkit.preview import dicobench_item
 from benchkit.preview_cli import make_register as make_preview_register
 from benchkit.webapp.cli import make_review_register, make_study_register
-from dicobench import build_cli, eval_cli, people, score_cli
+from dicobench import build_cli, eval_cli, leaderboard_cli, people, score_cli
 
 
 def main(argv=None) -> int:
     registrars = [build_cli.register, eval_cli.register, score_cli.register, push_cli.register,
                   make_preview_register(dicobench_item), make_review_register(people.SPEC),
                   make_study_register(people.SPEC),
-                  make_human_register(people.SPEC, "dicobench.human")]
+                  make_human_register(people.SPEC, "dicobench.human"), leaderboard_cli.register]
     return run("dicobench", "Generate, ship and score DiCoBench.", registrars, argv)
 
 

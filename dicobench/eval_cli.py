@@ -41,7 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "then the letter (its error-analysis protocol)")
     p.add_argument("--view", choices=VIEWS, default="full",
                    help="full images, or the ablation's crop around the cues / crop resized to full size")
+    score_cli.add_judge_arguments(p)
     p.set_defaults(func=run)
+
+
+def prompt_template(mode: str) -> str:
+    """The text template of `mode`'s prompt (its hash is recorded in run.json and scores.json)."""
+    return PROMPT_TEMPLATE if mode == "direct" else PROMPT_TEMPLATE.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
 
 
 def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
@@ -55,6 +61,15 @@ def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
     return build
 
 
+def judge_args(args: argparse.Namespace) -> list[str]:
+    """The error-analysis judge's options, passed on to score."""
+    out = []
+    for flag in ("judge", "judge_base_url", "judge_api_key", "judge_cache"):
+        if getattr(args, flag) is not None:
+            out += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
@@ -64,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
         parse=lambda row, response: extract_choice(response, row["options"]),
         task_column="task",
         score_register=score_cli.register,
-        score_args=("--name", args.model),
+        score_args=("--name", args.model, *judge_args(args)),
         settings={"mode": args.mode, "view": args.view},
+        prompt_template=prompt_template(args.mode),
         local_max_new_tokens=512 if args.mode == "describe" else 64,
     )
     return run_eval(args, benchmark)

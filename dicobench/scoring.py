@@ -1,17 +1,24 @@
 """Score DiCoBench answers: accuracy with cluster-aware CIs, per task and track, and E-option bias.
 
 Rows built from the same base scene are correlated, so intervals resample whole clusters.
-Models over-pick E ("no visible difference/commonality"), so E gets its own precision/recall.
+Models over-pick E ("no visible difference/commonality"), so E gets its own precision/recall;
+wrong answers are split into the paper's error types (dicobench.analysis).
+Rows whose model call failed are unscored: they bound the accuracy (benchkit.completeness).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Hashable, Sequence
 
 import numpy as np
 
+from benchkit.cache import default_cache_dir
+from benchkit.completeness import bounded, completeness
 from benchkit.extract import extract_choice
 from benchkit.stats import cluster_bootstrap_ci
+from dicobench.analysis import error_types
+from dicobench.error_judge import classify
 from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
 
 NONE_LETTER = LETTERS[-1]
@@ -24,6 +31,15 @@ def score(
     options: Sequence[Sequence[str]] | None = None,
     clusters: Sequence[Hashable] | None = None,
     *,
+    failed: Sequence[bool] | None = None,
+    judge: str | None = None,
+    questions: Sequence[str] | None = None,
+    cue_labels: Sequence[Sequence[str]] | None = None,
+    judge_base_url: str | None = None,
+    judge_api_key: str | None = None,
+    cache_dir: str | Path | None = None,
+    judge_concurrency: int = 8,
+    judge_timeout: float = 60.0,
     confidence: float = 0.95,
     n_boot: int = 2000,
     seed: int = 0,
@@ -32,18 +48,33 @@ def score(
 
     `tasks` (names or ClassLabel indices) enables per-task and per-track results, `options`
     lets a reply that quotes an option's text be read, `clusters` (e.g. the base scene of each
-    row) makes the confidence intervals account for correlated rows.
+    row) makes the confidence intervals account for correlated rows. `failed` marks rows whose
+    model call failed (no answer to score): a result with any is incomplete.
+
+    `judge="openai:<model>"` (with `questions`, `options` and each row's `cue_labels`) has an LLM
+    classify every wrong answer into the paper's error types from its reply (meant for replies of
+    `eval --mode describe`), reported as `judge_error_types` beside the rule-based `error_types`;
+    replies are cached under `cache_dir` (default ~/.cache/dicobench/judge).
     """
     n = len(predictions)
     if n == 0:
         raise ValueError("no predictions to score")
-    for name, values in (("references", references), ("tasks", tasks), ("options", options), ("clusters", clusters)):
+    for name, values in (("references", references), ("tasks", tasks), ("options", options), ("clusters", clusters),
+                         ("failed", failed), ("questions", questions), ("cue_labels", cue_labels)):
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
+    if judge:
+        from benchkit.judge import parse_judge  # deferred: openai takes ~0.5 s to import
+
+        parse_judge(judge)  # a bad spec fails before any work
+        if questions is None or options is None or cue_labels is None:
+            raise ValueError("judging error types needs questions, options and cue_labels")
     refs = [_letter(r) for r in references]
     names = [_task(t) for t in tasks] if tasks is not None else None
-    parsed = [extract_choice(p, options[i] if options is not None else None) for i, p in enumerate(predictions)]
-    strict = [extract_choice(p, strict=True) for p in predictions]
+    scored = np.array([not f for f in failed] if failed is not None else [True] * n, dtype=bool)
+    answers = [p if ok else None for p, ok in zip(predictions, scored)]
+    parsed = [extract_choice(p, options[i] if options is not None else None) for i, p in enumerate(answers)]
+    strict = [extract_choice(p, strict=True) for p in answers]
     correct = np.array([p == r for p, r in zip(parsed, refs)], dtype=np.float64)
     strict_correct = np.array([p == r for p, r in zip(strict, refs)], dtype=np.float64)
 
@@ -55,9 +86,9 @@ def score(
     def group(rows: list[int]) -> dict:
         return {
             "n": len(rows),
-            "accuracy": float(correct[rows].mean()),
-            "ci": ci(correct[rows], rows),
-            "strict_accuracy": float(strict_correct[rows].mean()),
+            "unscored": int((~scored[rows]).sum()),
+            **bounded(correct, scored, rows, ci),
+            **bounded(strict_correct, scored, rows, name="strict_accuracy", ci_name=None),
         }
 
     every = list(range(n))
@@ -72,21 +103,39 @@ def score(
             rows = [i for i in every if track_of(names[i]) == track]
             if rows:
                 per_track[track] = group(rows)
+    answered = int(scored.sum())
     return {
         "n": n,
-        "accuracy": float(correct.mean()),
-        "accuracy_ci": ci(correct, every),
-        "strict_accuracy": float(strict_correct.mean()),
-        "strict_accuracy_ci": ci(strict_correct, every),
-        "task_mean_accuracy": float(np.mean([g["accuracy"] for g in per_task.values()])) if per_task else None,
-        "unparsed_rate": sum(p is None for p in parsed) / n,
+        **completeness(scored),
+        **bounded(correct, scored, every, ci, ci_name="accuracy_ci"),
+        **bounded(strict_correct, scored, every, ci, name="strict_accuracy", ci_name="strict_accuracy_ci"),
+        **_task_mean(per_task),
+        "unparsed_rate": sum(p is None and ok for p, ok in zip(parsed, scored)) / answered if answered else None,
         **_none_option(parsed, refs),
+        "error_types": error_types(parsed, refs, names, scored),
+        "judge_error_types": None if not judge else classify(
+            judge, [i for i in every if scored[i] and not correct[i]], questions=questions, options=options,
+            references=refs, parsed=parsed, predictions=predictions, cues=cue_labels, tasks=names,
+            base_url=judge_base_url, api_key=judge_api_key,
+            cache_dir=cache_dir if cache_dir is not None else default_cache_dir(), concurrency=judge_concurrency,
+            timeout=judge_timeout),
         "per_task": per_task,
         "per_track": per_track,
         "confidence": confidence,
         "ci_method": "cluster bootstrap" if clusters is not None else "bootstrap",
         "n_clusters": len(set(map(str, clusters))) if clusters is not None else n,
     }
+
+
+def _task_mean(per_task: dict) -> dict:
+    """The mean of the per-task accuracies (each task weighs the same), bounded like they are."""
+    if not per_task:
+        return {"task_mean_accuracy": None}
+    if all("accuracy" in g for g in per_task.values()):
+        return {"task_mean_accuracy": float(np.mean([g["accuracy"] for g in per_task.values()]))}
+    return {f"task_mean_accuracy_{end}": float(np.mean([g.get("accuracy", g.get(f"accuracy_{end}"))
+                                                         for g in per_task.values()]))
+            for end in ("lower", "upper")}
 
 
 def _none_option(parsed: list[str | None], refs: list[str]) -> dict:

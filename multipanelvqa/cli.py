@@ -10,7 +10,7 @@ from benchkit.human_cli import make_human_register
 from benchkit.preview import multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
 from benchkit.webapp.cli import make_review_register, make_study_register
-from multipanelvqa import build_cli, eval_cli, import_cli, people, score_cli
+from multipanelvqa import build_cli, eval_cli, import_cli, leaderboard_cli, people, score_cli
 
 
 def main(argv=None) -> int:
@@ -24,6 +24,7 @@ def main(argv=None) -> int:
         make_review_register(people.SPEC),
         make_study_register(people.SPEC),
         make_human_register(people.SPEC, "multipanelvqa.human", judge=True),
+        leaderboard_cli.register,
     ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
 

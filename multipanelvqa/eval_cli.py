@@ -7,14 +7,16 @@ adds the paper's LLM judge for the answers rules cannot settle.
 from __future__ import annotations
 
 import argparse
+import json
 
 from benchkit.evaluation import Benchmark, add_arguments, interleave, run_eval
 from benchkit.extract import extract_choice
 from benchkit.errors import UserError
 from benchkit.runners import Prompt
 from multipanelvqa import score_cli
-from multipanelvqa.prompting import prompt
+from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES
+from multipanelvqa.views import VIEWS, apply_view, targets_one
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,12 +28,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "same command to resume: answered rows are kept, failed ones retried.",
     )
     add_arguments(p, DEFAULT_CONFIG)
+    p.add_argument("--view", choices=VIEWS, default="full",
+                   help="full composites (default), or the isolation ablation on the questions that target one "
+                        "subfigure (Q2): isolated (the other subfigures blanked) or single (the target alone)")
     p.set_defaults(func=run)
 
 
-def build_prompt(row: dict) -> Prompt:
-    """The composite alone, then the question (a single image gets no "Image 1:" label)."""
-    return interleave(*prompt(row))
+def make_prompt(view: str):
+    """Row -> the image (in `view`) alone, then the question (a single image gets no "Image 1:" label)."""
+    def build(row: dict) -> Prompt:
+        images, text = prompt({**row, "image": apply_view(row, view)})
+        return interleave(images, text)
+
+    return build
+
 
 
 def parse(row: dict, response: str) -> str | None:
@@ -44,6 +54,11 @@ def parse(row: dict, response: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown config {args.config!r}; expected one of {', '.join(CONFIGS)}")
-    benchmark = Benchmark(name="multipanelvqa", prompt=build_prompt, parse=parse,
-                          task_column="question_type", score_register=score_cli.register)
+    targeted = lambda qtype: targets_one(QUESTION_TYPES[qtype])  # noqa: E731 (a ClassLabel index)
+    benchmark = Benchmark(name="multipanelvqa", prompt=make_prompt(args.view), parse=parse,
+                          task_column="question_type", score_register=score_cli.register,
+                          score_args=("--name", args.model, "--view", args.view),
+                          settings={"view": args.view},
+                          select=None if args.view == "full" else ("question_type", targeted),
+                          prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True))
     return run_eval(args, benchmark)

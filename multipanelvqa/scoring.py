@@ -4,21 +4,26 @@ Rules settle what they can read for certain: a normalised exact match, a yes/no,
 a number (digits or words). A reply the rules cannot settle goes to the judge when one is
 given, with the two prompts of the paper's Appendix D (Table 6); without a judge it counts as
 wrong. A judge that fails (API error, or a reply that is neither yes nor no) leaves the row
-unjudged: it is reported and left out of the accuracy, never counted wrong. Accuracy is per
-question, not per image.
+unjudged, and a failed model call leaves it unanswered: either is unscored, never counted wrong
+nor left out; a result with unscored rows is incomplete and reports accuracy bounds
+(benchkit.completeness). Accuracy is per question, not per image.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Hashable, Sequence
 
 import numpy as np
 
+from benchkit.cache import default_cache_dir
+from benchkit.completeness import bounded, completeness
 from benchkit.extract import extract_choice
 from benchkit.stats import cluster_bootstrap_ci
+from multipanelvqa.factors import check_names as check_factor_names
+from multipanelvqa.factors import factors as compare_factors
+from multipanelvqa.schema import LAYOUT_STYLES
 
 QUESTION_TYPES = ("q1", "q2", "q3")
 SUBSETS = ("synthetic", "real_world")
@@ -103,10 +108,6 @@ def judge_verdict(reply: str | None) -> bool | None:
     return None if said is None else said == "yes"
 
 
-def default_cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dicobench" / "judge"
-
-
 def score(
     predictions: Sequence[str | None],
     references: Sequence[str],
@@ -121,6 +122,13 @@ def score(
     augmentations: Sequence[str] | None = None,
     subsets: Sequence[str | int] | None = None,
     clusters: Sequence[Hashable] | None = None,
+    failed: Sequence[bool] | None = None,
+    ids: Sequence[str] | None = None,
+    layout_styles: Sequence[str | int] | None = None,
+    num_subfigures: Sequence[int] | None = None,
+    sources: Sequence[str] | None = None,
+    factors: Sequence[str] | None = None,
+    controlled: Sequence[bool] | None = None,
     judge_concurrency: int = 8,
     judge_timeout: float = 60.0,
     confidence: float = 0.95,
@@ -132,12 +140,22 @@ def score(
     `judge="openai:<model>"` sends rule mismatches to that model at `judge_base_url` (any
     OpenAI-compatible endpoint; the key from `judge_api_key` or OPENAI_API_KEY), caching
     replies under `cache_dir` (default: ~/.cache/dicobench/judge) so a rerun sends nothing.
+    `failed` marks rows whose model call failed. Rows left unjudged or failed make the result
+    incomplete (`complete: false`, `unscored`, `accuracy_lower`/`accuracy_upper`).
+
+    `layout_styles`, `num_subfigures` and `sources` add the per-group accuracies of the paper's
+    analyses; with `ids` and `augmentations` (and `layout_styles`) the interference factors of its
+    Tables 3 and 4 are compared (multipanelvqa.factors): every factor whose splits are present,
+    or those named in `factors` (then each must be present). `controlled` marks the rows kept by
+    the paper's control (their subfigures answered right alone): adds `controlled`, their accuracy.
     """
     n = len(predictions)
     if n == 0:
         raise ValueError("no predictions to score")
     inputs = (("references", references), ("questions", questions), ("question_types", question_types),
-              ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters))
+              ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters),
+              ("failed", failed), ("ids", ids), ("layout_styles", layout_styles), ("num_subfigures", num_subfigures),
+              ("sources", sources), ("controlled", controlled))
     for name, values in inputs:
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
@@ -147,58 +165,90 @@ def score(
         parse_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
     subset_names = [_label(s, SUBSETS, "subset") for s in subsets] if subsets is not None else None
+    styles = [_label(s, LAYOUT_STYLES, "layout style") for s in layout_styles] if layout_styles is not None else None
+    check_factor_names(factors)  # before any judge request
     row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
 
-    verdicts = [rule_verdict(p, r, q, c) for p, r, q, c in zip(predictions, references, qtypes, row_choices)]
-    undecided = [i for i, v in enumerate(verdicts) if v is None]
-    rule_counts = {"rule_correct": verdicts.count(True), "rule_wrong": verdicts.count(False),
-                   "rule_undecided": len(undecided)}
-    judge_info = {"judge": None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
-    if judge and undecided:
-        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices,
-                                judge_base_url, judge_api_key, cache_dir, judge_concurrency, judge_timeout)
-    else:
-        for i in undecided:
-            verdicts[i] = False
-        judge_info["judge"] = judge
-
+    answered = [not f for f in failed] if failed is not None else [True] * n
+    verdicts, counts = _decide(predictions, references, questions, qtypes, row_choices, answered, judge,
+                               judge_base_url, judge_api_key, cache_dir, judge_concurrency, judge_timeout)
     scored = np.array([v is not None for v in verdicts])
     correct = np.array([v is True for v in verdicts], dtype=np.float64)
 
-    def group(rows: list[int]) -> dict:
-        kept = [i for i in rows if scored[i]]
-        found = None
-        if kept:
-            sub = None if clusters is None else [clusters[i] for i in kept]
-            found = cluster_bootstrap_ci(correct[kept], sub, confidence=confidence, n_boot=n_boot, seed=seed)
-        return {
-            "n": len(rows),
-            "scored": len(kept),
-            "accuracy": float(correct[kept].mean()) if kept else None,
-            "ci": list(found) if found else None,
-        }
+    def ci(values, rows):
+        sub = None if clusters is None else [clusters[i] for i in rows]
+        found = cluster_bootstrap_ci(values, sub, confidence=confidence, n_boot=n_boot, seed=seed)
+        return list(found) if found else None
 
-    def by(labels: Sequence[str] | None, order: Sequence[str] = ()) -> dict:
+    def group(rows: list[int]) -> dict:
+        return {"n": len(rows), "scored": int(scored[rows].sum()), **bounded(correct, scored, rows, ci)}
+
+    def by(labels: Sequence[str | None] | None, order: Sequence[str] = ()) -> dict:
+        """A group per label (rows labelled None belong to none), in `order`, then sorted."""
         if labels is None:
             return {}
-        keys = [k for k in order if k in set(labels)] + sorted(set(labels) - set(order))
+        present = set(labels) - {None}
+        keys = [k for k in order if k in present] + sorted(present - set(order))
         return {k: group([i for i in range(n) if labels[i] == k]) for k in keys}
 
+    panels = [str(int(k)) for k in num_subfigures] if num_subfigures is not None else None
+    augs = list(augmentations) if augmentations is not None else None
     overall = group(list(range(n)))
+    overall["accuracy_ci"] = overall.pop("ci")
     return {
-        "n": n,
-        "scored": overall["scored"],
-        "accuracy": overall["accuracy"],
-        "accuracy_ci": overall["ci"],
+        **overall,
+        **completeness(scored),
+        "failed": n - sum(answered),
         "correct": int(correct.sum()),
-        **rule_counts,
-        **judge_info,
+        **counts,
+        "controlled": None if controlled is None else group([i for i in range(n) if controlled[i]]),
         "per_question_type": by(qtypes, QUESTION_TYPES),
-        "per_augmentation": by(list(augmentations) if augmentations is not None else None),
+        "per_augmentation": by(augs),
         "per_subset": by(subset_names, SUBSETS),
+        "per_subset_question_type": {} if subset_names is None else {
+            sub: by([q if subset_names[i] == sub else None for i, q in enumerate(qtypes)], QUESTION_TYPES)
+            for sub in by(subset_names, SUBSETS)},
+        "per_layout_style": by(styles, LAYOUT_STYLES),
+        "per_num_subfigures": by(panels, sorted(set(panels or ()), key=int)),
+        "per_source": by(list(sources) if sources is not None else None),
+        "factors": compare_factors(correct, scored, qtypes, augmentations=augs, layout_styles=styles, ids=ids,
+                                   wanted=factors, confidence=confidence, n_boot=n_boot, seed=seed),
         "confidence": confidence,
         "ci_method": "cluster bootstrap" if clusters is not None else "bootstrap",
     }
+
+
+def decide(predictions: Sequence[str | None], references: Sequence[str], questions: Sequence[str],
+           question_types: Sequence[str | int], judge: str | None = None, judge_base_url: str | None = None,
+           judge_api_key: str | None = None, cache_dir: str | Path | None = None, *,
+           choices: Sequence[Sequence[str]] | None = None, failed: Sequence[bool] | None = None,
+           judge_concurrency: int = 8, judge_timeout: float = 60.0) -> list[bool | None]:
+    """Each row's verdict as `score` reaches it: True or False, None when unscored (the judge or the
+    model call failed)."""
+    n = len(predictions)
+    qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
+    row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
+    answered = [not f for f in failed] if failed is not None else [True] * n
+    return _decide(predictions, references, questions, qtypes, row_choices, answered, judge, judge_base_url,
+                   judge_api_key, cache_dir, judge_concurrency, judge_timeout)[0]
+
+
+def _decide(predictions, references, questions, qtypes, row_choices, answered, judge, base_url, api_key, cache_dir,
+            concurrency, timeout) -> tuple[list[bool | None], dict]:
+    """Rules first, the judge on what they cannot settle; (verdicts, rule and judge counts)."""
+    verdicts = [rule_verdict(p, r, q, c) if ok else False
+                for p, r, q, c, ok in zip(predictions, references, qtypes, row_choices, answered)]
+    undecided = [i for i, v in enumerate(verdicts) if v is None]
+    ruled = [v for v, ok in zip(verdicts, answered) if ok]
+    counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False), "rule_undecided": len(undecided)}
+    judge_info = {"judge": judge, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
+    if judge and undecided:
+        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices,
+                                base_url, api_key, cache_dir, concurrency, timeout)
+    else:
+        for i in undecided:
+            verdicts[i] = False
+    return [v if ok else None for v, ok in zip(verdicts, answered)], {**counts, **judge_info}
 
 
 def _run_judge(judge, rows, verdicts, predictions, references, questions, qtypes, row_choices,

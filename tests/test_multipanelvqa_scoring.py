@@ -96,7 +96,9 @@ def test_judge_failures_are_unjudged_not_wrong(tmp_path):
         r = score(preds, refs, ["q"] * 3, ["q2", "q2", "q1"], judge="openai:j", judge_base_url=stub.base_url,
                   judge_api_key="sk-x", cache_dir=tmp_path, judge_timeout=5)
     assert r["unjudged"] == 2 and r["judged"] == 0 and r["scored"] == 1
-    assert r["accuracy"] == 1.0  # only the rule-scored row counts
+    # incomplete: no single accuracy; the unjudged rows bound it (counted wrong, then right)
+    assert r["complete"] is False and r["unscored"] == 2 and "accuracy" not in r
+    assert r["accuracy_lower"] == pytest.approx(1 / 3) and r["accuracy_upper"] == 1.0
     assert r["judge_errors"] and "RateLimitError" in r["judge_errors"][0]
 
 

@@ -37,7 +37,10 @@ def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small
         argv += ["--base-url", stub.base_url]
         stub.script.extend([("429", 0)] * 6)  # the first row exhausts its retries
         assert dicobench(argv) == 1
-        assert not (out / "scores.json").exists()  # an API failure is not scored as a wrong answer
+        # an API failure is not scored as a wrong answer: the scores are incomplete, bounded by it
+        partial = json.loads((out / "scores.json").read_text())
+        assert partial["complete"] is False and partial["unscored"] == 1 and "accuracy" not in partial
+        assert (partial["accuracy_lower"], partial["accuracy_upper"]) == (0.75, 1.0)
         records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
         failed = [r for r in records if r["error"]]
         assert len(records) == 4 and len(failed) == 1 and failed[0]["response"] is None

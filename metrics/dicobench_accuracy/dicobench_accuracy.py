@@ -24,11 +24,19 @@ Args:
         quoting an option's text is read.
     clusters (`list`, optional): a key per row (e.g. its base scene); rows sharing a key are
         resampled together for the confidence intervals.
+    failed (`list` of `bool`, optional): rows whose model call failed. A result with any is
+        incomplete: `complete` is False, `unscored` counts them, and `accuracy_lower` /
+        `accuracy_upper` (them counted wrong / right) replace `accuracy`.
+    judge (`str`, optional): "openai:<model>": classify each wrong answer into the paper's error types
+        (needs questions, options and cue_labels: each row's cue label texts); judge_base_url,
+        judge_api_key, cache_dir as for the MultipanelVQA metric.
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0):
         the bootstrap's settings.
 Returns:
-    accuracy, accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
-    e_rate, e_reference_rate, e_precision, e_recall, e_f1, per_task, per_track, n, n_clusters,
+    complete, unscored, accuracy (or accuracy_lower and accuracy_upper), accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
+    e_rate, e_reference_rate, e_precision, e_recall, e_f1, error_types (counts of missed_cue,
+    ex_nihilo, wrong_option, unparsed overall and per task), judge_error_types (with a judge),
+    per_task, per_track, n, n_clusters,
     confidence, ci_method.
 Examples:
     >>> metric = evaluate.load("metrics/dicobench_accuracy")
@@ -60,7 +68,9 @@ class DicobenchAccuracy(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2606.26602"],
         )
 
-    def _compute(self, predictions, references, tasks=None, options=None, clusters=None, confidence=0.95,
-                 n_boot=2000, seed=0):
-        return score(predictions, references, tasks, options, clusters, confidence=confidence, n_boot=n_boot,
-                     seed=seed)
+    def _compute(self, predictions, references, tasks=None, options=None, clusters=None, failed=None, judge=None,
+                 questions=None, cue_labels=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
+                 confidence=0.95, n_boot=2000, seed=0):
+        return score(predictions, references, tasks, options, clusters, failed=failed, judge=judge,
+                     questions=questions, cue_labels=cue_labels, judge_base_url=judge_base_url,
+                     judge_api_key=judge_api_key, cache_dir=cache_dir, confidence=confidence, n_boot=n_boot, seed=seed)

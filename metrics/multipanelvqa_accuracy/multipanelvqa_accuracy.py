@@ -9,8 +9,10 @@ _DESCRIPTION = """\
 Accuracy on MultipanelVQA (questions about images made of 2-8 subfigures), per question.
 Rules first (normalised exact match, yes/no, choices a-d, number words); with
 `judge="openai:<model>"` the rule mismatches go to an LLM judge with the paper's prompts
-(Appendix D). Rows the judge could not answer are `unjudged`: reported, left out of the
-accuracy, never counted wrong. Judge replies are cached on disk, so a rerun sends nothing.
+(Appendix D). Rows the judge could not answer (`unjudged`) or the model did not (`failed`) are
+unscored: the result is incomplete (`complete` False) and reports `accuracy_lower` (unscored
+counted wrong) and `accuracy_upper` (counted right) instead of `accuracy`. Judge replies are
+cached on disk, so a rerun sends only what is still missing.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -23,6 +25,16 @@ Args:
     augmentations (`list` of `str`, optional): adds `per_augmentation`.
     subsets (`list` of `str` or `int`, optional): "synthetic"/"real_world": adds `per_subset`.
     clusters (`list`, optional): rows sharing a key are resampled together for the CIs.
+    failed (`list` of `bool`, optional): rows whose model call failed (unscored).
+    layout_styles (`list` of `str` or `int`, optional): splash/grid_same/grid_mixed: adds `per_layout_style`.
+    num_subfigures (`list` of `int`, optional): adds `per_num_subfigures` (the paper's Figure 5).
+    sources (`list` of `str`, optional): adds `per_source`.
+    ids (`list` of `str`, optional): the row ids; with `augmentations` (and `layout_styles`) they pair
+        the same questions across configs for `factors` (the paper's Tables 3 and 4).
+    factors (`list` of `str`, optional): the factors to compare (each must be present); default:
+        every factor whose configs are present.
+    controlled (`list` of `bool`, optional): rows kept by the paper's singles control: adds
+        `controlled`, their accuracy (see multipanelvqa.singles).
     judge (`str`, optional): "openai:<model>" to judge rule mismatches.
     judge_base_url (`str`, optional): any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server).
     judge_api_key (`str`, optional): defaults to the OPENAI_API_KEY environment variable.
@@ -30,8 +42,10 @@ Args:
     judge_concurrency (`int`, defaults to 8), judge_timeout (`float`, seconds, defaults to 60).
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0).
 Returns:
-    accuracy, accuracy_ci, n, scored, correct, rule_correct, rule_wrong, rule_undecided, judge,
-    judged, unjudged, judge_usage, judge_errors, per_question_type, per_augmentation, per_subset.
+    complete, unscored, accuracy (or accuracy_lower and accuracy_upper), accuracy_ci, n, scored, failed, correct, rule_correct, rule_wrong, rule_undecided, judge,
+    judged, unjudged, judge_usage, judge_errors, per_question_type, per_augmentation, per_subset,
+    per_subset_question_type, per_layout_style, per_num_subfigures, per_source, factors (each: factor,
+    base, variant, n, base_accuracy, variant_accuracy, delta, delta_ci, paired, unscored, complete).
 Examples:
     >>> metric = evaluate.load("metrics/multipanelvqa_accuracy")
     >>> metric.compute(predictions=["Yes, all of them."], references=["yes"],
@@ -73,9 +87,11 @@ class MultipanelvqaAccuracy(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, questions, question_types, choices=None, augmentations=None,
-                 subsets=None, clusters=None, judge=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
+                 subsets=None, clusters=None, failed=None, ids=None, layout_styles=None, num_subfigures=None,
+                 sources=None, factors=None, controlled=None, judge=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
                  judge_concurrency=8, judge_timeout=60.0, confidence=0.95, n_boot=2000, seed=0):
         return score(predictions, references, questions, question_types, judge, judge_base_url, judge_api_key,
                      cache_dir, choices=choices, augmentations=augmentations, subsets=subsets, clusters=clusters,
-                     judge_concurrency=judge_concurrency, judge_timeout=judge_timeout, confidence=confidence,
+                     failed=failed, ids=ids, layout_styles=layout_styles, num_subfigures=num_subfigures,
+                     sources=sources, factors=factors, controlled=controlled, judge_concurrency=judge_concurrency, judge_timeout=judge_timeout, confidence=confidence,
                      n_boot=n_boot, seed=seed)

@@ -1,0 +1,87 @@
+"""Accuracy that cannot inflate: rows that could not be scored bound the accuracy instead of vanishing.
+
+A row is unscored when its model call failed or the judge it needed did not answer. Those rows
+are mostly the hard ones, so leaving them out would raise the number. A result with unscored
+rows is incomplete: it reports `accuracy_lower` (unscored counted wrong) and `accuracy_upper`
+(counted right) instead of `accuracy`, and its interval spans from the lower bound's low end to
+the upper bound's high end. Complete results keep a single `accuracy`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+#: exit status of a command whose result is incomplete (bad input stays 2)
+INCOMPLETE_STATUS = 1
+
+Interval = Callable[[np.ndarray, Sequence[int]], "list[float] | None"]
+
+
+def bounded(correct: np.ndarray, scored: np.ndarray, rows: Sequence[int], interval: Interval | None = None, *,
+            name: str = "accuracy", ci_name: str | None = "ci") -> dict:
+    """`{name: x, ci_name: [lo, hi]}` over `rows` when all are scored, else
+    `{name_lower, name_upper, ci_name}` with the unscored rows counted wrong, then right."""
+    rows = list(rows)
+    lower = correct[rows]
+    missing = ~scored[rows]
+    out: dict = {}
+    if not missing.any():
+        out[name] = float(lower.mean()) if rows else None
+        if ci_name:
+            out[ci_name] = interval(lower, rows) if interval and rows else None
+        return out
+    upper = np.where(missing, 1.0, lower)
+    out[f"{name}_lower"] = float(lower.mean())
+    out[f"{name}_upper"] = float(upper.mean())
+    if ci_name:
+        low, high = (interval(lower, rows), interval(upper, rows)) if interval else (None, None)
+        out[ci_name] = [low[0], high[1]] if low and high else None
+    return out
+
+
+def completeness(scored: np.ndarray) -> dict:
+    unscored = int((~scored).sum())
+    return {"complete": unscored == 0, "unscored": unscored}
+
+
+def span(group: Mapping, name: str = "accuracy") -> tuple[float, float] | None:
+    """(lower, upper) of a group's value: equal for a complete group; None when there is none."""
+    if group.get(name) is not None:
+        return group[name], group[name]
+    if group.get(f"{name}_lower") is not None:
+        return group[f"{name}_lower"], group[f"{name}_upper"]
+    return None
+
+
+def format_value(group: Mapping, name: str = "accuracy", digits: int = 1) -> str:
+    """"61.2", or "40.0-55.0" for an incomplete group, or "-" when there is nothing."""
+    found = span(group, name)
+    if found is None:
+        return "-"
+    low, high = (f"{100 * v:.{digits}f}" for v in found)
+    return low if group.get(name) is not None else f"{low}-{high}"
+
+
+def headline(result: Mapping) -> str | None:
+    """The warning printed above an incomplete result's table; None when it is complete."""
+    if result.get("complete", True):
+        return None
+    low, high = span(result)
+    return (f"INCOMPLETE: {result['unscored']} of {result['n']} rows could not be scored; accuracy is between "
+            f"{100 * low:.1f}% and {100 * high:.1f}% (unscored rows counted wrong, then right)")
+
+
+def resume_message(result: Mapping, reasons: str, how: str) -> str:
+    """The one line a command prints on stderr before exiting with INCOMPLETE_STATUS."""
+    return f"incomplete: {result['unscored']} rows unscored ({reasons}); {how}"
+
+
+def exit_status(result: Mapping, reasons: str, how: str, prog: str) -> int:
+    """0 for a complete result; else the one-line message on stderr and INCOMPLETE_STATUS."""
+    if result.get("complete", True):
+        return 0
+    print(f"{prog}: {resume_message(result, reasons, how)}", file=sys.stderr)
+    return INCOMPLETE_STATUS
