@@ -3,6 +3,10 @@
 Model runners write this format; scoring joins it to the dataset on `id`. A line whose `error`
 is set records a model call that failed: that row has no answer and is unscored, not wrong.
 Every malformed line is reported as one clear UserError naming the file and line.
+
+A study session (people's answers) asks a seeded sample of rows, not all of them: it declares
+that sample beside its answers (`sample_path`), and `join` then scores exactly those rows. A
+model's predictions declare nothing and must answer every row.
 """
 
 from __future__ import annotations
@@ -79,6 +83,55 @@ def align(predictions: dict[str, str | None], ids: Sequence[str], what: str) -> 
             + _sample(", unknown ids", unknown)
         )
     return [predictions[i] for i in ids]
+
+
+SAMPLE_SUFFIX = ".sample.json"
+
+
+def sample_path(predictions: str | Path) -> Path:
+    """Where the sample of a study session's answers is declared: `NAME.sample.json` beside `NAME.jsonl`."""
+    return Path(predictions).with_suffix(SAMPLE_SUFFIX)
+
+
+def write_sample(predictions: str | Path, ids: Sequence[str], **about) -> None:
+    """Declare the rows a session asks (`about`: who, the time limit, seed, ...)."""
+    sample_path(predictions).write_text(json.dumps({**about, "ids": list(ids)}, indent=2) + "\n", encoding="utf-8")
+
+
+def read_sample(predictions: str | Path) -> dict | None:
+    """The declaration beside a study session's answers, None beside a model's predictions."""
+    path = sample_path(predictions)
+    if not path.exists():
+        return None
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(found, dict) or not all(isinstance(i, str) for i in found["ids"]) or not found["ids"]:
+            raise ValueError
+    except (OSError, ValueError, KeyError, TypeError):
+        raise UserError(f"{path}: not a study sample (a JSON object with a non-empty list of row ids)") from None
+    return found
+
+
+def join(records: dict[str, tuple[str | None, str | None]], ref: dict[str, list], what: str,
+         sample: dict | None = None) -> tuple[dict[str, list], list[str | None], list[bool]]:
+    """The rows to score: (reference columns, responses, unscored flags), in dataset order.
+
+    A model's predictions (`sample` None) must answer every row of `ref`; a failed call is unscored.
+    A study session scores the rows its `sample` declares: one without an answer yet (the session
+    is unfinished) is unscored, never dropped, and a timed-out item (response None) counts wrong."""
+    if sample is None:
+        responses = align(texts(records), ref["id"], what)
+        return ref, responses, [records[i][1] is not None for i in ref["id"]]
+    asked = set(sample["ids"])
+    keep = [k for k, i in enumerate(ref["id"]) if i in asked]
+    found = {ref["id"][k] for k in keep}
+    outside = [i for i in sample["ids"] if i not in found] + [i for i in records if i not in asked]
+    if outside:
+        raise UserError(f"study answers do not match {what}: {len(outside)} ids outside the declared sample or "
+                        "the dataset" + _sample(", e.g.", outside))
+    ref = {column: [values[k] for k in keep] for column, values in ref.items()}
+    responses = [records[i][0] if i in records else None for i in ref["id"]]
+    return ref, responses, [i not in records or records[i][1] is not None for i in ref["id"]]
 
 
 def _sample(label: str, ids: Iterable[str]) -> str:

@@ -6,13 +6,13 @@ import argparse
 import json
 from pathlib import Path
 
-from benchkit import provenance
+from benchkit import provenance, study_scores as study
 from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
 from benchkit.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
 from dicobench.error_judge import JUDGE_TYPES
-from benchkit.predictions import align, failed_ids, load_references, read_records, texts
+from benchkit.predictions import join, load_references, read_records, read_sample
 from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
 
@@ -55,7 +55,6 @@ def run_score(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
     records = read_records(args.predictions)
-    predictions = texts(records)
     wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS] + (["question", "cues"] if args.judge else [])
     if args.cluster_by not in ("auto", "none"):
         wanted.append(args.cluster_by)
@@ -64,11 +63,11 @@ def run_score(args: argparse.Namespace) -> int:
         if column not in ref:
             raise UserError(f"dataset {args.dataset} has no {column!r} column: is it a DiCoBench dataset?")
     cluster_by = _cluster_column(args.cluster_by, ref)
-    responses = align(predictions, ref["id"], f"{args.dataset} ({args.config}/{args.split})")
-    failed = failed_ids(records)
+    sample = read_sample(args.predictions)
+    ref, responses, unscored = join(records, ref, f"{args.dataset} ({args.config}/{args.split})", sample)
     try:
         result = score(responses, ref["answer"], ref["task"], ref.get("options"),
-                       ref[cluster_by] if cluster_by else None, failed=[i in failed for i in ref["id"]],
+                       ref[cluster_by] if cluster_by else None, failed=unscored,
                        judge=args.judge, questions=ref.get("question"),
                        cue_labels=[[c["label"] for c in cues] for cues in ref["cues"]] if args.judge else None,
                        judge_base_url=args.judge_base_url, judge_api_key=args.judge_api_key,
@@ -80,13 +79,13 @@ def run_score(args: argparse.Namespace) -> int:
     name = args.name or args.predictions.stem
     settings = provenance.run_settings(args.predictions)
     made = provenance.record(
-        model=args.model or settings.get("model"), name=name, dataset=str(args.dataset), config=args.config,
+        model=args.model or settings.get("model") or study.model(sample), name=name, dataset=str(args.dataset), config=args.config,
         split=args.split, view=settings.get("view", "full"), prompt_hash=settings.get("prompt_hash"),
         judge=args.judge, seed=0, n_boot=args.n_boot, rows={c: ref[c] for c in ("id", "task", "answer")},
     )
     report = {"benchmark": "dicobench", "predictions": str(args.predictions), "dataset": str(args.dataset),
               "config": args.config, "split": args.split, "cluster_by": cluster_by, "mode": settings.get("mode"),
-              **result, "provenance": made}
+              **result, **study.about(sample), "provenance": made}
     (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
     charts = [bars(result["per_task"], out / "per_task.png", f"DiCoBench: {name}")]
     if len(result["per_task"]) >= 3:
@@ -102,6 +101,8 @@ def run_score(args: argparse.Namespace) -> int:
                                      f"DiCoBench error types by {judged['judge']}: {name}"))
     print(format_table(result))
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
+    if sample is not None:
+        return exit_status(result, *study.UNFINISHED, "dicobench")
     return exit_status(result, "the model call failed; the errors are in the predictions file",
                        "rerun eval with the same --out: it keeps the answered rows and asks only these",
                        "dicobench")

@@ -6,12 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
-from benchkit import provenance
+from benchkit import provenance, study_scores as study
 from benchkit.completeness import exit_status, format_value, headline
 from benchkit.errors import UserError
 from benchkit.plots import bars, deltas
 from benchkit.plots import lines as line_chart
-from benchkit.predictions import align, failed_ids, load_references, read_records, texts
+from benchkit.predictions import join, load_references, read_records, read_sample, texts
 from multipanelvqa.schema import QUESTION_TYPES
 from multipanelvqa.scoring import decide, default_cache_dir, score
 from multipanelvqa.singles import controlled
@@ -55,7 +55,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     records = read_records(args.predictions)
-    predictions = texts(records)
     wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation", "layout_style",
               "num_subfigures", "source"]
     if args.cluster_by != "none":
@@ -71,8 +70,8 @@ def run_score(args: argparse.Namespace) -> int:
     if view != "full":  # the isolation ablation asked only the questions that target one subfigure
         keep = [i for i, q in enumerate(ref["question_type"]) if targets_one(_qtype(q))]
         ref = {column: [values[i] for i in keep] for column, values in ref.items()}
-    responses = align(predictions, ref["id"], f"{args.dataset} ({args.config}/{args.split}, view {view})")
-    failed = failed_ids(records)
+    sample = read_sample(args.predictions)
+    ref, responses, unscored = join(records, ref, f"{args.dataset} ({args.config}/{args.split}, view {view})", sample)
     try:
         kept = _controlled(args, ref) if args.require_singles else None
         result = score(
@@ -80,7 +79,7 @@ def run_score(args: argparse.Namespace) -> int:
             judge=args.judge, judge_base_url=args.judge_base_url, judge_api_key=args.judge_api_key,
             cache_dir=args.judge_cache, choices=ref.get("choices"), augmentations=ref.get("augmentation"),
             subsets=ref.get("subset"), clusters=ref[args.cluster_by] if args.cluster_by != "none" else None,
-            failed=[i in failed for i in ref["id"]], ids=ref["id"], layout_styles=ref.get("layout_style"),
+            failed=unscored, ids=ref["id"], layout_styles=ref.get("layout_style"),
             num_subfigures=ref.get("num_subfigures"), sources=ref.get("source"),
             factors=args.factors.split(",") if args.factors else None, controlled=kept, judge_concurrency=args.judge_concurrency, judge_timeout=args.judge_timeout, n_boot=args.n_boot,
         )
@@ -90,13 +89,13 @@ def run_score(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     name = args.name or args.predictions.stem
     made = provenance.record(
-        model=args.model or settings.get("model"), name=name, dataset=str(args.dataset),
+        model=args.model or settings.get("model") or study.model(sample), name=name, dataset=str(args.dataset),
         config=args.config, split=args.split, view=view,
         prompt_hash=settings.get("prompt_hash"), judge=args.judge, seed=0, n_boot=args.n_boot,
         rows={c: ref[c] for c in ("id", "question_type", "question", "answer")},
     )
     report = {"benchmark": "multipanelvqa", "predictions": str(args.predictions), "dataset": str(args.dataset),
-              "config": args.config, "split": args.split, **result, "provenance": made}
+              "config": args.config, "split": args.split, **result, **study.about(sample), "provenance": made}
     (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
     charts = [bars(result["per_question_type"], out / "per_question_type.png", "MultipanelVQA by question type")]
     if result["per_augmentation"]:
@@ -109,10 +108,12 @@ def run_score(args: argparse.Namespace) -> int:
                              "MultipanelVQA interference factors"))
     print(format_table(result))
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
+    unanswered, remedy = (study.UNFINISHED if sample is not None else
+                          ("model calls failed", "failed model calls: rerun eval with the same --out"))
     reasons = ", ".join(part for part in (f"{result['unjudged']} unjudged" if result["unjudged"] else "",
-                                          f"{result['failed']} model calls failed" if result["failed"] else "") if part)
+                                          f"{result['failed']} {unanswered}" if result["failed"] else "") if part)
     return exit_status(result, reasons, "rerun the same command to resume: judged rows come from the cache "
-                                        "(failed model calls: rerun eval with the same --out)", "multipanelvqa")
+                                        f"({remedy})", "multipanelvqa")
 
 
 def _controlled(args: argparse.Namespace, ref: dict) -> list[bool]:

@@ -53,7 +53,7 @@ def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participa
     """Serve a timed study session on `build_dir` (`time_limit` in seconds, None for none;
     fractions are allowed here, the command line offers 30, 60, 120 and none)."""
     from benchkit.webapp.server import access, serve
-    from benchkit.webapp.study import Session, participant_order, sample, session_path, study_app
+    from benchkit.webapp.study import Session, declare_sample, participant_order, sample, session_path, study_app
 
     if time_limit is not None and not time_limit > 0:
         raise UserError(f"time limit must be positive, got {time_limit}")
@@ -65,6 +65,7 @@ def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participa
     except OSError as exc:
         raise UserError(f"cannot write the study answers {path}: {exc.strerror}") from None
     order = participant_order(sample(store, spec, n, seed), seed, participant)
+    declare_sample(path, order, participant=participant, time_limit=time_limit, seed=seed, config=config)
     session = Session(path, order, participant, time_limit)
     token, everywhere = access(host, token)
     limit = "no time limit" if time_limit is None else f"{time_limit:g} s per item"

@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from benchkit.errors import UserError
+from benchkit.predictions import read_sample, write_sample
 from benchkit.rowstore import RowStore
 from benchkit.webapp.review import IMAGE_HEADERS
 from benchkit.webapp.server import asset_endpoint, page, static_files
@@ -65,6 +66,19 @@ def sample(store: RowStore, spec: BenchmarkSpec, n: int, seed: int) -> list[str]
 def participant_order(ids: list[str], seed: int, participant: str) -> list[str]:
     digest = int.from_bytes(hashlib.sha256(participant.encode()).digest()[:8], "big")
     return [ids[i] for i in np.random.default_rng([seed, digest]).permutation(len(ids))]
+
+
+def declare_sample(path: Path, order: list[str], **about) -> None:
+    """Declare beside the answers the rows this session asks, so that `score` scores exactly
+    those (benchkit.predictions.join). A session resumed with another sample (other --n,
+    --seed or --config) after answers were given would mix two samples in one file: refused."""
+    declared = read_sample(path)
+    if declared is not None and declared["ids"] == order:
+        return
+    if declared is not None and path.exists() and path.stat().st_size:
+        raise UserError(f"{path} was started with another sample (--n, --seed or --config differ): "
+                        "resume it with the same options, or use another --participant")
+    write_sample(path, order, **about)
 
 
 class Session:
