@@ -4,7 +4,7 @@ Runs of one model (the same `--name`, e.g. sampled at temperature > 0) are one r
 mean ± standard deviation (sample, ddof=1). An incomplete result (benchkit.completeness) shows
 its bounds, lower-upper, and is ranked by its lower bound. Each model's best and worst column
 are marked, the best value of each column is bold, and rows for random chance and for people
-(study results scored like a model) can be added. Written as Markdown, CSV and LaTeX.
+(study sessions scored like a model, a row per time limit) can be added. Written as Markdown, CSV and LaTeX.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Callable, Mapping, Sequence
 
 from benchkit.completeness import span
 from benchkit.errors import UserError
+from benchkit.study_scores import limit_order, row_name
 
 SCORES = "scores.json"
 
@@ -99,8 +100,9 @@ def constant(value: float | None) -> Cell | None:
 
 
 def build(title: str, columns: Sequence[Column], models: Mapping[str, Sequence[Mapping]],
-          chance: Mapping[str, float] | None = None, human: Sequence[Mapping] = ()) -> Table:
-    """The table: a row per model (its runs averaged), then random chance and people when given."""
+          chance: Mapping[str, float] | None = None, human: Mapping[str, Sequence[Mapping]] | None = None) -> Table:
+    """The table: a row per model (its runs averaged), then random chance, then a row per group
+    of people's sessions (`human`: row name -> scores, e.g. one per time limit) when given."""
     table = Table(title, list(columns))
     for name, runs in models.items():
         row = Row(name, "model", [cell([c.get(run) for run in runs]) for c in columns])
@@ -111,8 +113,8 @@ def build(title: str, columns: Sequence[Column], models: Mapping[str, Sequence[M
         table.rows.append(row)
     if chance:
         table.rows.append(Row("Random chance", "chance", [constant(chance.get(c.key)) for c in columns]))
-    if human:
-        table.rows.append(Row("Human", "human", [cell([c.get(run) for run in human]) for c in columns]))
+    for name, runs in (human or {}).items():
+        table.rows.append(Row(name, "human", [cell([c.get(run) for run in runs]) for c in columns]))
     return table
 
 
@@ -288,6 +290,15 @@ def by_model(scores: Sequence[Mapping]) -> dict[str, dict[str, list[Mapping]]]:
     return out
 
 
+def by_time_limit(scores: Sequence[Mapping]) -> dict[str, list[Mapping]]:
+    """People's session scores grouped into rows, one per time limit (shortest first, no limit
+    last); each participant's session is one run of its row."""
+    out: dict[str, list[Mapping]] = {}
+    for s in sorted(scores, key=limit_order):
+        out.setdefault(row_name(s), []).append(s)
+    return out
+
+
 @dataclass(frozen=True)
 class Spec:
     """What a benchmark's `leaderboard` command needs: its columns for the scores given, the chance
@@ -312,7 +323,8 @@ def register(subparsers, spec: Spec) -> None:
     p.add_argument("results", nargs="+", type=Path, help="result folders or scores.json files")
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument("--human", nargs="+", type=Path, default=[],
-                   help="scores of study results (people's answers scored like a model): adds a Human row")
+                   help="scores of study sessions (`score` of the answers `study` writes): a Human row per time "
+                        "limit, each participant's session one run of it")
     p.set_defaults(func=lambda args: run(args, spec))
 
 
@@ -337,7 +349,7 @@ def make(spec: Spec, results: Sequence[str | Path], out: str | Path,
     runs = by_model(scores)
     columns = spec.columns(scores)
     models = {name: views["full"] for name, views in runs.items() if "full" in views}
-    table = build(spec.title, columns, models, spec.chance, human)
+    table = build(spec.title, columns, models, spec.chance, by_time_limit(human))
     for name, views in runs.items():  # other views of a model (ablations): rows of their own, never bold
         for view, view_runs in views.items():
             if view != "full":
