@@ -188,7 +188,24 @@ def test_multipanelvqa_session_free_text_scored_by_the_rules(tmp_path):
     assert code == 0 and report["n"] == 6 and report["complete"]
     assert report["accuracy"] == sum(given.values()) / 6 == 0.5
     assert report["rule_correct"] == 3 and report["study"]["participant"] == "ann"
+    expected = {}
     for qt in ("q1", "q2", "q3"):
         asked = [i for i in ids if rows[i]["question_type"] == qt]
-        assert report["per_question_type"][qt]["n"] == len(asked)
-        assert report["per_question_type"][qt]["accuracy"] == sum(given[i] for i in asked) / len(asked)
+        expected[qt] = f"{100 * sum(given[i] for i in asked) / len(asked):.2f}"
+        assert report["per_question_type"][qt]["n"] == len(asked) == 2  # balanced over the question types
+        assert f"{100 * report['per_question_type'][qt]['accuracy']:.2f}" == expected[qt]
+
+    # beside a model scored on every row: the session's row under "Human (no limit)"
+    model = tmp_path / "model.jsonl"
+    model.write_text("".join(json.dumps({"id": i, "response": "yes"}) + "\n" for i in rows))
+    assert run("multipanelvqa", "t", [register_multipanel],
+               ["score", str(model), "--dataset", str(bench), "--config", "original", "--n-boot", "20"]) == 0
+    from multipanelvqa.leaderboard_cli import register as register_board
+
+    out = tmp_path / "board"
+    assert run("multipanelvqa", "t", [register_board], ["leaderboard", str(tmp_path / "model.scores"), "--out", str(out),
+                                                        "--human", str(bench / ".study" / "ann-none.scores")]) == 0
+    table = {r["model"]: r for r in csv.DictReader((out / "leaderboard.csv").open())}
+    assert list(table) == ["model", "Random chance", "Human (no limit)"]
+    human = table["Human (no limit)"]
+    assert {qt: human[f"synthetic_{qt}"] for qt in expected} == expected and human["synthetic_overall"] == "50.00"

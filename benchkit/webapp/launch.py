@@ -65,8 +65,9 @@ def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participa
     except OSError as exc:
         raise UserError(f"cannot write the study answers {path}: {exc.strerror}") from None
     order = participant_order(sample(store, spec, n, seed), seed, participant)
-    declare_sample(path, order, participant=participant, time_limit=time_limit, seed=seed, config=config)
     session = Session(path, order, participant, time_limit)
+    declare_sample(path, order, session.answered, participant=participant, time_limit=time_limit, seed=seed,
+                   config=config)
     token, everywhere = access(host, token)
     limit = "no time limit" if time_limit is None else f"{time_limit:g} s per item"
     app = study_app(spec, store, session, token, f"{len(order)} items, {limit}.")

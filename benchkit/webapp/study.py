@@ -68,17 +68,16 @@ def participant_order(ids: list[str], seed: int, participant: str) -> list[str]:
     return [ids[i] for i in np.random.default_rng([seed, digest]).permutation(len(ids))]
 
 
-def declare_sample(path: Path, order: list[str], **about) -> None:
+def declare_sample(path: Path, order: list[str], answered: set[str], **about) -> None:
     """Declare beside the answers the rows this session asks, so that `score` scores exactly
-    those (benchkit.predictions.join). A session resumed with another sample (other --n,
-    --seed or --config) after answers were given would mix two samples in one file: refused."""
+    those (benchkit.predictions.join). Resuming a session whose answers belong to another sample
+    (other --n, --seed or --config) would mix two samples in one file: refused."""
     declared = read_sample(path)
-    if declared is not None and declared["ids"] == order:
-        return
-    if declared is not None and path.exists() and path.stat().st_size:
+    if (declared is not None and declared["ids"] != order and answered) or not answered <= set(order):
         raise UserError(f"{path} was started with another sample (--n, --seed or --config differ): "
                         "resume it with the same options, or use another --participant")
-    write_sample(path, order, **about)
+    if declared is None or declared["ids"] != order:
+        write_sample(path, order, **about)
 
 
 class Session:
