@@ -19,6 +19,8 @@ from typing import Callable, Sequence
 
 from tqdm.auto import tqdm
 
+from benchkit.cli import output_folder
+from benchkit.dataset_input import check_features
 from benchkit.errors import UserError
 from benchkit.predictions import load_split
 from benchkit.runners import Prompt, Reply, load_runner
@@ -39,6 +41,8 @@ class Benchmark:
     score_args: Sequence[str] = ()  # extra arguments for it
     settings: dict | None = None  # benchmark options that shape answers (mode, view), for run.json
     local_max_new_tokens: int = 64  # generation cap for local models when --max-new-tokens is not given
+    features: object = None  # the benchmark's datasets.Features, to refuse another benchmark's dataset
+    columns: Sequence[str] = ()  # the columns prompt and parse read
 
 
 def interleave(images: Sequence, text: str) -> list:
@@ -55,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
     """The options every benchmark's eval takes."""
     p.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
     p.add_argument("--config", default=default_config, help=f"dataset config (default {default_config})")
-    p.add_argument("--split", default="test")
+    p.add_argument("--split", default="test", help="split to evaluate (default test)")
     p.add_argument("--model", required=True,
                    help="hf:<hub id or folder> (transformers) or openai:<model> (OpenAI-compatible endpoint)")
     p.add_argument("--base-url", help="openai: endpoint, e.g. http://127.0.0.1:8000/v1 for vLLM (default OpenAI)")
@@ -79,8 +83,12 @@ def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
         if value is not None and value < 1:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
     split = f"{args.split}[:{args.limit}]" if args.limit else args.split
+    if args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} exists and is not a folder")
     rows = load_split(args.dataset, args.config, split)
-    args.out.mkdir(parents=True, exist_ok=True)
+    if benchmark.features is not None:
+        check_features(rows.features, benchmark.features, benchmark.columns, args.dataset, benchmark.name)
+    output_folder(args.out)
     path = args.out / PREDICTIONS
     _check_settings(args.out / RUN, path, {
         "benchmark": benchmark.name, "dataset": args.dataset, "config": args.config, "split": args.split,

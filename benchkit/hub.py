@@ -7,8 +7,11 @@ split's shards and the card change; the other splits already on the Hub stay as 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
+import httpx2
 import yaml
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
 from huggingface_hub.errors import HfHubHTTPError, HFValidationError
@@ -124,7 +127,7 @@ def push_folder(
     configs = read_configs(folder)
     shards = _local_shards(folder, configs, split)
     api = HfApi(token=token)
-    try:
+    with hub_errors(repo_id):
         url = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
         if revision is not None:
             api.create_branch(repo_id, branch=revision, repo_type="dataset", exist_ok=True)
@@ -142,10 +145,24 @@ def push_folder(
         operations += [CommitOperationDelete(path_in_repo=p) for p in stale]
         message = commit_message or (f"Update split {split}" if split else f"Upload {folder.name}")
         api.create_commit(repo_id, operations, commit_message=message, repo_type="dataset", revision=revision)
+    return str(url)
+
+
+@contextmanager
+def hub_errors(repo_id: str) -> Iterator[None]:
+    """Hub failures as one-line UserErrors: refused access, and a Hub that cannot be reached."""
+    try:
+        yield
     except HfHubHTTPError as exc:
         status = getattr(exc.response, "status_code", None)
         if status in (401, 403):
             raise UserError(f"the Hub refused access to {repo_id} (HTTP {status}): use a token with write access "
                             "(HF_TOKEN or --token)") from None
-        raise
-    return str(url)
+        raise UserError(f"the Hub answered HTTP {status} for {repo_id}: {_first_line(exc)}") from None
+    except (OSError, httpx2.HTTPError) as exc:  # offline mode, DNS, refused connections
+        raise UserError(f"cannot reach the Hub for {repo_id}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from benchkit.cli import output_folder
 from benchkit.errors import UserError
 from benchkit.plots import bars, radar
 from benchkit.predictions import align, load_references, read_predictions
@@ -26,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
     p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
     p.add_argument("--config", default="all", help="a task name or 'all' (default)")
-    p.add_argument("--split", default="test")
+    p.add_argument("--split", default="test", help="split to score (default test)")
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--cluster-by", default="auto",
                    help="column grouping correlated rows for the CIs: auto (base, else source), a column, or none")
@@ -38,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_score(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} exists and is not a folder")
     predictions = read_predictions(args.predictions)
     wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS]
     if args.cluster_by not in ("auto", "none"):
@@ -53,8 +56,7 @@ def run_score(args: argparse.Namespace) -> int:
                        ref[cluster_by] if cluster_by else None, n_boot=args.n_boot)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    out = args.out or args.predictions.with_suffix(".scores")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(args.out or args.predictions.with_suffix(".scores"))
     report = {"benchmark": "dicobench", "predictions": str(args.predictions), "dataset": str(args.dataset),
               "config": args.config, "split": args.split, "cluster_by": cluster_by, **result}
     (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")

@@ -6,9 +6,12 @@ import sys
 
 from benchkit import push_cli
 from benchkit.cli import run
-from benchkit.preview import multipanelvqa_item
+from benchkit.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
 from multipanelvqa import build_cli, eval_cli, import_cli, score_cli
+from multipanelvqa.schema import features
+
+PREVIEW = Drawer("multipanelvqa", multipanelvqa_item, features(), MULTIPANELVQA_COLUMNS)
 
 
 def main(argv=None) -> int:
@@ -18,7 +21,7 @@ def main(argv=None) -> int:
         import_cli.register,
         score_cli.register,
         push_cli.register,
-        make_preview_register(multipanelvqa_item),
+        make_preview_register(PREVIEW),
     ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
 

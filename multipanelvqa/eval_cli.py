@@ -14,7 +14,7 @@ from benchkit.errors import UserError
 from benchkit.runners import Prompt
 from multipanelvqa import score_cli
 from multipanelvqa.prompting import prompt
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,5 +45,6 @@ def run(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown config {args.config!r}; expected one of {', '.join(CONFIGS)}")
     benchmark = Benchmark(name="multipanelvqa", prompt=build_prompt, parse=parse,
-                          task_column="question_type", score_register=score_cli.register)
+                          task_column="question_type", score_register=score_cli.register,
+                          features=features(), columns=("id", "question_type", "question", "answer", "choices", "image"))
     return run_eval(args, benchmark)

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from benchkit.cli import output_folder
 from benchkit.errors import UserError
 from benchkit.plots import bars
 from benchkit.predictions import align, load_references, read_predictions
@@ -23,19 +24,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
     p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
     p.add_argument("--config", default="all", help="an augmentation config or 'all' (default)")
-    p.add_argument("--split", default="test")
+    p.add_argument("--split", default="test", help="split to score (default test)")
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--judge", help="openai:<model>: judge rule mismatches with this model (default: rules only)")
     p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
     p.add_argument("--judge-api-key", help="API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--judge-cache", type=Path, help=f"judge reply cache folder (default: {default_cache_dir()})")
-    p.add_argument("--judge-concurrency", type=int, default=8)
+    p.add_argument("--judge-concurrency", type=int, default=8, help="judge requests in flight (default 8)")
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.set_defaults(func=run_score)
 
 
 def run_score(args: argparse.Namespace) -> int:
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} exists and is not a folder")
+    if args.judge_cache is not None and args.judge_cache.exists() and not args.judge_cache.is_dir():
+        raise UserError(f"--judge-cache {args.judge_cache} exists and is not a folder")
     predictions = read_predictions(args.predictions)
     wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation"]
     if args.cluster_by != "none":
@@ -58,8 +63,7 @@ def run_score(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    out = args.out or args.predictions.with_suffix(".scores")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(args.out or args.predictions.with_suffix(".scores"))
     report = {"benchmark": "multipanelvqa", "predictions": str(args.predictions), "dataset": str(args.dataset),
               "config": args.config, "split": args.split, **result}
     (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
