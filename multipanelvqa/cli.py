@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from benchkit import push_cli
+from benchkit import info_cli, push_cli
 from benchkit.cli import run
 from benchkit.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
 from multipanelvqa import build_cli, eval_cli, import_cli, score_cli
+from multipanelvqa.card import write_card
 from multipanelvqa.schema import features
 
 PREVIEW = Drawer("multipanelvqa", multipanelvqa_item, features(), MULTIPANELVQA_COLUMNS)
@@ -20,7 +21,8 @@ def main(argv=None) -> int:
         eval_cli.register,
         import_cli.register,
         score_cli.register,
-        push_cli.register,
+        push_cli.make_register(write_card),
+        info_cli.register,
         make_preview_register(PREVIEW),
     ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)

@@ -19,6 +19,21 @@ from multipanelvqa.build import build as build_multipanelvqa
 from multipanelvqa.cli import main as multipanelvqa
 
 CLIS = {"dicobench": dicobench, "multipanelvqa": multipanelvqa}
+OLD_CARD = """---
+license: cc-by-4.0
+configs:
+- config_name: attribute
+  data_files:
+  - split: test
+    path: [attribute/test-*.parquet]
+- config_name: all
+  default: true
+  data_files:
+  - split: test
+    path: [attribute/test-*.parquet]
+---
+# A card as older versions wrote it: configs, no dataset_info
+"""
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +48,7 @@ def built(tmp_path_factory):
     for name, change in (("untyped", lambda t: t.replace_schema_metadata(None)),
                          ("no_cues", lambda t: t.drop_columns(["cues"]).cast(no_cues.arrow_schema))):
         (root / name / "attribute").mkdir(parents=True)
-        (root / name / "README.md").write_text((dico / "README.md").read_text())
+        (root / name / "README.md").write_text(OLD_CARD)
         for shard in (dico / "attribute").glob("*.parquet"):
             pq.write_table(change(pq.read_table(shard)), root / name / "attribute" / shard.name)
     preds = {}
