@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchkit import info_cli, push_cli
+from benchkit import info_cli, metric_cli, push_cli
 from benchkit.cli import run
 from benchkit.preview import DICOBENCH_COLUMNS, Drawer, dicobench_item
 from benchkit.preview_cli import make_register as make_preview_register
@@ -17,7 +17,8 @@ PREVIEW = Drawer("dicobench", dicobench_item, features(), DICOBENCH_COLUMNS)
 
 def main(argv=None) -> int:
     registrars = [build_cli.register, eval_cli.register, score_cli.register, push_cli.make_register(write_card),
-                  info_cli.register, make_preview_register(PREVIEW)]
+                  info_cli.register, metric_cli.make_register("dicobench_accuracy"),
+                  make_preview_register(PREVIEW)]
     return run("dicobench", "Generate, ship and score DiCoBench.", registrars, argv)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchkit import info_cli, push_cli
+from benchkit import info_cli, metric_cli, push_cli
 from benchkit.cli import run
 from benchkit.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
@@ -22,7 +22,7 @@ def main(argv=None) -> int:
         import_cli.register,
         score_cli.register,
         push_cli.make_register(write_card),
-        info_cli.register,
+        info_cli.register, metric_cli.make_register("multipanelvqa_accuracy"),
         make_preview_register(PREVIEW),
     ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
