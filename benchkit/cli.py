@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Callable, Iterable, NoReturn, Sequence
@@ -83,6 +84,21 @@ def non_negative_int(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def http_url(text: str) -> str:
+    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1."""
+    if not re.match(r"https?://[^/\s]+", text):
+        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {text!r}")
+    return text
 
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:

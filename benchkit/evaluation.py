@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from tqdm.auto import tqdm
 
-from benchkit.cli import output_folder
+from benchkit.cli import http_url, output_folder
 from benchkit.dataset_input import check_features
 from benchkit.errors import UserError
 from benchkit.predictions import load_split
@@ -62,7 +62,7 @@ def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
     p.add_argument("--split", default="test", help="split to evaluate (default test)")
     p.add_argument("--model", required=True,
                    help="hf:<hub id or folder> (transformers) or openai:<model> (OpenAI-compatible endpoint)")
-    p.add_argument("--base-url", help="openai: endpoint, e.g. http://127.0.0.1:8000/v1 for vLLM (default OpenAI)")
+    p.add_argument("--base-url", type=http_url, help="openai: endpoint, e.g. http://127.0.0.1:8000/v1 for vLLM (default OpenAI)")
     p.add_argument("--api-key", help="openai: API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--out", type=Path, required=True, help="output folder; rerun with the same one to resume")
     p.add_argument("--limit", type=int, help="evaluate only the first N rows of the split")

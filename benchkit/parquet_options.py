@@ -4,9 +4,10 @@ Content-defined chunking cuts data pages where the content says, not at fixed of
 rebuilt shard whose rows are partly unchanged shares most of its byte chunks with the old one
 and a re-push to Xet storage uploads only the chunks that changed. The page index lets readers
 (the Dataset Viewer among them) fetch a page of rows without scanning whole column chunks.
-Image columns are PNG bytes already: stored PLAIN and uncompressed, like `datasets` does,
-everything else snappy with dictionaries. The options change how pages are laid out in the
-file, never the rows or image bytes it holds.
+Image columns are PNG bytes already: stored uncompressed, like `datasets` does, but (unlike
+`datasets`) with their dictionary kept, so rows that share an image in a row group (the three
+questions of a MultipanelVQA composite) store it once; everything else is snappy-compressed.
+The options change how pages are laid out in the file, never the rows or image bytes it holds.
 """
 
 from __future__ import annotations
@@ -34,22 +35,12 @@ def _leaves(path: str, pa_type: pa.DataType) -> list[str]:
 
 def writer_options(features: datasets.Features) -> dict:
     """Keyword arguments for `pyarrow.parquet.ParquetWriter` writing rows of `features`."""
-    compression, dictionary, encoding = {}, [], {}
+    compression = {}
     for field in features.arrow_schema:
         media = isinstance(features[field.name], datasets.Image)
         for leaf in _leaves(field.name, field.type):
             compression[leaf] = "none" if media else "snappy"
-            if media:
-                encoding[leaf] = "PLAIN"
-            else:
-                dictionary.append(leaf)
-    return {
-        "use_content_defined_chunking": CDC_OPTIONS,
-        "write_page_index": True,
-        "compression": compression,
-        "use_dictionary": dictionary,
-        "column_encoding": encoding,
-    }
+    return {"use_content_defined_chunking": CDC_OPTIONS, "write_page_index": True, "compression": compression}
 
 
 def footer_metadata() -> dict[str, str]:

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from benchkit.cli import output_folder
+from benchkit.cli import http_url, output_folder, positive_int
 from benchkit.errors import UserError
 from benchkit.plots import bars
 from benchkit.predictions import align, load_references, read_predictions
@@ -27,10 +27,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--split", default="test", help="split to score (default test)")
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--judge", help="openai:<model>: judge rule mismatches with this model (default: rules only)")
-    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
+    p.add_argument("--judge-base-url", type=http_url, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
     p.add_argument("--judge-api-key", help="API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--judge-cache", type=Path, help=f"judge reply cache folder (default: {default_cache_dir()})")
-    p.add_argument("--judge-concurrency", type=int, default=8, help="judge requests in flight (default 8)")
+    p.add_argument("--judge-concurrency", type=positive_int, default=8, help="judge requests in flight (default 8)")
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.set_defaults(func=run_score)

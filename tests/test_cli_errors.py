@@ -172,6 +172,11 @@ def test_reversed_layout_range(tmp_path, capsys):
     ("dicobench", ["preview", "x", "-n", "many"], "invalid int value"),
     ("multipanelvqa", ["score"], "required"),
     ("dicobench", ["nope"], "invalid choice"),
+    ("dicobench", ["build", "--source", "folder:x", "--min-long-side", "0"], "must be 1 or more"),
+    ("dicobench", ["build", "--instructions", "openai:m", "--base-url", "localhost:8000"], "http:// or https://"),
+    ("multipanelvqa", ["score", "p.jsonl", "--dataset", "d", "--judge-concurrency", "0"], "must be 1 or more"),
+    ("multipanelvqa", ["score", "p.jsonl", "--dataset", "d", "--judge-base-url", "nope"], "http:// or https://"),
+    ("dicobench", ["eval", "--dataset", "d", "--model", "openai:m", "--out", "o", "--base-url", "x"], "http://"),
 ])
 def test_malformed_options_are_one_line(cli, argv, needle, tmp_path, capsys):
     if argv[0] == "build":
@@ -215,3 +220,14 @@ def test_version(cli, capsys):
     with pytest.raises(SystemExit) as exc:
         CLIS[cli](["--version"])
     assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"{cli} {__version__}"
+
+
+def test_photos_that_give_no_sample_are_a_user_error(tmp_path, capsys):
+    from PIL import Image
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for i in range(2):  # plain walls: no region to edit
+        Image.new("RGB", (1100, 800), (90 + 40 * i, 90, 90)).save(photos / f"wall{i}.png")
+    fails("dicobench", ["build", "--out", tmp_path / "b", "--source", f"folder:{photos}", "--tasks", "attribute",
+                        "--per-task", "1", "--num-proc", "1", "--quiet"], capsys, "no valid sample", "too few usable")

@@ -5,6 +5,7 @@ non-editable install in a fresh environment, and from a Hub metric repository la
 import functools
 import http.server
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -126,8 +127,12 @@ def test_a_non_editable_install_in_a_fresh_environment_loads_the_modules(tmp_pat
                           capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    source = tmp_path / "source"  # a copy: building writes build/ and *.egg-info beside setup.cfg
+    shutil.copytree(CHECKOUT, source, symlinks=True,
+                    ignore=shutil.ignore_patterns(".git", "tests", "build", "*.egg-info", "__pycache__", ".venv*"))
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--no-index", str(CHECKOUT)], check=True, env=env, cwd=tmp_path, capture_output=True)
+                    "--no-index", str(source)], check=True, env=env, cwd=tmp_path, capture_output=True)
+    shutil.rmtree(source)  # nothing of the checkout is left to import from
     code = ("import dicobench, evaluate, multipanelvqa; "
             f"m = evaluate.load(dicobench.METRIC); print(dicobench.__file__); "
             f"print(m.compute(predictions={PREDS!r}, references={REFS!r})['accuracy']); "
