@@ -37,6 +37,11 @@ def insert_section(sections: Sequence[Section], section: Section, after: str) ->
     return [*sections[:at], section, *sections[at:]]
 
 
+def human_review(markdown: str) -> Section:
+    """The "Human review" section from `benchkit.review_report.review_section`'s markdown."""
+    return Section("human_review", "Human review", markdown.removeprefix("## Human review").strip())
+
+
 def configs_block(configs: dict[str, dict[str, list[str]]], default: str) -> list[dict]:
     """YAML `configs` entries: {config: {split: [path globs]}}; `default` gets `default: true`."""
     out = []

@@ -15,6 +15,7 @@ from typing import Sequence
 from tqdm.auto import tqdm
 
 from benchkit import __version__
+from benchkit.decisions import build_rejections, holds_rejected
 from benchkit.engines import check_engine, map_jobs
 from benchkit.errors import UserError
 from benchkit.manifest import claim_folder
@@ -42,6 +43,7 @@ class ShardJob:
     path: str  # local path or fsspec URL
     held_out: frozenset[str] = frozenset()  # `source` values of other splits: not to be reused
     endpoint: Endpoint = Endpoint()  # of the LLM backends; never written
+    rejected: frozenset[tuple[str, int]] = frozenset()  # (id, seed) versions reviewers rejected
 
 
 def _backends(job: ShardJob):
@@ -62,7 +64,7 @@ def make_shard(job: ShardJob) -> dict:
     writer = ShardWriter(job.path, features())
     kept, rejections = [], Counter()
     try:
-        for row, info in shard_rows(job.opts, job.task, job.shard, backends):
+        for row, info in shard_rows(job.opts, job.task, job.shard, backends, job.rejected):
             if not job.held_out.isdisjoint(row["source"].split(SOURCE_SEPARATOR)):
                 raise UserError(
                     f"{job.opts.split} row {row['id']} uses base {row['source']}, which another split in "
@@ -153,15 +155,17 @@ def held_out_sources(out: Location, split: str) -> frozenset[str]:
 
 
 def _plan(out: Location, opts: BuildOptions, tasks: list[str], endpoint: Endpoint = Endpoint()) -> list[ShardJob]:
-    """The shards still to build (finished ones, with their sidecar, are kept)."""
+    """The shards still to build: finished ones (with their sidecar) are kept unless they
+    hold a row a reviewer rejected (`dicobench review`), which is then regenerated."""
     held_out = held_out_sources(out, opts.split)
+    rejected = build_rejections(out)
     jobs = []
     for task in tasks:
         ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
         for i, rows in enumerate(ranges):
             path = child(out, task, shard_name(opts.split, i, len(ranges)))
-            if complete_shard(path, len(rows)) is None:
-                jobs.append(ShardJob(opts, task, i, str(path), held_out, endpoint))
+            if complete_shard(path, len(rows)) is None or holds_rejected(path, rejected):
+                jobs.append(ShardJob(opts, task, i, str(path), held_out, endpoint, rejected))
     return jobs
 
 

@@ -10,9 +10,11 @@ from collections import Counter
 from huggingface_hub import DatasetCardData
 
 from benchkit import citations
-from benchkit.card import (STATS_KEY, Section, configs_block, dataset_info, long_side_summary, markdown_table,
-                           shard_sizes, size_category, write_card_file)
+from benchkit.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
+                           long_side_summary, markdown_table, shard_sizes, size_category, write_card_file)
+from benchkit.decisions import REVIEW_REJECTION
 from benchkit.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
+from benchkit.review_report import review_section
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from dicobench.generate import seed_range
 from dicobench.schema import LETTERS, TASKS, features, track_of
@@ -130,7 +132,7 @@ def _creation(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]
             + json.dumps(manifest, indent=1, sort_keys=True) + "\n```",
         ]
         skipped = {k.removeprefix("photo_"): v for k, v in rejections.items() if k.startswith("photo_")}
-        checks = {k: v for k, v in rejections.items() if not k.startswith("photo_")}
+        checks = {k: v for k, v in rejections.items() if not k.startswith("photo_") and k != REVIEW_REJECTION}
         if skipped:
             parts.append("Photos skipped when a seed drew them (counted per draw): "
                          + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(skipped.items())) + ".")
@@ -276,4 +278,11 @@ def write_card(out: Location) -> Location:
         dataset_info=dataset_info(features(), sizes),
         **{STATS_KEY: machine},
     )
-    return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, card_sections(manifests, stats, licence))
+    sections = card_sections(manifests, stats, licence)
+    from dicobench.people import CRITERIA  # deferred: it imports this module
+
+    review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA],
+                            "dicobench review")
+    if review:
+        sections = insert_section(sections, human_review(review), after="creation")
+    return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections)

@@ -16,6 +16,7 @@ from typing import Iterator
 
 import numpy as np
 
+from benchkit.decisions import REVIEW_REJECTION
 from benchkit.errors import UserError
 from benchkit.photos import SizePolicy
 from benchkit.render import clear_caches
@@ -96,14 +97,19 @@ def _row_maker(task: str, opts: BuildOptions, backends):
     return functools.partial(make, source=source, **({"backends": backends} if backends else {}))
 
 
-def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends=None) -> tuple[dict, RowInfo]:
+def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends=None,
+                 rejected: frozenset = frozenset()) -> tuple[dict, RowInfo]:
     """The checked row for (task, index); rejected attempts move on to the next seed.
-    `backends` (`dicobench.photo_models.Backends`) are the models a photo build edits with."""
+    `backends` (`dicobench.photo_models.Backends`) are the models a photo build edits with;
+    `rejected` holds the (id, seed) versions reviewers rejected, skipped like a failed check."""
     make = _row_maker(task, opts, backends)
     rejections: Counter = Counter()
     clear_caches()  # drawn patches are reused within a row only: memory stays flat
     for attempt in range(MAX_ATTEMPTS):
         seed = sample_seed(opts.seed, opts.split, task, index, attempt)
+        if (row_id(task, opts.split, opts.seed, index), seed) in rejected:
+            rejections[REVIEW_REJECTION] += 1
+            continue
         try:
             row, long_side = make(task, seed, letter, opts)
         except Rejected as rej:
@@ -117,8 +123,9 @@ def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backend
                        else "the options leave too little room for this task"))
 
 
-def shard_rows(opts: BuildOptions, task: str, shard: int, backends=None) -> Iterator[tuple[dict, RowInfo]]:
+def shard_rows(opts: BuildOptions, task: str, shard: int, backends=None,
+               rejected: frozenset = frozenset()) -> Iterator[tuple[dict, RowInfo]]:
     """The rows of shard `shard` of `task`, in order: what every engine maps over shards."""
     letters = letter_schedule(task, opts.per_task, opts.seed, opts.split)
     for index in shard_ranges(opts.per_task, opts.rows_per_shard)[shard]:
-        yield generate_row(task, index, letters[index], opts, backends)
+        yield generate_row(task, index, letters[index], opts, backends, rejected)

@@ -20,11 +20,13 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from benchkit import __version__
+from benchkit.decisions import build_rejections, holds_rejected
 from benchkit.engines import check_engine, map_jobs
 from benchkit.errors import UserError
 from benchkit.manifest import claim_folder
 from benchkit.shards import (
-    Location, ShardWriter, child, complete_shard, glob, location, read_column, remove_shards, shard_name, shard_ranges,
+    Location, ShardWriter, child, complete_shard, exists, glob, location, read_column, remove_shards, shard_name,
+    shard_ranges,
     write_json_atomic,
 )
 
@@ -34,6 +36,7 @@ from .generate import SPLITS, SYNTHETIC_CONFIGS, ImageTask, set_index, shard_row
 from .layouts import BASES_PER_STYLE, Layout, generate_layouts
 from .llm_questions import QuestionSource, generated_questions
 from .questions import balanced_schedule
+from .review_rebuild import redo_count
 from .schema import CHOICE_LETTERS, QUESTION_TYPES, features
 from .sources import PROCEDURAL, procedural_set
 
@@ -247,17 +250,20 @@ def build(
     _prepare_out(out, manifest, overwrite)
 
     ranges = shard_ranges(len(schedule), images_per_shard)
+    rejected = build_rejections(out) if qsource.model is None else frozenset()  # images reviewers rejected
     todo: dict[int, dict[str, Location]] = {}  # shard -> config -> path still to write
-    for config in config_list:
-        for k, r in enumerate(ranges):
-            path = child(out, config, shard_name(split, k, len(ranges)))
-            if complete_shard(path, len(r) * ROWS_PER_IMAGE) is None:
+    for k, r in enumerate(ranges):
+        paths = {c: child(out, c, shard_name(split, k, len(ranges))) for c in config_list}
+        redo = bool(rejected) and any(holds_rejected(p, rejected) for p in paths.values() if exists(p))  # all configs change
+        for config, path in paths.items():
+            if redo or complete_shard(path, len(r) * ROWS_PER_IMAGE) is None:
                 todo.setdefault(k, {})[config] = path
     if todo:
         engine_options = {"engine": engine, "num_proc": num_proc, "ray_address": ray_address}
         tasks = [
             ImageTask(*image, seed, (), compress_level, split=split, cycle=cycle) for image, cycle in zip(schedule, cycles)
         ]
+        tasks = [dataclasses.replace(t, redo=redo_count(t, config_list, rejected)) for t in tasks]
         jobs = _jobs(out, tasks, ranges, todo, seed, data, data_split, qsource, held_out_panels(out, split), engine_options)
         total = sum(len(j.tasks) * len(j.paths) * ROWS_PER_IMAGE for j in jobs)
         bar = tqdm(total=total, desc=f"multipanelvqa {split}", unit="row", disable=not progress)

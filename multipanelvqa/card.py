@@ -8,9 +8,10 @@ from collections import Counter
 from huggingface_hub import DatasetCardData
 
 from benchkit import citations
-from benchkit.card import (STATS_KEY, Section, configs_block, dataset_info, long_side_summary, markdown_table,
-                           shard_sizes, size_category, write_card_file)
+from benchkit.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
+                           long_side_summary, markdown_table, shard_sizes, size_category, write_card_file)
 from benchkit.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
+from benchkit.review_report import review_section
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 
 from .generate import set_range
@@ -209,4 +210,10 @@ def write_card(out: Location) -> Location:
         **{STATS_KEY: machine},
     )
     sections = card_sections(out, synthetic, real, splits, licence)
+    from multipanelvqa.people import CRITERIA  # deferred: it imports this module
+
+    review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG}, "config",
+                            [k for k, _ in CRITERIA], "multipanelvqa review")
+    if review:
+        sections = insert_section(sections, human_review(review), after="creation")
     return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections)

@@ -6,9 +6,11 @@ import sys
 
 from benchkit import info_cli, metric_cli, push_cli
 from benchkit.cli import run
+from benchkit.human_cli import make_human_register
 from benchkit.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
-from multipanelvqa import build_cli, eval_cli, import_cli, score_cli
+from benchkit.webapp.cli import make_review_register, make_study_register
+from multipanelvqa import build_cli, eval_cli, import_cli, people, score_cli
 from multipanelvqa.card import write_card
 from multipanelvqa.schema import features
 
@@ -22,8 +24,12 @@ def main(argv=None) -> int:
         import_cli.register,
         score_cli.register,
         push_cli.make_register(write_card),
-        info_cli.register, metric_cli.make_register("multipanelvqa_accuracy"),
+        info_cli.register,
+        metric_cli.make_register("multipanelvqa_accuracy"),
         make_preview_register(PREVIEW),
+        make_review_register(people.SPEC),
+        make_study_register(people.SPEC),
+        make_human_register(people.SPEC, "multipanelvqa.human", judge=True),
     ]
     return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
 

@@ -55,6 +55,7 @@ class ImageTask:
     generated: dict | None = None  # checked LLM fields Q1..A3 (questions.parse_generated), else templates
     split: str = "test"
     cycle: int = 0  # pass over the layouts; every pass fills them from fresh image sets
+    redo: int = 0  # versions of this image reviewers rejected: its set and seed are drawn afresh this often
 
     @property
     def set_index(self) -> int:
@@ -65,6 +66,11 @@ class ImageTask:
         """What tells this image from the same layout's in other passes or splits; empty for the
         first test pass, whose seeds and ids stay those of the published benchmark."""
         return () if (self.split, self.cycle) == ("test", 0) else (SPLITS[self.split], self.cycle)
+
+    @property
+    def seed_variant(self) -> tuple[int, ...]:
+        """`variant`, plus the redo count of an image reviewers rejected: what its seed is drawn from."""
+        return self.variant + ((self.redo,) if self.redo else ())
 
 
 def set_index(layout: Layout) -> int:
@@ -139,7 +145,7 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     k = layout.num_panels
     panel_bytes, answers, ids = image_set.take(k)
     positions = describe_positions(layout.boxes)
-    seed = image_seed(task.root_seed, task.source, layout.layout_id, task.variant)
+    seed = image_seed(task.root_seed, task.source, layout.layout_id, task.seed_variant)
     base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])
     composites: dict[str, tuple] = {}
     out: dict[str, list[dict]] = {}
@@ -183,7 +189,7 @@ def shard_rows(tasks: Sequence[ImageTask], sets: Mapping[tuple[str, int], ImageS
     keyed by (source, set index)."""
     made = dict(sets)
     for task in tasks:
-        key = (task.source, task.set_index)
+        key = (task.source, task.set_index) + ((task.redo,) if task.redo else ())
         if key not in made:
-            made[key] = procedural_set(task.source, task.set_index, task.root_seed)
+            made[key] = procedural_set(task.source, task.set_index, task.root_seed, task.redo)
         yield image_rows(task, made[key])

@@ -105,10 +105,11 @@ def set_seed(root: int, source: str, index: int, attempt: int = 0) -> int:
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def procedural_set(source: str, index: int, root: int) -> ImageSet:
-    """Image set `index` of a procedural source: a pure function of (source, index, root seed)."""
+def procedural_set(source: str, index: int, root: int, fresh: int = 0) -> ImageSet:
+    """Image set `index` of a procedural source: a pure function of (source, index, root seed).
+    `fresh` > 0 draws a replacement from seeds of its own (for an image reviewers rejected)."""
     make = {"procedural_edit": _edit_set, "procedural_scene": _scene_set}[source]
-    for attempt in range(_ATTEMPTS):
+    for attempt in range(fresh * _ATTEMPTS, (fresh + 1) * _ATTEMPTS):
         seed = set_seed(root, source, index, attempt)
         result = make(np.random.default_rng(seed), f"{source}:{seed}")
         if result is not None:
