@@ -1,10 +1,8 @@
 """What a dataset card holds, for `info DIR_OR_REPO`: configs, rows per config and answer, image
-sizes, bytes per row, licence, and, for a local folder, how much of it people have reviewed."""
+sizes, bytes per row, licence, and how much of it people have reviewed."""
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from pathlib import Path
 
 from huggingface_hub import DatasetCard
@@ -14,7 +12,7 @@ from benchkit.dataset_input import locate
 from benchkit.errors import UserError
 from benchkit.hub import hub_errors
 
-REVIEW_DECISIONS = Path(".review") / "decisions.jsonl"
+HUMAN_REVIEW = "Human review"  # the title of benchkit.card.human_review's section
 
 
 def load_card(dataset: str) -> DatasetCard:
@@ -29,27 +27,12 @@ def load_card(dataset: str) -> DatasetCard:
         return DatasetCard.load(where, repo_type="dataset")
 
 
-def review_coverage(folder: Path, rows: int) -> str:
-    """"k of n rows reviewed (a accepted, r rejected)" from the folder's review decisions
-    (latest per id and reviewer), or that none were recorded."""
-    path = folder / REVIEW_DECISIONS
-    if not path.is_file():
-        return "no review decisions recorded"
-    latest: dict[tuple[str, str], str] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            latest[(str(record["id"]), str(record.get("reviewer", "")))] = record["verdict"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise UserError(f"{path}:{number}: not a review decision (id, reviewer, verdict)") from None
-    per_id: dict[str, set[str]] = {}
-    for (key, _), verdict in latest.items():
-        per_id.setdefault(key, set()).add(verdict)
-    verdicts = Counter("reject" if "reject" in v else "accept" for v in per_id.values())
-    return (f"{len(per_id)} of {rows} rows reviewed ({verdicts['accept']} accepted, "
-            f"{verdicts['reject']} rejected by at least one reviewer)")
+def review_coverage(card: DatasetCard) -> str:
+    """The first paragraph of the card's "Human review" section (rows reviewed, reviewers,
+    rejections), or that the card records no review."""
+    _, found, rest = card.text.partition(f"\n## {HUMAN_REVIEW}\n")
+    paragraphs = [p.strip() for p in rest.split("\n\n") if p.strip()] if found else []
+    return " ".join(paragraphs[0].split()) if paragraphs else "no human review recorded in the card"
 
 
 def describe(dataset: str) -> str:
@@ -68,17 +51,14 @@ def describe(dataset: str) -> str:
     if not stats:
         lines.append("(this card has no per-config statistics: built by an older version)")
         return "\n".join(lines)
-    total = 0
     for split, per_config in stats.items():
         rows = []
         for config, s in per_config.items():
             side = s.get("image_long_side")
             rows.append([config, s["rows"], _answers(s.get("answers") or {}),
                          f"{side['min']}-{side['max']} (mean {side['mean']})" if side else "-", s["bytes_per_row"]])
-            total += s["rows"] if split == "test" else 0
         lines += [f"split {split}:", markdown_table(["config", "rows", "answers", "image long side px", "bytes/row"], rows)]
-    if Path(dataset).expanduser().is_dir():
-        lines.append("review: " + review_coverage(Path(dataset).expanduser(), total))
+    lines.append("review: " + review_coverage(card))
     return "\n".join(lines)
 
 

@@ -124,17 +124,26 @@ def test_info_prints_what_the_card_holds(dico, mpv, capsys):
     assert dicobench(["info", str(dico)]) == 0
     out = capsys.readouterr().out
     assert "licence: cc-by-4.0" in out and "configs: attribute, instance, all (default)" in out
-    assert "| attribute | 2 | A " in out and "bytes/row" in out and "review: no review decisions recorded" in out
-    (dico / ".review").mkdir()
-    ids = datasets.load_dataset(str(dico), "all", split="test")["id"]
-    (dico / ".review" / "decisions.jsonl").write_text(
-        f'{{"id": "{ids[0]}", "reviewer": "r1", "verdict": "accept"}}\n'
-        f'{{"id": "{ids[1]}", "reviewer": "r1", "verdict": "accept"}}\n'
-        f'{{"id": "{ids[1]}", "reviewer": "r1", "verdict": "reject"}}\n')
-    assert dicobench(["info", str(dico)]) == 0
-    assert "review: 2 of 4 rows reviewed (1 accepted, 1 rejected" in capsys.readouterr().out
+    assert "| attribute | 2 | A " in out and "bytes/row" in out and "review: no human review recorded" in out
     assert multipanelvqa(["info", str(mpv)]) == 0
     assert "| original | 12 | q1 " in capsys.readouterr().out
+
+
+def test_review_decisions_become_the_cards_human_review_section(dico, capsys):
+    from benchkit.decisions import DecisionLog, decisions_path, make_decision
+    from dicobench.card import write_card
+    from dicobench.people import CRITERIA
+
+    rows = datasets.load_dataset(str(dico), "all", split="test")
+    log = DecisionLog(decisions_path(dico))
+    log.check_writable()  # creates the folder, as `review` does
+    log.append(make_decision(rows[0]["id"], "r1", "accept", [], "", rows[0]["seed"], [k for k, _ in CRITERIA]))
+    log.append(make_decision(rows[1]["id"], "r1", "reject", [CRITERIA[0][0]], "", rows[1]["seed"], [k for k, _ in CRITERIA]))
+    write_card(dico)
+    card = DatasetCard.load(dico / "README.md")
+    assert headings(card) == SECTIONS[:4] + ["Human review"] + SECTIONS[4:]
+    assert dicobench(["info", str(dico)]) == 0
+    assert "review: 2 of 4 rows as they are now were reviewed by 1 reviewer(s)" in capsys.readouterr().out
 
 
 def test_info_of_a_hub_repo_reads_its_card(dico, monkeypatch, capsys):
