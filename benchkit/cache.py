@@ -1,7 +1,9 @@
 """A disk cache of chat completions (SQLite) so that a rerun sends nothing.
 
 Entries are keyed by a hash of the model, the messages and the sampling settings. Only the
-request (never the API key or the endpoint's credentials) and the reply are stored.
+request (never the API key or the endpoint's credentials) and the reply are stored, and the
+request without its inline images: each `data:...;base64,` URL is stored as the SHA-256 of its
+payload, so a cache of vision requests holds the prompts and replies, not megabytes of images.
 """
 
 from __future__ import annotations
@@ -35,6 +37,19 @@ def request_key(request: dict) -> str:
     return hashlib.sha256(json.dumps(request, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
+def without_images(value):
+    """`value` (a request, or part of one) with every inline base64 data URL replaced by
+    `data:<type>;sha256=<digest of the payload>`."""
+    if isinstance(value, dict):
+        return {k: without_images(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_images(v) for v in value]
+    if isinstance(value, str) and value.startswith("data:") and ";base64," in value:
+        head, payload = value.split(";base64,", 1)
+        return f"{head};sha256={hashlib.sha256(payload.encode()).hexdigest()}"
+    return value
+
+
 class CompletionCache:
     """One SQLite file; used from one thread (the caller's), so it needs no locking."""
 
@@ -59,7 +74,7 @@ class CompletionCache:
             (
                 request_key(request),
                 request["model"],
-                json.dumps(request, sort_keys=True, ensure_ascii=False),
+                json.dumps(without_images(request), sort_keys=True, ensure_ascii=False),
                 text,
                 prompt_tokens,
                 completion_tokens,

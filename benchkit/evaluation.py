@@ -20,6 +20,8 @@ from typing import Callable, Sequence
 from tqdm.auto import tqdm
 
 from benchkit import provenance
+from benchkit.cli import http_url, output_folder
+from benchkit.dataset_input import check_features
 from benchkit.errors import UserError
 from benchkit.predictions import load_split
 from benchkit.runners import Prompt, Reply, load_runner
@@ -43,6 +45,8 @@ class Benchmark:
     local_max_new_tokens: int = 64  # generation cap for local models when --max-new-tokens is not given
     prompt_template: str = ""  # the prompt's text template, whose hash run.json and scores.json record
     select: tuple[str, Callable] | None = None  # (column, predicate): ask only the rows it keeps (a view's rows)
+    features: object = None  # the benchmark's datasets.Features, to refuse another benchmark's dataset
+    columns: Sequence[str] = ()  # the columns prompt and parse read
 
 
 def interleave(images: Sequence, text: str) -> list:
@@ -59,10 +63,10 @@ def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
     """The options every benchmark's eval takes."""
     p.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
     p.add_argument("--config", default=default_config, help=f"dataset config (default {default_config})")
-    p.add_argument("--split", default="test")
+    p.add_argument("--split", default="test", help="split to evaluate (default test)")
     p.add_argument("--model", required=True,
                    help="hf:<hub id or folder> (transformers) or openai:<model> (OpenAI-compatible endpoint)")
-    p.add_argument("--base-url", help="openai: endpoint, e.g. http://127.0.0.1:8000/v1 for vLLM (default OpenAI)")
+    p.add_argument("--base-url", type=http_url, help="openai: endpoint, e.g. http://127.0.0.1:8000/v1 for vLLM (default OpenAI)")
     p.add_argument("--api-key", help="openai: API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--out", type=Path, required=True, help="output folder; rerun with the same one to resume")
     p.add_argument("--limit", type=int, help="evaluate only the first N rows of the split")
@@ -83,10 +87,14 @@ def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
         if value is not None and value < 1:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
     split = f"{args.split}[:{args.limit}]" if args.limit else args.split
+    if args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} exists and is not a folder")
     rows = load_split(args.dataset, args.config, split)
+    if benchmark.features is not None:
+        check_features(rows.features, benchmark.features, benchmark.columns, args.dataset, benchmark.name)
     if benchmark.select:
         rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
-    args.out.mkdir(parents=True, exist_ok=True)
+    output_folder(args.out)
     path = args.out / PREDICTIONS
     _check_settings(args.out / RUN, path, {
         "benchmark": benchmark.name, "dataset": args.dataset, "config": args.config, "split": args.split,

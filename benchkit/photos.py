@@ -6,13 +6,17 @@ unusable when it cannot be decoded (corrupt, truncated, a decompression bomb) or
 than the size policy allows; `load` raises `PhotoSkipped` with a short reason and a clear
 message, iteration counts the reason in `source.skipped` and moves on.
 
-Object boxes are xywh in pixels of the photo as returned (after any upscaling). Photos
-without annotated objects get classical region proposals: small salient contours.
+Photos are decoded upright in sRGB (`benchkit.photo_pixels`: EXIF orientation, ICC profiles,
+CMYK, 16-bit, palettes, transparency). Annotation boxes are read in that displayed frame, the
+frame viewers and `datasets` show, and are xywh in pixels of the photo as returned (after any
+upscaling). Photos without annotated objects get classical region proposals: small salient
+contours.
 """
 
 from __future__ import annotations
 
 import abc
+import functools
 import hashlib
 import json
 from collections import Counter
@@ -24,7 +28,7 @@ import numpy as np
 from PIL import Image
 
 from benchkit.errors import UserError
-from benchkit.imageio import decode
+from benchkit.photo_pixels import decode_photo
 from benchkit.render import Box
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
@@ -98,7 +102,7 @@ class PhotoSource(abc.ABC):
     def load(self, index: int) -> Photo:
         photo_id = self.photo_id(index)
         try:
-            pixels = decode(self._bytes(index), photo_id)
+            pixels = decode_photo(self._bytes(index), photo_id)
         except UserError as exc:
             raise PhotoSkipped("unreadable", str(exc)) from None
         h, w = pixels.shape[:2]
@@ -158,9 +162,48 @@ def _objects(entries) -> tuple[PhotoObject, ...]:
     return tuple(PhotoObject(tuple(e["box"]), e.get("name")) for e in entries)
 
 
+def _imagefolder_entry(folder: Path, entry: dict) -> tuple[str, tuple[PhotoObject, ...]]:
+    """A `metadata.jsonl` line of `folder` (relative to the root): the photo and its objects."""
+    return (folder / entry["file_name"]).as_posix(), _imagefolder_objects(entry.get("objects") or {"bbox": []})
+
+
+def _imagefolder_objects(objects: dict) -> tuple[PhotoObject, ...]:
+    """ImageFolder's `{"bbox": [...], "category": [...]}` (categories optional)."""
+    boxes = objects["bbox"]
+    names = objects.get("category", [None] * len(boxes))
+    if len(names) != len(boxes):
+        raise ValueError(f"{len(boxes)} boxes but {len(names)} categories")
+    return tuple(PhotoObject(tuple(box), name if isinstance(name, str) else None) for box, name in zip(boxes, names))
+
+
+def _jsonl(path: Path, parse) -> dict[str, tuple[PhotoObject, ...]]:
+    """{photo: objects} from an annotation file, `parse` turning a line's object into a pair;
+    a malformed line is a UserError naming it."""
+    out = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            if not isinstance(entry, dict):
+                raise TypeError("not a JSON object")
+            key, objects = parse(entry)
+            out[key] = objects
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{path}:{number}: not an annotation ({type(exc).__name__}: {exc})") from None
+    return out
+
+
 class FolderSource(PhotoSource):
-    """Every photo under `root` (recursively, sorted), with an optional `annotations.jsonl`:
-    one line per photo, `{"file": "<path relative to root>", "objects": [{"name": ..., "box": [x, y, w, h]}]}`."""
+    """Every photo under `root` (recursively, sorted), with annotations in either layout:
+
+    - `annotations.jsonl` at the root, one line per photo:
+      `{"file": "<path relative to root>", "objects": [{"name": ..., "box": [x, y, w, h]}]}`;
+    - the Hub's ImageFolder layout, a `metadata.jsonl` in any folder, one line per photo:
+      `{"file_name": "<path relative to that folder>", "objects": {"bbox": [[x, y, w, h], ...],
+      "category": [...]}}` (string categories are the names; numbers, whose names are not
+      in the folder, leave the object unnamed).
+    """
 
     def __init__(self, root: str | Path, policy: SizePolicy = SizePolicy()):
         super().__init__(policy)
@@ -173,13 +216,9 @@ class FolderSource(PhotoSource):
         self.objects: dict[str, tuple[PhotoObject, ...]] = {}
         path = self.root / "annotations.jsonl"
         if path.exists():
-            for number, line in enumerate(path.read_text().splitlines(), 1):
-                if line.strip():
-                    try:
-                        entry = json.loads(line)
-                        self.objects[entry["file"]] = _objects(entry["objects"])
-                    except (ValueError, KeyError, TypeError) as exc:
-                        raise UserError(f"{path}:{number}: not an annotation ({type(exc).__name__}: {exc})") from None
+            self.objects.update(_jsonl(path, lambda e: (e["file"], _objects(e["objects"]))))
+        for path in sorted(self.root.rglob("metadata.jsonl")):
+            self.objects.update(_jsonl(path, functools.partial(_imagefolder_entry, path.parent.relative_to(self.root))))
 
     def __len__(self) -> int:
         return len(self.files)

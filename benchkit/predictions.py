@@ -41,7 +41,8 @@ def read_records(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read predictions {path}: {exc.strerror or exc}") from None
+        reason = exc.strerror if isinstance(exc, OSError) else "not a UTF-8 text file"
+        raise UserError(f"cannot read predictions {path}: {reason}") from None
     out: dict[str, tuple[str | None, str | None]] = {}
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -150,6 +151,9 @@ def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | N
     silenced so that stderr holds only our messages."""
     import datasets  # deferred: reading predictions or `--help` should not pay for it
 
+    from benchkit.dataset_input import locate, missing_hint
+
+    dataset = locate(dataset)
     was_enabled = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()
     try:
@@ -161,7 +165,8 @@ def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | N
         return datasets.load_dataset(dataset, config, split=split, **kwargs)
     except Exception as exc:  # any loading failure is the user's input: report it on one line
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first}") from None
+        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first}"
+                        + missing_hint(dataset)) from None
     finally:
         if was_enabled:
             datasets.enable_progress_bars()

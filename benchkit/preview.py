@@ -6,12 +6,15 @@ per benchmark turns a row into an item.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 import datasets
 from PIL import Image, ImageDraw, ImageFont
 
+from benchkit.cli import output_file
+from benchkit.dataset_input import check_features, locate, missing_hint
 from benchkit.errors import UserError
 
 # (images, boxes as (image index, [x, y, w, h]) in that image's pixels, caption; "\n" breaks lines)
@@ -84,28 +87,45 @@ def _wrap(text: str, draw: ImageDraw.ImageDraw, font, width: int, max_lines: int
 
 def first_rows(folder, config: str, split: str, n: int) -> tuple[list[dict], datasets.Features]:
     """The first `n` rows, streamed so that only their images are read and decoded."""
+    folder = locate(folder)
     try:
-        stream = datasets.load_dataset(str(folder), config, split=split, streaming=True)
-    except (ValueError, FileNotFoundError) as exc:
-        reason = str(exc).splitlines()[0]
-        raise UserError(f"cannot read config {config!r} split {split!r} of {folder}: {reason}") from None
+        stream = datasets.load_dataset(folder, config, split=split, streaming=True)
+    except (ValueError, OSError) as exc:  # OSError: a repo id the Hub does not answer for
+        reason = str(exc).strip().splitlines()[0]
+        raise UserError(f"cannot read config {config!r} split {split!r} of {folder}: {reason}"
+                        + missing_hint(folder)) from None
     rows = list(stream.take(n))
     if not rows:
         raise UserError(f"config {config!r} split {split!r} of {folder} has no rows")
     return rows, stream.features
 
 
+@dataclass(frozen=True)
+class Drawer:
+    """How to draw one benchmark's rows: its item function and the typed columns it reads."""
+
+    benchmark: str
+    item: ItemFn
+    features: datasets.Features  # the benchmark's schema
+    columns: tuple[str, ...]  # the columns `item` reads
+
+
 def write_preview(
-    folder, out, item_fn: ItemFn, *, config: str = "all", split: str = "test", n: int = 8, thumb: int = 256
+    folder, out, drawer: Drawer, *, config: str = "all", split: str = "test", n: int = 8, thumb: int = 256
 ) -> Path:
     """Contact sheet of the first `n` rows of `folder` (a built benchmark) saved as PNG at `out`."""
     if n < 1 or thumb < 16:
         raise UserError(f"need -n >= 1 and --thumb >= 16 (got {n}, {thumb})")
+    out = output_file(out)
     rows, features = first_rows(folder, config, split, n)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    check_features(features, drawer.features, drawer.columns, str(folder), drawer.benchmark)
+    item_fn = drawer.item
     contact_sheet([item_fn(row, features) for row in rows], thumb=thumb).save(out, format="PNG")
     return out
+
+
+DICOBENCH_COLUMNS = ("id", "task", "answer", "options", "cues", "image_a", "image_b")
+MULTIPANELVQA_COLUMNS = ("id", "question_type", "question", "answer", "augmentation", "subfigures", "target_index", "image")
 
 
 def dicobench_item(row: dict, features: datasets.Features) -> Item:

@@ -6,12 +6,12 @@ import argparse
 from pathlib import Path
 
 from benchkit.cli import Registrar
-from benchkit.preview import ItemFn, write_preview
+from benchkit.preview import Drawer, write_preview
 
 
-def make_register(item_fn: ItemFn) -> Registrar:
+def make_register(drawer: Drawer) -> Registrar:
     """Registrar for `preview DIR --out PNG [--config all] [--split test] [-n 8] [--thumb 256]`,
-    drawing rows with `item_fn` (`benchkit.preview.dicobench_item` or `multipanelvqa_item`)."""
+    drawing rows with `drawer` (each benchmark's CLI has its own)."""
 
     def register(subparsers: argparse._SubParsersAction) -> None:
         parser = subparsers.add_parser(
@@ -20,18 +20,18 @@ def make_register(item_fn: ItemFn) -> Registrar:
             description="Write a PNG with one row per sample: its images as thumbnails with the "
             "regions that matter boxed in magenta, and the task and answer underneath.",
         )
-        parser.add_argument("dir", type=Path, help="folder written by `build`")
+        parser.add_argument("dir", help="folder written by `build`, or a Hub repo id")
         parser.add_argument("--out", type=Path, required=True, help="PNG file to write")
         parser.add_argument("--config", default="all", help="config to read (default: all)")
         parser.add_argument("--split", default="test", help="split to read (default: test)")
         parser.add_argument("-n", type=int, default=8, help="rows to draw (default: 8)")
         parser.add_argument("--thumb", type=int, default=256, help="thumbnail size in pixels (default: 256)")
-        parser.set_defaults(func=lambda args: _preview(args, item_fn))
+        parser.set_defaults(func=lambda args: _preview(args, drawer))
 
     return register
 
 
-def _preview(args: argparse.Namespace, item_fn: ItemFn) -> int:
-    out = write_preview(args.dir, args.out, item_fn, config=args.config, split=args.split, n=args.n, thumb=args.thumb)
+def _preview(args: argparse.Namespace, drawer: Drawer) -> int:
+    out = write_preview(args.dir, args.out, drawer, config=args.config, split=args.split, n=args.n, thumb=args.thumb)
     print(out)
     return 0

@@ -21,6 +21,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
+from benchkit.parquet_options import footer_metadata, writer_options
+
 Location = Path | str  # a local folder or file, or an fsspec URL
 
 
@@ -92,7 +94,8 @@ class ShardWriter:
         self._pending: list[dict] = []
         self.fs.makedirs(posixpath.dirname(self._path), exist_ok=True)
         self._file = self.fs.open(self.tmp, "wb")
-        self._writer = pq.ParquetWriter(self._file, self.schema)
+        self._writer = pq.ParquetWriter(self._file, self.schema, **writer_options(features))
+        self._writer.add_key_value_metadata(footer_metadata())
 
     def write(self, row: dict) -> None:
         self._pending.append(self.features.encode_example(row))

@@ -3,18 +3,38 @@ so a resumed or extended build always describes exactly the files that are there
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections import Counter
 
-from benchkit.card import configs_block, markdown_table, write_readme
-from benchkit.catalogue import LICENCE
+from huggingface_hub import DatasetCardData
+
+from benchkit import citations
+from benchkit.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
+                           long_side_summary, markdown_table, shard_sizes, size_category, write_card_file)
 from benchkit.decisions import REVIEW_REJECTION
+from benchkit.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
 from benchkit.review_report import review_section
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from dicobench.generate import seed_range
-from dicobench.schema import LETTERS, TASKS, track_of
+from dicobench.schema import LETTERS, TASKS, features, track_of
 
 MANIFEST_DIR = ".dicobench"
+PRETTY_NAME = "DiCoBench (generated)"
+COLUMNS = {
+    "id": "unique row id, stable for a seed",
+    "track": "difference or commonality",
+    "task": "one of the 8 tasks (the config names)",
+    "image_a, image_b": "the image pair, lossless PNG near 2K",
+    "question": "the question; it holds no text cue",
+    "options": "five option texts; options[4] is the E text (nothing to find)",
+    "answer": "the correct letter A-E",
+    "cues": "where the answer is: {image (0=a, 1=b), bbox xywh in pixels, label}; empty for E",
+    "changed_area": "share of the image area that differs (difference track)",
+    "source": "procedural:<seed>, or the photo id(s) of photo builds",
+    "seed": "the row's seed",
+    "generator": "toolkit version and backends",
+}
 
 
 def _split_stats(out: Location, split: str, tasks: list[str]) -> dict[str, list[dict]]:
@@ -27,90 +47,147 @@ def _split_stats(out: Location, split: str, tasks: list[str]) -> dict[str, list[
     return stats
 
 
-def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]], review: str | None = None) -> str:
+def _licence(out: Location, manifests: dict[str, dict]) -> Licence:
+    """Glyphs' CC BY 4.0 for procedural builds, V*'s terms for V* photos, else what the user stated."""
+    stated = user_licence(out)
+    per_source = []
+    for manifest in manifests.values():
+        source = manifest["source"]
+        if source == "procedural":
+            per_source.append(GLYPHS)
+        elif source.startswith("vstar:"):
+            per_source.append(VSTAR)
+        else:
+            per_source.append(stated or unknown(f"Base photos from `{source}`"))
+    return combine(per_source) if per_source else GLYPHS
+
+
+def _source_datasets(manifests: dict[str, dict]) -> list[str]:
+    out = []
+    for manifest in manifests.values():
+        source = manifest["source"]
+        if source == "procedural":
+            out.append("original")
+        elif source.startswith("vstar:"):
+            out.append("extended|craigwu/vstar_bench")
+        elif source.startswith("hf:"):
+            out.append("extended|" + source.removeprefix("hf:").split(":")[0])
+        else:
+            out.append("extended")
+    return list(dict.fromkeys(out))
+
+
+def _task_rows(split_stats: dict[str, list[dict]]) -> tuple[list[list], Counter, Counter, list, list]:
+    rows, letters, rejections, areas, sides = [], Counter(), Counter(), [], []
+    for task in TASKS:
+        shards = split_stats.get(task)
+        if not shards:
+            continue
+        task_letters = Counter()
+        for s in shards:
+            task_letters.update(s["letters"])
+            rejections.update(s["rejections"])
+            if track_of(task) == "difference":  # commonality pairs are different scenes
+                areas += s["changed_area"]
+            sides += s["long_side"]
+        letters.update(task_letters)
+        rows.append([task, sum(task_letters.values())] + [task_letters.get(l, 0) for l in LETTERS])
+    rows.append(["**total**", sum(letters.values())] + [letters.get(l, 0) for l in LETTERS])
+    return rows, letters, rejections, areas, sides
+
+
+def _structure(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -> str:
     parts = [
-        "# DiCoBench (generated)",
-        "Pairs of ~2K images for fine-grained multi-image perception: spot the micro-difference "
-        "between two images, or find what two different scenes have in common. Each row is a "
-        "5-option multiple-choice question; in the difference track options A-D are four edits of "
-        "the same base image, in the commonality track four candidate commonalities of two "
-        "different scenes (other surface, tint, layout and objects), and E says there is nothing "
-        "to find. Generated procedurally by the `dicobench` toolkit, following DiCoBench "
-        "(Differential and Commonality Visual Cues).",
-        "## Load",
-        "```python\nfrom datasets import load_dataset\n"
-        'ds = load_dataset("path/or/repo", "attribute", split="test")  # or "all"\n```',
+        "Every row is a 5-option multiple-choice question about an image pair:",
+        markdown_table(["column", "content"], [[f"`{c}`" for c in (k,)] + [v] for k, v in COLUMNS.items()]),
+        "Configs: one per task (" + ", ".join(f"`{t}`" for t in TASKS) + ") and `all` (the default), "
+        "each with the splits built: " + ", ".join(f"`{s}`" for s in manifests) + ".",
+        'Prompt given to models: `{question}\\nOptions:\\nA. ...\\nE. ...\\nAnswer with the option\'s letter '
+        'from the given choices directly.`, after "Image 1:" image_a and "Image 2:" image_b.',
     ]
+    for split in manifests:
+        rows, _, _, areas, sides = _task_rows(stats.get(split, {}))
+        parts += [f"### Split `{split}`: rows per task and correct letter", markdown_table(["task", "rows"] + list(LETTERS), rows)]
+        if sides:
+            parts.append(
+                f"Image long side: mean {statistics.mean(sides):.0f} px (min {min(sides)}, max {max(sides)}). "
+                + (f"Changed area of non-E difference pairs: median {statistics.median(areas) * 100:.3f}% "
+                   f"(max {max(areas) * 100:.3f}%) of the image." if areas else "")
+            )
+    return "\n\n".join(parts)
+
+
+def _creation(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -> str:
+    parts = []
     for split, manifest in manifests.items():
-        split_stats = stats.get(split, {})
-        rows, letters, rejections, areas, sides = [], Counter(), Counter(), [], []
-        for task, shards in split_stats.items():
-            task_letters = Counter()
-            for s in shards:
-                task_letters.update(s["letters"])
-                rejections.update(s["rejections"])
-                if track_of(task) == "difference":  # commonality pairs are different scenes
-                    areas += s["changed_area"]
-                sides += s["long_side"]
-            letters.update(task_letters)
-            rows.append([task, sum(task_letters.values())] + [task_letters.get(l, 0) for l in LETTERS])
-        rows.append(["**total**", sum(letters.values())] + [letters.get(l, 0) for l in LETTERS])
+        _, _, rejections, _, _ = _task_rows(stats.get(split, {}))
         parts += [
-            f"## Split `{split}`",
+            f"### Split `{split}`",
             f"Root seed {manifest['seed']}, {manifest['per_task']} rows per task, source `{manifest['source']}`, "
             f"generator `{manifest['generator']}`. Row seeds (`seed`) lie in "
             f"[{seed_range(split).start}, {seed_range(split).stop}), this split's own range, disjoint from "
             "every other split's; the build also refuses any row whose base scene or photo (`source`) "
             "another split in the folder uses." + _photo_note(manifest),
-            "### Rows per task and correct letter",
-            markdown_table(["task", "rows"] + list(LETTERS), rows),
+            "Build options (rebuild with the same ones to get the same bytes):\n\n```json\n"
+            + json.dumps(manifest, indent=1, sort_keys=True) + "\n```",
         ]
-        if sides:
-            parts.append(
-                f"Image long side: mean {statistics.mean(sides):.0f} px (min {min(sides)}, max {max(sides)}). "
-                + (
-                    f"Changed area of non-E difference pairs: median {statistics.median(areas) * 100:.3f}% "
-                    f"(max {max(areas) * 100:.3f}%) of the image."
-                    if areas
-                    else ""
-                )
-            )
         skipped = {k.removeprefix("photo_"): v for k, v in rejections.items() if k.startswith("photo_")}
         checks = {k: v for k, v in rejections.items() if not k.startswith("photo_") and k != REVIEW_REJECTION}
         if skipped:
             parts.append("Photos skipped when a seed drew them (counted per draw): "
                          + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(skipped.items())) + ".")
-        if checks:
-            parts.append(
-                "Samples rejected by the pre-write checks and regenerated from the next seed: "
-                + ", ".join(f"{k} {v}" for k, v in sorted(checks.items()))
-                + "."
-            )
-    parts += [review] if review else []
-    parts += [
-        "## Checks",
-        "Before a row is written its PNG bytes are decoded and verified: the changed pixels exist "
-        "and lie inside the row's cue boxes, the changed area is under 5% of the image, enough "
-        "pixels change clearly to be visible, E pairs are pixel-identical, the five options are "
-        "distinct and A-D name four different objects.",
-        "Commonality rows are checked for all four candidates, whatever the answer: what the two "
-        "scenes share is recomputed from them and must be exactly the candidate (nothing for E), "
-        "and each cue box (one per shared object per image) must cover under 5% of its image and "
-        "visibly show the object on the written bytes. Instance: the shared object has identical "
-        "colours, pattern and marking at another place, scale (10-30%) and rotation, while the "
-        "same-named distractors in image b differ visibly in their marking. Category: exactly one "
-        "object kind is in both images, as instances of other colour, style and size, and no name "
-        "in one image is a near-synonym of a name in the other (cosine similarity of "
-        "all-MiniLM-L6-v2 name embeddings under 0.55). Spatial grounding: every object lies "
-        "wholly inside one cell of a 6x6 grid and exactly one cell is occupied in both images, by "
-        "one object each; the option pairs are drawn from the least similar quarter of name "
-        "pairs. Reasoning: exactly one cross-image pair is related in the functional relation "
-        "table (combination, supply, embedding, cooperation), looked up both ways; the kind is "
-        "recorded in the cue labels.",
-        "## Licences",
-        "Generated data: CC BY 4.0. " + LICENCE,
-    ]
+        parts.append(
+            "Samples rejected by the pre-write checks and regenerated from the next seed: "
+            + (", ".join(f"{k} {v}" for k, v in sorted(checks.items())) if checks else "none") + "."
+        )
+    parts += ["### Checks", CHECKS]
     return "\n\n".join(parts)
+
+
+CHECKS = (
+    "Before a row is written its PNG bytes are decoded and verified: the changed pixels exist "
+    "and lie inside the row's cue boxes, the changed area is under 5% of the image, enough "
+    "pixels change clearly to be visible, E pairs are pixel-identical, the five options are "
+    "distinct and A-D name four different objects.\n\n"
+    "Commonality rows are checked for all four candidates, whatever the answer: what the two "
+    "scenes share is recomputed from them and must be exactly the candidate (nothing for E), "
+    "and each cue box (one per shared object per image) must cover under 5% of its image and "
+    "visibly show the object on the written bytes. Instance: the shared object has identical "
+    "colours, pattern and marking at another place, scale (10-30%) and rotation, while the "
+    "same-named distractors in image b differ visibly in their marking. Category: exactly one "
+    "object kind is in both images, as instances of other colour, style and size, and no name "
+    "in one image is a near-synonym of a name in the other (cosine similarity of "
+    "all-MiniLM-L6-v2 name embeddings under 0.55). Spatial grounding: every object lies "
+    "wholly inside one cell of a 6x6 grid and exactly one cell is occupied in both images, by "
+    "one object each; the option pairs are drawn from the least similar quarter of name "
+    "pairs. Reasoning: exactly one cross-image pair is related in the functional relation "
+    "table (combination, supply, embedding, cooperation), looked up both ways; the kind is "
+    "recorded in the cue labels."
+)
+
+USES = (
+    "**Direct use.** Measuring how well a multimodal model perceives small, implicit visual cues across two "
+    "high-resolution images: zero-shot evaluation with exact letter match at temperature 0 "
+    "(`dicobench eval`, `dicobench score`, or `evaluate.load` of the `dicobench_accuracy` metric), "
+    "ablations of resolution (cropped and resized views) and difficulty, and, with a `train` split "
+    "built from disjoint seeds, fine-tuning experiments whose test rows share no base scene with training.\n\n"
+    "**Out-of-scope use.** Claims about real-photo perception from the procedural configs alone; "
+    "comparing scores with the paper's 765 human-curated samples as if they were the same items; "
+    "training on the `test` split; using the rows as a measure of anything but the perception of "
+    "the cues they were built around (the scenes carry no meaning beyond their objects)."
+)
+
+LIMITATIONS = (
+    "The procedural configs are a synthetic icon world: flat Font Awesome glyphs on textured "
+    "surfaces, drawn by one renderer. They measure whether a model finds a small change or a shared "
+    "object that is certainly there and certainly visible (every row is checked on its bytes), "
+    "under controlled size, clutter and resolution; they cannot measure perception of natural "
+    "textures, lighting, occlusion, or objects outside the catalogue's few hundred English names. "
+    "Object names and the relation table for the reasoning tasks are English and written by the "
+    "toolkit's authors, so they carry their choices of what belongs together. Scores on these "
+    "rows are not the paper's numbers. Photo builds inherit the content, biases and terms of their "
+    "photos; their model edits can leave artefacts that give an edit away."
+)
 
 
 def _photo_note(manifest: dict) -> str:
@@ -132,22 +209,80 @@ def _photo_note(manifest: dict) -> str:
     return note
 
 
+def card_sections(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]], licence: Licence) -> list[Section]:
+    """The card's sections, in order, keyed so that others can be inserted (`insert_section`)."""
+    return [
+        Section("load", "Load", "```python\nfrom datasets import load_dataset\n"
+                'ds = load_dataset("path/or/repo", "attribute", split="test")  # or "all"\n```'),
+        Section("uses", "Uses", USES),
+        Section("structure", "Dataset structure", _structure(manifests, stats)),
+        Section("creation", "Dataset creation", _creation(manifests, stats)),
+        Section("limitations", "Bias, risks and limitations", LIMITATIONS),
+        Section("licences", "Licences and attribution", licence.text),
+        Section("citation", "Citation", "```bibtex\n" + citations.BOTH + "\n```"),
+    ]
+
+
+SUMMARY = (
+    "Pairs of ~2K images for fine-grained multi-image perception: spot the micro-difference "
+    "between two images, or find what two different scenes have in common. Each row is a "
+    "5-option multiple-choice question; in the difference track options A-D are four edits of "
+    "the same base image, in the commonality track four candidate commonalities of two "
+    "different scenes (other surface, tint, layout and objects), and E says there is nothing "
+    "to find. Generated by the `dicobench` toolkit, following DiCoBench "
+    "(Differential and Commonality Visual Cues)."
+)
+
+
+def _stats_metadata(out: Location, configs: dict[str, dict[str, list[str]]], stats) -> tuple[dict, dict]:
+    """(`benchmark_stats`, sizes per config and split) from the shards and their sidecars."""
+    sizes = {c: {s: shard_sizes([f for g in globs for f in glob(out, g)])
+                 for s, globs in splits.items()} for c, splits in configs.items()}
+    machine: dict = {}
+    for split, per_task in stats.items():
+        for task, shards in per_task.items():
+            letters = Counter()
+            for s in shards:
+                letters.update(s["letters"])
+            size = sizes[task][split]
+            machine.setdefault(split, {})[task] = {
+                "rows": size.rows,
+                "answers": {l: letters.get(l, 0) for l in LETTERS},
+                "image_long_side": long_side_summary([v for s in shards for v in s["long_side"]]),
+                "bytes_per_row": round(size.file_bytes / size.rows) if size.rows else 0,
+            }
+    return machine, sizes
+
+
 def write_card(out: Location) -> Location:
     manifests = {stem(p): read_json(p) for p in glob(child(out, MANIFEST_DIR), "*.json")}
     tasks = [t for t in TASKS if any(t in m["tasks"] for m in manifests.values())]
     configs = {t: {s: [f"{t}/{s}-*.parquet"] for s, m in manifests.items() if t in m["tasks"]} for t in tasks}
     configs["all"] = {s: [f"{t}/{s}-*.parquet" for t in m["tasks"]] for s, m in manifests.items()}
-    metadata = {
-        "license": "cc-by-4.0",
-        "task_categories": ["visual-question-answering", "multiple-choice"],
-        "language": ["en"],
-        "pretty_name": "DiCoBench (generated)",
-        "tags": ["multi-image", "fine-grained-perception", "synthetic", "high-resolution"],
-        "configs": configs_block(configs, default="all"),
-    }
     stats = {s: _split_stats(out, s, m["tasks"]) for s, m in manifests.items()}
+    machine, sizes = _stats_metadata(out, configs, stats)
+    licence = _licence(out, manifests)
+    card_data = DatasetCardData(
+        **licence.metadata(),
+        pretty_name=PRETTY_NAME,
+        language=["en"],
+        annotations_creators=["machine-generated"],
+        language_creators=["machine-generated"],
+        multilinguality=["monolingual"],
+        source_datasets=_source_datasets(manifests),
+        size_categories=[size_category(max((z.rows for z in sizes["all"].values()), default=0))],
+        task_categories=["visual-question-answering", "multiple-choice"],
+        task_ids=["visual-question-answering", "multiple-choice-qa"],
+        tags=["multi-image", "fine-grained-perception", "synthetic", "high-resolution"],
+        configs=configs_block(configs, default="all"),
+        dataset_info=dataset_info(features(), sizes),
+        **{STATS_KEY: machine},
+    )
+    sections = card_sections(manifests, stats, licence)
     from dicobench.people import CRITERIA  # deferred: it imports this module
 
     review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA],
                             "dicobench review")
-    return write_readme(out, metadata, _body(manifests, stats, review))
+    if review:
+        sections = insert_section(sections, human_review(review), after="creation")
+    return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections)

@@ -17,7 +17,7 @@ from benchkit.runners import Prompt
 from benchkit.views import VIEWS, apply_view
 from dicobench import score_cli
 from dicobench.prompting import prompt
-from dicobench.schema import CONFIGS, PROMPT_TEMPLATE
+from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
 
 MODES = ("direct", "describe")
 DIRECT_INSTRUCTION = PROMPT_TEMPLATE.rsplit("\n", 1)[1]
@@ -83,5 +83,7 @@ def run(args: argparse.Namespace) -> int:
         settings={"mode": args.mode, "view": args.view},
         prompt_template=prompt_template(args.mode),
         local_max_new_tokens=512 if args.mode == "describe" else 64,
+        features=features(),
+        columns=("id", "task", "answer", "question", "options", "cues", "image_a", "image_b"),
     )
     return run_eval(args, benchmark)

@@ -17,6 +17,7 @@ from typing import Iterator
 import numpy as np
 
 from benchkit.decisions import REVIEW_REJECTION
+from benchkit.errors import UserError
 from benchkit.photos import SizePolicy
 from benchkit.render import clear_caches
 from benchkit.scenegen import SceneConfig
@@ -116,7 +117,10 @@ def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backend
             continue
         row["id"] = row_id(task, opts.split, opts.seed, index)
         return row, RowInfo(rejections, long_side)
-    raise RuntimeError(f"{task} row {index}: no valid sample in {MAX_ATTEMPTS} attempts ({dict(rejections)})")
+    reasons = ", ".join(f"{k} {v}" for k, v in rejections.most_common())
+    raise UserError(f"{task} row {index}: no valid sample in {MAX_ATTEMPTS} attempts ({reasons}); "
+                    + ("the photos give too few usable regions or photos for this task" if opts.source != "procedural"
+                       else "the options leave too little room for this task"))
 
 
 def shard_rows(opts: BuildOptions, task: str, shard: int, backends=None,

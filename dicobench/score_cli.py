@@ -8,6 +8,7 @@ from pathlib import Path
 
 from benchkit import provenance, study_scores as study
 from benchkit.completeness import exit_status, format_value, headline
+from benchkit.cli import output_folder
 from benchkit.errors import UserError
 from benchkit.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
     p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
     p.add_argument("--config", default="all", help="a task name or 'all' (default)")
-    p.add_argument("--split", default="test")
+    p.add_argument("--split", default="test", help="split to score (default test)")
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--cluster-by", default="auto",
                    help="column grouping correlated rows for the CIs: auto (base, else source), a column, or none")
@@ -54,6 +55,8 @@ def add_judge_arguments(p: argparse.ArgumentParser) -> None:
 def run_score(args: argparse.Namespace) -> int:
     if args.config not in CONFIGS:
         raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} exists and is not a folder")
     records = read_records(args.predictions)
     wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS] + (["question", "cues"] if args.judge else [])
     if args.cluster_by not in ("auto", "none"):
@@ -74,8 +77,7 @@ def run_score(args: argparse.Namespace) -> int:
                        cache_dir=args.judge_cache, n_boot=args.n_boot)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    out = args.out or args.predictions.with_suffix(".scores")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(args.out or args.predictions.with_suffix(".scores"))
     name = args.name or args.predictions.stem
     settings = provenance.run_settings(args.predictions)
     made = provenance.record(

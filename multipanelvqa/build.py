@@ -65,7 +65,10 @@ def parse_layouts(spec, count: int) -> list[int]:
         parts = spec.split(",") if isinstance(spec, str) else list(spec)
         for part in parts:
             lo, _, hi = str(part).strip().partition("-")
-            ids.update(range(int(lo), int(hi or lo) + 1))
+            lo, hi = int(lo), int(hi or lo)
+            if hi < lo:
+                raise UserError(f"--layouts range {str(part).strip()!r} is reversed: write {hi}-{lo}")
+            ids.update(range(lo, hi + 1))
     except ValueError:
         raise UserError(f"--layouts must be ids or ranges like 0-6,140, got {spec!r}") from None
     bad = sorted(i for i in ids if not 0 <= i < count)

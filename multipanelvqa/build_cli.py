@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.cli import add_build_arguments
+from benchkit.cli import add_build_arguments, http_url
 
 from .adapters import DEFAULT_DATA
 from .build import SOURCES, build
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--layouts", default=None, help="layout ids to build, e.g. 0-6,140 (default: all 210)")
     p.add_argument("--configs", default=None, help=f"comma-separated configs (default all of {', '.join(SYNTHETIC_CONFIGS)})")
     p.add_argument("--questions", default="template", help="template (default) or openai:<model> (the paper's GPT-4 prompt)")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --questions openai:<model>")
+    p.add_argument("--base-url", type=http_url, default=None, help="OpenAI-compatible endpoint for --questions openai:<model>")
     p.add_argument("--api-key", default=None, help="API key for --questions (default $OPENAI_API_KEY)")
     p.add_argument("--images-per-shard", type=int, default=42, help="images per Parquet shard, 3 rows each (default 42)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test); train draws its own image sets")

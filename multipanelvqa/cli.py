@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 
-from benchkit import push_cli
+from benchkit import info_cli, metric_cli, push_cli
 from benchkit.cli import run
 from benchkit.human_cli import make_human_register
-from benchkit.preview import multipanelvqa_item
+from benchkit.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
 from benchkit.preview_cli import make_register as make_preview_register
 from benchkit.webapp.cli import make_review_register, make_study_register
 from multipanelvqa import build_cli, eval_cli, import_cli, leaderboard_cli, people, score_cli
+from multipanelvqa.card import write_card
+from multipanelvqa.schema import features
+
+PREVIEW = Drawer("multipanelvqa", multipanelvqa_item, features(), MULTIPANELVQA_COLUMNS)
 
 
 def main(argv=None) -> int:
@@ -19,8 +23,10 @@ def main(argv=None) -> int:
         eval_cli.register,
         import_cli.register,
         score_cli.register,
-        push_cli.register,
-        make_preview_register(multipanelvqa_item),
+        push_cli.make_register(write_card),
+        info_cli.register,
+        metric_cli.make_register("multipanelvqa_accuracy"),
+        make_preview_register(PREVIEW),
         make_review_register(people.SPEC),
         make_study_register(people.SPEC),
         make_human_register(people.SPEC, "multipanelvqa.human", judge=True),

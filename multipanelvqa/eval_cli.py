@@ -15,7 +15,7 @@ from benchkit.errors import UserError
 from benchkit.runners import Prompt
 from multipanelvqa import score_cli
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 from multipanelvqa.views import VIEWS, apply_view, targets_one
 
 
@@ -60,5 +60,6 @@ def run(args: argparse.Namespace) -> int:
                           score_args=("--name", args.model, "--view", args.view),
                           settings={"view": args.view},
                           select=None if args.view == "full" else ("question_type", targeted),
-                          prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True))
+                          prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True), features=features(),
+                          columns=("id", "question_type", "question", "answer", "choices", "image"))
     return run_eval(args, benchmark)

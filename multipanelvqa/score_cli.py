@@ -8,6 +8,7 @@ from pathlib import Path
 
 from benchkit import provenance, study_scores as study
 from benchkit.completeness import exit_status, format_value, headline
+from benchkit.cli import http_url, output_folder, positive_int
 from benchkit.errors import UserError
 from benchkit.plots import bars, deltas
 from benchkit.plots import lines as line_chart
@@ -29,13 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
     p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
     p.add_argument("--config", default="all", help="an augmentation config or 'all' (default)")
-    p.add_argument("--split", default="test")
+    p.add_argument("--split", default="test", help="split to score (default test)")
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--judge", help="openai:<model>: judge rule mismatches with this model (default: rules only)")
-    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
+    p.add_argument("--judge-base-url", type=http_url, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
     p.add_argument("--judge-api-key", help="API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--judge-cache", type=Path, help=f"judge reply cache folder (default: {default_cache_dir()})")
-    p.add_argument("--judge-concurrency", type=int, default=8)
+    p.add_argument("--judge-concurrency", type=positive_int, default=8, help="judge requests in flight (default 8)")
     p.add_argument("--judge-timeout", type=float, default=60.0, help="seconds per judge request (default 60)")
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
@@ -54,6 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} exists and is not a folder")
+    if args.judge_cache is not None and args.judge_cache.exists() and not args.judge_cache.is_dir():
+        raise UserError(f"--judge-cache {args.judge_cache} exists and is not a folder")
     records = read_records(args.predictions)
     wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation", "layout_style",
               "num_subfigures", "source"]
@@ -85,8 +90,7 @@ def run_score(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    out = args.out or args.predictions.with_suffix(".scores")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(args.out or args.predictions.with_suffix(".scores"))
     name = args.name or args.predictions.stem
     made = provenance.record(
         model=args.model or settings.get("model") or study.model(sample), name=name, dataset=str(args.dataset),

@@ -9,7 +9,9 @@ import httpx2  # the HTTP client huggingface_hub 2.x raises errors with
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from huggingface_hub import CommitOperationAdd, CommitOperationDelete
+import huggingface_hub.hf_api
+import yaml
+from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 from huggingface_hub.hf_api import RepoUrl
 from PIL import Image
@@ -24,15 +26,22 @@ TOKEN = "hf_FAKEtoken0123456789abcdef"
 TASKS = ("attribute", "instance")
 
 
-class FakeHfApi:
+class FakeHfApi(HfApi):
     """Stands in for `huggingface_hub.HfApi` where `benchkit.hub` uses it (as `datasets`' own
-    push tests do): repos live under `root`, and every call is recorded for the assertions."""
+    push tests do): repos live under `root`, and every call is recorded for the assertions.
+    Only the calls that reach the network are replaced: the real `upload_folder` chooses the
+    files and deletions, then commits through `create_commit` (hf_xet's streamed upload is
+    switched off in the fixture, so that one commit applies them)."""
 
     root: Path
     calls: list
 
     def __init__(self, token=None):
+        super().__init__(token=token)
         self.calls.append(("init", token))
+
+    def _validate_yaml(self, content, *, repo_type=None, token=None):
+        assert yaml.safe_load(content.split("---")[1]) is not None  # the Hub checks the card's YAML
 
     def _repo(self, repo_id, repo_type):
         assert repo_type == "dataset"
@@ -76,12 +85,13 @@ def fake_hub(tmp_path, monkeypatch):
     monkeypatch.setattr(FakeHfApi, "root", tmp_path / "hub", raising=False)
     monkeypatch.setattr(FakeHfApi, "calls", [], raising=False)
     monkeypatch.setattr(hub, "HfApi", FakeHfApi)
+    monkeypatch.setattr(huggingface_hub.hf_api, "is_xet_available", lambda: False)
     monkeypatch.delenv("HF_TOKEN", raising=False)
     return FakeHfApi
 
 
 def write_card(out: Path, splits, title: str = "Fixture card") -> None:
-    lines = ["---", "configs:"]
+    lines = ["---", "license: cc-by-4.0", "configs:"]
     for config in (*TASKS, "all"):
         folders = TASKS if config == "all" else (config,)
         lines += [f"- config_name: {config}"] + (["  default: true"] if config == "all" else []) + ["  data_files:"]
@@ -204,10 +214,10 @@ def test_revision_is_created_then_committed_to_and_refusal_is_a_user_error(fake_
 
 def test_cli_prints_url_and_never_the_token(fake_hub, built, capsys):
     argv = ["push", str(built), "--repo-id", "org/bench", "--token", TOKEN, "--message", "first"]
-    assert run("dicobench", "test", [push_cli.register], argv) == 0
+    assert run("dicobench", "test", [push_cli.make_register(lambda folder: None)], argv) == 0
     out, err = capsys.readouterr()
     assert out.strip() == "https://huggingface.co/datasets/org/bench" and TOKEN not in out + err
     assert [c[1] for c in fake_hub.calls if c[0] == "commit"] == ["first"]
 
-    assert run("dicobench", "test", [push_cli.register], ["push", str(built), "--repo-id", "not a/valid/id"]) == 2
+    assert run("dicobench", "test", [push_cli.make_register(lambda folder: None)], ["push", str(built), "--repo-id", "not a/valid/id"]) == 2
     assert capsys.readouterr().err.startswith("dicobench: error: bad --repo-id")

@@ -12,7 +12,9 @@ from PIL import Image
 
 import multipanelvqa.schema as mp_schema
 from benchkit.cli import run
-from benchkit.preview import BOX_COLOUR, dicobench_item, multipanelvqa_item, write_preview
+from benchkit.preview import BOX_COLOUR, write_preview
+from dicobench.cli import PREVIEW as DICOBENCH
+from multipanelvqa.cli import PREVIEW as MULTIPANELVQA
 from benchkit.preview_cli import make_register
 from dicobench.schema import features as dico_features
 
@@ -52,7 +54,7 @@ def is_box(pixel) -> bool:
 
 
 def test_dicobench_sheet_boxes_the_cue_on_image_b(dico_dir, tmp_path):
-    out = write_preview(dico_dir, tmp_path / "sheets" / "sheet.png", dicobench_item, n=2, thumb=THUMB)
+    out = write_preview(dico_dir, tmp_path / "sheets" / "sheet.png", DICOBENCH, n=2, thumb=THUMB)
     sheet = Image.open(out).convert("RGB")
     # PAD 8; two tiles per row; row = thumb + PAD + 3 caption lines of 18 px; two rows.
     assert sheet.size == (8 + 2 * (THUMB + 8), 8 + 2 * (THUMB + 8 + 3 * 18 + 8))
@@ -78,7 +80,7 @@ def test_only_the_first_n_rows_are_decoded(dico_dir, tmp_path, monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(datasets.Image, "decode_example", counting)
-    write_preview(dico_dir, tmp_path / "one.png", dicobench_item, n=1, thumb=THUMB)
+    write_preview(dico_dir, tmp_path / "one.png", DICOBENCH, n=1, thumb=THUMB)
     assert len(decoded) == 2  # image_a and image_b of row 0
 
 
@@ -92,7 +94,7 @@ def test_multipanelvqa_sheet_boxes_every_subfigure(tmp_path):
         "layout_style": "splash", "num_subfigures": 2, "subfigures": subfigures, "target_index": 0, "seed": 0,
     }
     folder = write_built(tmp_path / "mp", "original", mp_schema.features(), [row])
-    sheet = Image.open(write_preview(folder, tmp_path / "mp.png", multipanelvqa_item, config="original", thumb=THUMB))
+    sheet = Image.open(write_preview(folder, tmp_path / "mp.png", MULTIPANELVQA, config="original", thumb=THUMB))
     sheet = sheet.convert("RGB")
     assert sheet.size == (8 + THUMB + 8, 8 + THUMB + 8 + 3 * 18 + 8)
     assert is_box(sheet.getpixel((8 + 0, 8 + 10))) and is_box(sheet.getpixel((8 + 32, 8 + 25)))
@@ -100,7 +102,7 @@ def test_multipanelvqa_sheet_boxes_every_subfigure(tmp_path):
 
 
 def test_cli_writes_png_and_reports_bad_config_in_one_line(dico_dir, tmp_path, capsys):
-    register = make_register(dicobench_item)
+    register = make_register(DICOBENCH)
     out = tmp_path / "cli.png"
     assert run("dicobench", "test", [register], ["preview", str(dico_dir), "--out", str(out), "-n", "3"]) == 0
     assert Image.open(out).size == (8 + 2 * (256 + 8), 8 + 3 * (256 + 8 + 3 * 18 + 8))

@@ -116,7 +116,7 @@ def test_unreadable_predictions_and_missing_dataset(dicobench_dir, tmp_path, cap
     preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "x", "response": "A"}])
     assert dicobench(["score", str(preds), "--dataset", str(tmp_path / "no_such_dataset")]) == 2
     err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "cannot load dataset" in err
+    assert len(err.strip().splitlines()) == 1 and "no such folder" in err
 
 
 def mpvqa_features():
