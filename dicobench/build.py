@@ -25,11 +25,11 @@ from benchkit.shards import (
 from dicobench.card import MANIFEST_DIR, write_card
 from dicobench.generate import SPLITS, BuildOptions, photo_source, shard_rows
 from dicobench.photo_models import Endpoint, ModelOptions
-from dicobench.schema import DIFFERENCE_TASKS, SOURCE_SEPARATOR, TASKS, features
+from dicobench.registry import TASK_REGISTRY
+from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
 
 AVAILABLE_TASKS = TASKS
 PHOTO_KINDS = ("folder", "vstar", "hf")
-PHOTO_COMMONALITY_TASKS = ("instance", "category")  # the commonality tasks annotated photos can give
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,8 +83,8 @@ def make_shard(job: ShardJob) -> dict:
 
 
 def _photo_tasks(source: str, photos: SizePolicy, split: str, test_photos: float | None) -> tuple[str, ...]:
-    """The tasks a photo source can give: the difference track, plus instance and category
-    where the annotations name enough objects (`dicobench.photo_commonality.offers`)."""
+    """The tasks a photo source can give: those with a photo proposer that the source offers
+    (instance and category need annotations naming enough objects)."""
     if source.partition(":")[0] not in PHOTO_KINDS:
         raise UserError(f"unknown source {source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
     if test_photos is not None and not 0 < test_photos < 1:
@@ -92,9 +92,14 @@ def _photo_tasks(source: str, photos: SizePolicy, split: str, test_photos: float
     chosen = photo_source(source, photos, split, test_photos)
     if not len(chosen):
         raise UserError(f"source {source!r} holds no photos" + (f" for the {split} split" if test_photos else ""))
-    from dicobench.photo_commonality import offers
+    return tuple(t.name for t in TASK_REGISTRY if "photos" in t.proposers and offered(t.proposer("photos"), chosen))
 
-    return DIFFERENCE_TASKS + tuple(t for t in PHOTO_COMMONALITY_TASKS if offers(t, chosen))
+
+def offered(proposer, source) -> bool:
+    """Whether `source` can give the proposer's task: a proposer that needs more than photos
+    (annotated names, say) says so with `offers(source)`."""
+    offers = getattr(proposer, "offers", None)
+    return offers is None or offers(source)
 
 
 def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = AVAILABLE_TASKS) -> list[str]:

@@ -10,6 +10,7 @@ from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from dicobench.generate import seed_range
+from dicobench.checks import Reason
 from dicobench.schema import LETTERS, TASKS, track_of
 
 MANIFEST_DIR = ".dicobench"
@@ -73,8 +74,9 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
                     else ""
                 )
             )
-        skipped = {k.removeprefix("photo_"): v for k, v in rejections.items() if k.startswith("photo_")}
-        checks = {k: v for k, v in rejections.items() if not k.startswith("photo_")}
+        reasons = {Reason.parse(k): v for k, v in rejections.items()}
+        skipped = {r.code: v for r, v in reasons.items() if r.kind == "skipped"}
+        checks = {r.code: v for r, v in reasons.items() if r.kind == "check"}
         if skipped:
             parts.append("Photos skipped when a seed drew them (counted per draw): "
                          + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(skipped.items())) + ".")

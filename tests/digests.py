@@ -74,10 +74,10 @@ def folder_digests(folder: Path, roots: tuple[str, ...] = ()) -> dict:
 # ---- the cases -----------------------------------------------------------------------------
 
 def _photo_folder(root: Path) -> Path:
-    """The annotated photo folder of tests/test_photo_commonality.py (astronaut, its twin, three
+    """The annotated photo folder of tests/photo_fixtures.py (astronaut, its twin, three
     unrelated photos): both difference and commonality photo tasks can be built from it."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from test_photo_commonality import TWINS, write_source
+    from photo_fixtures import TWINS, write_source
 
     folder = root / "photos"
     folder.mkdir()

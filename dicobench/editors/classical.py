@@ -27,6 +27,12 @@ class Mask:
     def hard(self) -> np.ndarray:
         return self.alpha >= 0.5
 
+    def support(self) -> Box:
+        """The tight box of the mask's support: every pixel an op on it may change."""
+        ys, xs = np.nonzero(self.alpha > 0)
+        x, y = self.window[0] + int(xs.min()), self.window[1] + int(ys.min())
+        return (x, y, int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+
     def place(self, pixels: np.ndarray) -> np.ndarray:
         return crop(pixels, self.window)
 

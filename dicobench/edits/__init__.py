@@ -34,5 +34,11 @@ def article(noun: str) -> str:
     return ("an " if noun[0].lower() in "aeiou" else "a ") + noun
 
 
+def kind_phrase(name: str) -> str:
+    """`a mug`, but `scissors`: plural names (socks, coins, binoculars) take no article."""
+    plural = name.endswith("s") and not name.endswith(("ss", "us"))
+    return name if plural else article(name)
+
+
 def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]

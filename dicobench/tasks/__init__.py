@@ -1,9 +1,10 @@
-"""Task generators, one module per task.
+"""Task generators, one module per task, each registered in `dicobench.registry`.
 
-Difference tasks: `propose(rng, scene) -> list[Edit] | None`, four edits of one base scene on
-four different objects (options A-D). Commonality tasks: `propose(rng, cfg) -> Proposal | None`
-(two scenes and four candidate commonalities, see `dicobench.commonality`) and
-`commonalities(scene_a, scene_b)`, what two scenes really share, used to check every row."""
+Each module's `proposal` is its procedural proposer (see `dicobench.procedural`): difference
+tasks build it from `propose(rng, scene) -> list[SceneEdit] | None`, four edits of one base
+scene on four different objects (options A-D); commonality tasks from
+`propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b)`, what two scenes
+really share, used to check every row."""
 
 from __future__ import annotations
 

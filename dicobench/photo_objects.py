@@ -1,0 +1,23 @@
+"""What both photo tracks share: loading a row's photos, the size of an editable object, spacing."""
+
+from __future__ import annotations
+
+from benchkit.photos import Photo, PhotoSkipped, PhotoSource
+from benchkit.render import Box
+from dicobench.checks import Skipped
+
+MIN_OBJECT_PIXELS = 400  # smaller regions cannot show MIN_VISIBLE_PIXELS clearly changed pixels
+MAX_OBJECT_AREA = 0.01  # the edit's window, about twice the object's size, stays under the 5% bound
+
+
+def load_photo(source: PhotoSource, index: int) -> Photo:
+    """The photo, or the rejection that lets the build count it as skipped and draw again."""
+    try:
+        return source.load(index)
+    except PhotoSkipped as exc:
+        raise Skipped(exc.reason, str(exc)) from None
+
+
+def apart(a: Box, b: Box, gap: int) -> bool:
+    return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
+            or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])
