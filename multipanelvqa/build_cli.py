@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import argparse
 
+from benchkit.builds import RunOptions
 from benchkit.cli import add_build_arguments
 
 from .adapters import DEFAULT_DATA
-from .build import SOURCES, build
+from .build import SOURCES, Options, build
 from .generate import SYNTHETIC_CONFIGS
 from .sources import PROCEDURAL
 
 
-def _handle(args: argparse.Namespace) -> int:
-    out = build(
-        args.out,
+def options(args: argparse.Namespace) -> Options:
+    """The build options the command line gives."""
+    return Options(
         seed=args.seed,
         sources=args.sources,
-        num_proc=args.num_proc,
         layouts=args.layouts,
         configs=args.configs,
         source_data={"magicbrush": args.magicbrush, "vqav2": args.vqav2},
@@ -25,16 +25,16 @@ def _handle(args: argparse.Namespace) -> int:
         questions=args.questions,
         llm_base_url=args.base_url,
         llm_api_key=args.api_key,
-        overwrite=args.overwrite,
         images_per_shard=args.images_per_shard,
         num_shards=args.num_shards,
-        engine=args.engine,
-        ray_address=args.ray_address,
         compress_level=args.compress_level,
-        progress=not args.quiet,
-        split=args.split,
         images=args.images,
+        run=RunOptions(args.split, args.overwrite, args.engine, args.num_proc, args.ray_address, not args.quiet),
     )
+
+
+def _handle(args: argparse.Namespace) -> int:
+    out = build(args.out, options(args))
     print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
     return 0
 
