@@ -24,10 +24,9 @@ from benchkit.shards import Location, child, location, read_column, shard_ranges
 from dicobench.card import MANIFEST_DIR, write_card
 from dicobench.generate import BuildOptions, photo_source, shard_rows
 from dicobench.photo_models import Endpoint, ModelOptions
-from dicobench.registry import TASK_REGISTRY
+from dicobench.registry import get_task, tasks_from
 from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
 
-AVAILABLE_TASKS = TASKS
 PHOTO_KINDS = ("folder", "vstar", "hf")
 
 
@@ -144,7 +143,7 @@ def _photo_tasks(photos: Photos, split: str) -> tuple[str, ...]:
     chosen = photo_source(photos.source, SizePolicy(photos.min_long_side, photos.upscale), split, photos.test_photos)
     if not len(chosen):
         raise UserError(f"source {photos.source!r} holds no photos" + (f" for the {split} split" if photos.test_photos else ""))
-    return tuple(t.name for t in TASK_REGISTRY if "photos" in t.proposers and offered(t.proposer("photos"), chosen))
+    return tuple(t for t in tasks_from("photos") if offered(get_task(t).proposer("photos"), chosen))
 
 
 def offered(proposer, source) -> bool:
@@ -154,7 +153,7 @@ def offered(proposer, source) -> bool:
     return offers is None or offers(source)
 
 
-def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = AVAILABLE_TASKS) -> list[str]:
+def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = TASKS) -> list[str]:
     if tasks is None:
         return list(available)
     if isinstance(tasks, str):
@@ -230,7 +229,7 @@ def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOp
         if photos.models.editor and run.num_proc is None:
             run = dataclasses.replace(run, num_proc=1)  # each process loads the pipeline
     else:
-        available = AVAILABLE_TASKS
+        available = TASKS
     run.check()
     check_compress_level(options.compress_level)
     tasks = _resolve_tasks(options.tasks, available)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.builds import RunOptions
-from benchkit.cli import add_build_arguments
+from benchkit.cli import add_build_arguments, build_handler, run_options
 from dicobench.build import Options, build, source_settings
 from dicobench.photo_models import Endpoint, ModelOptions
 from dicobench.schema import TASKS
@@ -13,18 +12,12 @@ from dicobench.schema import TASKS
 
 def options(args: argparse.Namespace) -> Options:
     """The build options the command line gives."""
-    run = RunOptions(args.split, args.overwrite, args.engine, args.num_proc, args.ray_address, not args.quiet)
+    run = run_options(args)
     models = ModelOptions(args.editor, args.instructions, args.verify, args.edit_steps, args.edit_size)
     source = source_settings(args.source, args.min_long_side, args.upscale, args.test_photos, models,
                              Endpoint(args.base_url, args.api_key))
     return Options(args.per_task, args.seed, args.tasks, source, args.rows_per_shard, args.num_shards,
                    args.compress_level, run)
-
-
-def _handle(args: argparse.Namespace) -> int:
-    out = build(args.out, options(args))
-    print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
-    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,4 +48,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--api-key", default=None, help="API key for --instructions/--verify (default $OPENAI_API_KEY)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
     p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
-    p.set_defaults(func=_handle)
+    p.set_defaults(func=build_handler(build, options))

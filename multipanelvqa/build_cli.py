@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.builds import RunOptions
-from benchkit.cli import add_build_arguments
+from benchkit.cli import add_build_arguments, build_handler, run_options
 
 from .adapters import DEFAULT_DATA
 from .build import SOURCES, Options, build
@@ -29,14 +28,8 @@ def options(args: argparse.Namespace) -> Options:
         num_shards=args.num_shards,
         compress_level=args.compress_level,
         images=args.images,
-        run=RunOptions(args.split, args.overwrite, args.engine, args.num_proc, args.ray_address, not args.quiet),
+        run=run_options(args),
     )
-
-
-def _handle(args: argparse.Namespace) -> int:
-    out = build(args.out, options(args))
-    print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
-    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,4 +47,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--images-per-shard", type=int, default=42, help="images per Parquet shard, 3 rows each (default 42)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test); train draws its own image sets")
     p.add_argument("--images", type=int, default=None, help="images per source (default one per layout); more cycle the layouts with fresh image sets")
-    p.set_defaults(func=_handle)
+    p.set_defaults(func=build_handler(build, options))

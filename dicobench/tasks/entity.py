@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicobench.edits import entity
+from dicobench.scene_edits import entity
 from dicobench.tasks import collect
 from dicobench.procedural import scene_difference
 

@@ -28,7 +28,7 @@ MIN_SIZE = 48  # markings on smaller glyphs are too small to tell apart
 PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}
 
 
-def describe(obj: PlacedObject) -> str:
+def look(obj: PlacedObject) -> str:
     """`red-and-white striped mug with a band`: the look that makes it this very object."""
     if obj.style in PATTERN_WORDS:
         look = f"{obj.colour}-and-{obj.accent} {PATTERN_WORDS[obj.style]} {obj.name}"
@@ -90,11 +90,11 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     for obj, decoy in zip(marked, decoys):
         same = dataclasses.replace(decoy, style=obj.style, marking=obj.marking, colour=obj.colour, accent=obj.accent)
         candidates.append(SceneCandidate(
-            text=f"The same {describe(obj)} is in both images.",
+            text=f"The same {look(obj)} is in both images.",
             subject=obj.name,
             scene_b=scene_b.replace_object(decoy.uid, same),
             dirty=(footprint(decoy), footprint(same)),
-            cues=cue_pair(obj, same, f"{obj.name}: same instance ({describe(obj)})"),
+            cues=cue_pair(obj, same, f"{obj.name}: same instance ({look(obj)})"),
         ))
     return ScenePair(scene_a, scene_b, tuple(candidates))
 
