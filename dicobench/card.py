@@ -17,6 +17,7 @@ from benchkit.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_lic
 from benchkit.review_report import review_section
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from dicobench.generate import seed_range
+from dicobench.checks import Reason
 from dicobench.schema import LETTERS, TASKS, features, track_of
 
 MANIFEST_DIR = ".dicobench"
@@ -131,8 +132,9 @@ def _creation(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]
             "Build options (rebuild with the same ones to get the same bytes):\n\n```json\n"
             + json.dumps(manifest, indent=1, sort_keys=True) + "\n```",
         ]
-        skipped = {k.removeprefix("photo_"): v for k, v in rejections.items() if k.startswith("photo_")}
-        checks = {k: v for k, v in rejections.items() if not k.startswith("photo_") and k != REVIEW_REJECTION}
+        reasons = {Reason.parse(k): v for k, v in rejections.items() if k != REVIEW_REJECTION}
+        skipped = {r.code: v for r, v in reasons.items() if r.kind == "skipped"}
+        checks = {r.code: v for r, v in reasons.items() if r.kind == "check"}
         if skipped:
             parts.append("Photos skipped when a seed drew them (counted per draw): "
                          + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(skipped.items())) + ".")

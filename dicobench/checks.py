@@ -7,6 +7,8 @@ by reason, so a build reports how often each guarantee had to be enforced.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 import numpy as np
 
@@ -18,12 +20,41 @@ MIN_VISIBLE_PIXELS = 150  # at least this many pixels change clearly...
 VISIBLE_STEP = 24  # ...by this many levels in some channel
 
 
+@dataclass(frozen=True)
+class Reason:
+    """Why a sample was not written: a failed `check`, or a photo the source `skipped`
+    (unreadable, too small). `key` is how shard stats count it; `parse` reads a key back."""
+
+    kind: Literal["check", "skipped"]
+    code: str
+
+    SKIPPED_PREFIX: ClassVar[str] = "photo_"
+
+    @property
+    def key(self) -> str:
+        return self.SKIPPED_PREFIX + self.code if self.kind == "skipped" else self.code
+
+    @classmethod
+    def parse(cls, key: str) -> "Reason":
+        if key.startswith(cls.SKIPPED_PREFIX):
+            return cls("skipped", key.removeprefix(cls.SKIPPED_PREFIX))
+        return cls("check", key)
+
+
 class Rejected(Exception):
     """A sample that must not be written; `reason` is a short code for the build report."""
 
+    kind = "check"
+
     def __init__(self, reason: str, detail: str = ""):
         super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
+        self.reason = Reason(self.kind, reason)
+
+
+class Skipped(Rejected):
+    """A drawn photo its source could not give: the build counts it as skipped and draws again."""
+
+    kind = "skipped"
 
 
 def check_options(options: list[str], subjects: list[str], none_option: str) -> None:

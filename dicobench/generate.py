@@ -16,6 +16,7 @@ from typing import Iterator
 
 import numpy as np
 
+from benchkit import builds
 from benchkit.decisions import REVIEW_REJECTION
 from benchkit.errors import UserError
 from benchkit.photos import SizePolicy
@@ -23,12 +24,12 @@ from benchkit.render import clear_caches
 from benchkit.scenegen import SceneConfig
 from benchkit.shards import shard_ranges
 from dicobench.checks import Rejected
-from dicobench.commonality import commonality_row
-from dicobench.difference import difference_row
-from dicobench.photo_models import ModelOptions
-from dicobench.schema import LETTERS, TASKS, track_of
+from dicobench.photo_models import Backends, ModelOptions
+from dicobench.registry import get_task
+from dicobench.rows import Inputs, make_row
+from dicobench.schema import LETTERS, TASKS
 
-SPLITS = {"test": 0, "train": 1}
+SPLITS = builds.SPLITS
 SEED_BITS = 62  # each split owns 2**62 seeds of the non-negative int64 `seed` column
 MAX_ATTEMPTS = 40
 
@@ -49,8 +50,7 @@ class BuildOptions:
 
 def seed_range(split: str) -> range:
     """The seeds of `split`: disjoint ranges by construction, recorded in the card."""
-    code = SPLITS[split]
-    return range(code << SEED_BITS, (code + 1) << SEED_BITS)
+    return builds.code_range(SPLITS[split], SEED_BITS)
 
 
 def sample_seed(root: int, split: str, task: str, index: int, attempt: int) -> int:
@@ -86,23 +86,26 @@ def photo_source(spec: str, policy: SizePolicy, split: str = "test", test_share:
     return split_photos(open_source(spec, policy), split, test_share)
 
 
-def _row_maker(task: str, opts: BuildOptions, backends):
-    if opts.source == "procedural":
-        return difference_row if track_of(task) == "difference" else commonality_row
-    source = photo_source(opts.source, opts.photos, opts.split, opts.test_photos)
-    if track_of(task) == "commonality":
-        from dicobench.photo_commonality import photo_commonality_row as make
+def row_from_seed(task: str, seed: int, letter: str, opts: BuildOptions, source=None, backends: Backends | None = None
+                  ) -> tuple[dict, int]:
+    """One attempt: the checked row (without its id) of `task` drawn from `seed`, and the long
+    side of the images it was drawn from; `Rejected` if a check fails. `source` is the photo
+    source of a photo build (default: the one `opts.source` names)."""
+    spec = get_task(task)
+    if opts.source == "procedural" and source is None:
+        inputs = Inputs()
     else:
-        from dicobench.photo_rows import photo_difference_row as make
-    return functools.partial(make, source=source, **({"backends": backends} if backends else {}))
+        source = source if source is not None else photo_source(opts.source, opts.photos, opts.split, opts.test_photos)
+        inputs = Inputs(source, backends or Backends())
+    proposal = spec.proposer("procedural" if inputs.source is None else "photos")(spec, seed, opts, inputs)
+    return make_row(task, seed, letter, proposal, opts.compress_level), proposal.long_side
 
 
-def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends=None,
+def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends: Backends | None = None,
                  rejected: frozenset = frozenset()) -> tuple[dict, RowInfo]:
     """The checked row for (task, index); rejected attempts move on to the next seed.
-    `backends` (`dicobench.photo_models.Backends`) are the models a photo build edits with;
-    `rejected` holds the (id, seed) versions reviewers rejected, skipped like a failed check."""
-    make = _row_maker(task, opts, backends)
+    `backends` are the models a photo build edits with; `rejected` holds the (id, seed)
+    versions reviewers rejected, skipped like a failed check."""
     rejections: Counter = Counter()
     clear_caches()  # drawn patches are reused within a row only: memory stays flat
     for attempt in range(MAX_ATTEMPTS):
@@ -111,9 +114,9 @@ def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backend
             rejections[REVIEW_REJECTION] += 1
             continue
         try:
-            row, long_side = make(task, seed, letter, opts)
+            row, long_side = row_from_seed(task, seed, letter, opts, backends=backends)
         except Rejected as rej:
-            rejections[rej.reason] += 1
+            rejections[rej.reason.key] += 1
             continue
         row["id"] = row_id(task, opts.split, opts.seed, index)
         return row, RowInfo(rejections, long_side)

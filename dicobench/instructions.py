@@ -18,14 +18,9 @@ import numpy as np
 
 from benchkit.imageio import encode_png
 from benchkit.judge import ChatClient
+from dicobench.registry import get_task
 
 PER_MASK = 6
-KINDS = {
-    "attribute": "change an attribute of the object (its colour, material or pattern), keeping what it is",
-    "entity": "replace the object by a different small object, or remove it",
-    "spatial_relation": "move the object to another plausible place nearby",
-    "difference_reasoning": "add a small visual trace that implies a physical event (a crack, a footprint, a stain)",
-}
 
 
 @dataclass(frozen=True)
@@ -61,7 +56,7 @@ class InstructionGenerator:
 
     def generate(self, region: np.ndarray, subject: str, task: str) -> list[Instruction]:
         """`per_mask` distinct instructions for editing `subject`, shown in `region` (the crop
-        around the mask with its context)."""
+        around the mask with its context), of the kind `task`'s model edit asks for."""
         found: list[Instruction] = []
         while len(found) < self.per_mask:
             found.append(self._next(region, subject, task, found))
@@ -69,7 +64,7 @@ class InstructionGenerator:
 
     def _next(self, region, subject, task, earlier: list[Instruction]) -> Instruction:
         prompt = (f"The image shows a {subject} in its surroundings. Write one instruction for an image "
-                  f"editor to {KINDS[task]}. The change must stay small and local and be clearly visible. "
+                  f"editor to {get_task(task).model_edit.llm_kind}. The change must stay small and local and be clearly visible. "
                   'Reply with only a JSON object: {"instruction": "...", "option": "..."}, where option is '
                   "one sentence stating the resulting difference, naming the object but not its position.")
         if earlier:

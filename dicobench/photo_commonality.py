@@ -7,7 +7,7 @@ Each option gets a seeded free spot in Q, where image b holds a cut-out (GrabCut
 sized as the photos' size ratio gives it: in the candidate's image b the shared object (for
 instance P's very object, for category another object of that name from a third photo R), in
 every other image b, the E pair's included, a stand-in, so that an inserted look never tells
-the answer. As in `dicobench.commonality`, all four candidates are built and checked before
+the answer. As for every row (`dicobench.rows`), all four candidates are built and checked before
 the letter picks one, so neither a rejection nor an option text depends on the answer.
 """
 
@@ -21,22 +21,19 @@ from typing import Callable
 
 import numpy as np
 
-from benchkit import __version__
-from benchkit.imageio import decode, encode_png
 from benchkit.photos import Photo, PhotoObject, PhotoSource
-from benchkit.render import Box, bounding
-from dicobench.checks import Rejected, check_difference_pixels, check_options
-from dicobench.editors.classical import Insert, Mask, changed_box, crop, object_mask
-from dicobench.editors.instructed import blends_references, reference_blend
-from dicobench.edits import capitalised
+from benchkit.geometry import Box, apart, bounding
+from dicobench.checks import Rejected, check_difference_pixels
+from dicobench.photo_editors.classical import Insert, Mask, changed_box, crop, object_mask
+from dicobench.photo_editors.instructed import blends_references, reference_blend
+from dicobench.scene_edits import capitalised, kind_phrase
 from dicobench.photo_models import Backends
-from dicobench.photo_rows import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, apart, cue, footprint, load_photo
-from dicobench.rows import assemble
-from dicobench.schema import LETTERS, NONE_OPTIONS, SOURCE_SEPARATOR
+from dicobench.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo
+from dicobench.registry import Task
+from dicobench.rows import AgainstNoneImageB, Candidate, Inputs, Proposal, cue, generator
+from dicobench.schema import SOURCE_SEPARATOR
 from dicobench.tasks import NUM_EDITS
-from dicobench.tasks.category import kind_phrase
 
-TRACK = "commonality"
 MAX_SOURCE_AREA = 0.05  # objects cut from other photos than P: larger ones would shrink over 2x to fit image b
 SIZE_JITTER = (0.85, 1.15)  # an inserted object's size against the one the photos' size ratio gives
 SPOT_TRIES = 100
@@ -49,6 +46,23 @@ def normalised(name: str | None) -> str:
 
 
 @dataclass(frozen=True)
+class Sharing:
+    """What a row's candidate shares with image a: P's very object (instance) or another object
+    of its name, from a third photo (category)."""
+
+    task: str
+    same_object: bool
+
+    def label(self, name: str) -> str:
+        return f"{name}: same instance" if self.same_object else f"{name}: same kind, another instance"
+
+    def sentence(self, name: str) -> str:
+        phrase = kind_phrase(name)  # "a mug"; a plural name ("scissors") takes no article
+        verb = "are" if phrase == name else "is"
+        return f"The same {name} {verb} in both images." if self.same_object else f"{capitalised(phrase)} {verb} in both images."
+
+
+@dataclass(frozen=True)
 class NameIndex:
     """The source's annotated names, read once: which photos can give a row, and from where."""
 
@@ -56,9 +70,9 @@ class NameIndex:
     unique: tuple[frozenset[str], ...]  # those on one object only in that photo: an option can name them
     photos: dict[str, tuple[int, ...]]  # the photos holding each name
 
-    def option_names(self, task: str, p: int) -> frozenset[str]:
+    def option_names(self, sharing: Sharing, p: int) -> frozenset[str]:
         """P's names an option may use; category also needs another photo with the name."""
-        if task == "category":
+        if not sharing.same_object:
             return frozenset(n for n in self.unique[p] if len(self.photos[n]) > 1)
         return self.unique[p]
 
@@ -82,20 +96,20 @@ def name_index(source: PhotoSource) -> NameIndex:
     return index
 
 
-def offers(task: str, source: PhotoSource) -> bool:
-    """Whether the source's annotations can give `task` rows at all: some photo with four
+def offers(sharing: Sharing, source: PhotoSource) -> bool:
+    """Whether the source's annotations can give the task's rows at all: some photo with four
     names an option can use, and another photo sharing none of its names."""
     index = name_index(source)
-    return any(len(index.option_names(task, p)) >= NUM_EDITS
+    return any(len(index.option_names(sharing, p)) >= NUM_EDITS
                and any(q != p and not index.names[q] & index.names[p] for q in range(len(index.names)))
                for p in range(len(index.names)))
 
 
-def choose_photos(rng: np.random.Generator, task: str, index: NameIndex) -> tuple[int, int]:
+def choose_photos(rng: np.random.Generator, sharing: Sharing, index: NameIndex) -> tuple[int, int]:
     """P among the photos with enough nameable objects, Q among those sharing no name with P."""
-    eligible = [p for p in range(len(index.names)) if len(index.option_names(task, p)) >= NUM_EDITS]
+    eligible = [p for p in range(len(index.names)) if len(index.option_names(sharing, p)) >= NUM_EDITS]
     if not eligible:
-        raise Rejected("too_few_candidates", f"no photo has {NUM_EDITS} names usable for {task}")
+        raise Rejected("too_few_candidates", f"no photo has {NUM_EDITS} names usable for {sharing.task}")
     p = eligible[rng.integers(len(eligible))]
     unrelated = [q for q in range(len(index.names)) if q != p and not index.names[q] & index.names[p]]
     if not unrelated:
@@ -193,21 +207,21 @@ def jitter(rng: np.random.Generator) -> float:
 
 
 @dataclass(frozen=True)
-class Patch:
+class Insertion:
     """One insert into Q, kept as the box it changed and that box's new pixels."""
 
     box: Box
     pixels: np.ndarray
 
 
-def place(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[CutOut], taken: list[Box], gap: int
+def place_inserts(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[CutOut], taken: list[Box], gap: int
           ) -> tuple[list[Insert], Box]:
     """Inserts putting every cut-out centred on one seeded spot of image b, and the spot's box:
     inside the frame by `gap`, `gap` apart from the boxes `taken` (Q's objects, earlier spots).
     The cut-outs keep their colours (no Poisson blending): a look is what makes an instance."""
     h, w = pixels_b.shape[:2]
     shapes = [Insert(c.photo.pixels, (0, 0), c.scale).placed(c.mask) for c in cuts]
-    feet = [footprint(m) for m in shapes]
+    feet = [m.support() for m in shapes]
     for _ in range(SPOT_TRIES):
         cx, cy = int(rng.integers(w)), int(rng.integers(h))
         ats = [(cx - f[2] // 2 - f[0], cy - f[3] // 2 - f[1]) for f in feet]
@@ -220,22 +234,22 @@ def place(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[CutOut], ta
 
 
 def insert(rng: np.random.Generator, pixels_b: np.ndarray, op: Insert, cut: CutOut, label: str,
-           backends: Backends) -> Patch:
+           backends: Backends) -> Insertion:
     """Insert the cut-out and check that it changed only pixels under its placed mask, visibly.
     With an editor that takes reference images, the editor then blends it in (every insert
     alike, so that a blended look never tells the shared object from a stand-in)."""
     target = op.placed(cut.mask)
     edited = op(pixels_b, cut.mask)
-    check_difference_pixels(pixels_b, edited.pixels, False, [cue(1, footprint(target), label)], within=target.window)
+    check_difference_pixels(pixels_b, edited.pixels, False, [cue(1, target.support(), label)], within=target.window)
     pixels, box = edited.pixels, edited.changed
     if blends_references(backends):
         pixels = reference_blend(rng, backends, pixels, target, crop(cut.photo.pixels, cut.box), cut.name)
         box = changed_box(pixels_b, pixels)
         check_difference_pixels(pixels_b, pixels, False, [cue(1, box, label)], within=box)
-    return Patch(box, crop(pixels, box).copy())
+    return Insertion(box, crop(pixels, box).copy())
 
 
-def compose(pixels_b: np.ndarray, patches: list[Patch]) -> np.ndarray:
+def compose(pixels_b: np.ndarray, patches: list[Insertion]) -> np.ndarray:
     """Q with the patches in: their boxes lie apart, so each is what its insert alone made."""
     out = pixels_b.copy()
     for patch in patches:
@@ -244,11 +258,11 @@ def compose(pixels_b: np.ndarray, patches: list[Patch]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Spot:
     name: str
     box_a: Box  # the object in image a
-    shared: Patch  # what the candidate's image b holds at its spot
-    stand_in: Patch  # what every other image b holds there
+    shared: Insertion  # what the candidate's image b holds at its spot
+    stand_in: Insertion  # what every other image b holds there
     cut_from: tuple[tuple[str, Box], ...]  # (photo id, box) of the shared object and the stand-in
 
     @property
@@ -257,8 +271,8 @@ class Candidate:
         return bounding([self.shared.box, self.stand_in.box])
 
 
-def make_candidate(rng: np.random.Generator, task: str, photos: Photos, obj: PhotoObject, taken: list[Box]
-                   ) -> tuple[Candidate, Box]:
+def make_candidate(rng: np.random.Generator, sharing: Sharing, photos: Photos, obj: PhotoObject, taken: list[Box]
+                   ) -> tuple[Spot, Box]:
     """The candidate sharing `obj` itself (instance) or its name (category), and its spot.
 
     Every image b, the E pair's included, holds an insert at every spot, so that an inserted
@@ -267,7 +281,7 @@ def make_candidate(rng: np.random.Generator, task: str, photos: Photos, obj: Pho
     (a decoy: only the instance tells them apart), category's one of a name P does not have."""
     name = normalised(obj.name)
     photo_a, b = photos.load(photos.p), photos.load(photos.q).pixels
-    if task == "instance":
+    if sharing.same_object:
         shared = cut_out(photo_a, obj, math.sqrt(area(b) / area(photo_a.pixels)) * jitter(rng), area(b))
         stand_in = photos.other_instance(rng, name) or photos.filler(rng)
     else:
@@ -281,20 +295,20 @@ def make_candidate(rng: np.random.Generator, task: str, photos: Photos, obj: Pho
     photo_s, obj_s = stand_in
     cuts = [shared, cut_out(photo_s, obj_s, math.sqrt(shared.size / (obj_s.box[2] * obj_s.box[3])) * jitter(rng), area(b))]
     gap = max(BLEND_GAP if blends_references(photos.backends) else 8, min(b.shape[:2]) // 50)
-    ops, spot = place(rng, b, cuts, taken, gap)
-    patches = [insert(rng, b, op, c, label(task, name), photos.backends) for op, c in zip(ops, cuts)]
-    return Candidate(name, obj.box, patches[0], patches[1], tuple((c.photo.id, c.box) for c in cuts)), spot
+    ops, spot = place_inserts(rng, b, cuts, taken, gap)
+    patches = [insert(rng, b, op, c, sharing.label(name), photos.backends) for op, c in zip(ops, cuts)]
+    return Spot(name, obj.box, patches[0], patches[1], tuple((c.photo.id, c.box) for c in cuts)), spot
 
 
-def choose_candidates(rng: np.random.Generator, task: str, photos: Photos) -> list[Candidate]:
+def choose_candidates(rng: np.random.Generator, sharing: Sharing, photos: Photos) -> list[Spot]:
     """Four candidates from P's nameable objects in seeded order; one that fails is passed over."""
-    names = photos.index.option_names(task, photos.p)
+    names = photos.index.option_names(sharing, photos.p)
     objects = usable(photos.load(photos.p), lambda n: n in names, MAX_OBJECT_AREA)
     taken = [o.box for o in photos.load(photos.q).objects]
-    chosen: list[Candidate] = []
+    chosen: list[Spot] = []
     for i in rng.permutation(len(objects)):
         try:
-            cand, spot = make_candidate(rng, task, photos, objects[i], taken)
+            cand, spot = make_candidate(rng, sharing, photos, objects[i], taken)
         except Rejected:
             continue
         chosen.append(cand)
@@ -305,50 +319,37 @@ def choose_candidates(rng: np.random.Generator, task: str, photos: Photos) -> li
     raise Rejected("too_few_candidates", f"{len(chosen)} of {NUM_EDITS}")
 
 
-def label(task: str, name: str) -> str:
-    return f"{name}: same instance" if task == "instance" else f"{name}: same kind, another instance"
+class SharingProposer:
+    """The photo proposer of instance or category (see the module's docstring)."""
+
+    def __init__(self, sharing: Sharing):
+        self.sharing = sharing
+
+    def offers(self, source: PhotoSource) -> bool:
+        return offers(self.sharing, source)
+
+    def __call__(self, task: Task, seed: int, opts, inputs: Inputs) -> Proposal:
+        rng = np.random.default_rng(seed)
+        index = name_index(inputs.source)
+        sharing, backends = self.sharing, inputs.backends
+        photos = Photos(inputs.source, index, *choose_photos(rng, sharing, index), backends)
+        photo_a, photo_b = photos.load(photos.p), photos.load(photos.q)
+        cands = choose_candidates(rng, sharing, photos)
+        none_b = compose(photo_b.pixels, [c.stand_in for c in cands])
+        candidates = tuple(
+            Candidate(compose(photo_b.pixels, [c.stand_in for c in cands if c is not cand] + [cand.shared]),
+                      sharing.sentence(cand.name), cand.name,
+                      [cue(0, cand.box_a, sharing.label(cand.name)), cue(1, cand.box_b, sharing.label(cand.name))])
+            for cand in cands
+        )
+        cut_from = sorted({photo_id for c in cands for photo_id, _ in c.cut_from} - {photo_a.id})
+        made_by = f"classical {task.name} commonality (OpenCV cut-outs)"
+        if blends_references(backends):
+            made_by += f"; cut-outs blended in by {backends.editor.name} from reference images"
+        return Proposal(photo_a.pixels, none_b, candidates, AgainstNoneImageB(),
+                        SOURCE_SEPARATOR.join([photo_a.id, photo_b.id] + cut_from), generator("photos", made_by),
+                        max(*photo_a.pixels.shape[:2], *photo_b.pixels.shape[:2]))
 
 
-def sentence(task: str, name: str) -> str:
-    phrase = kind_phrase(name)  # "a mug"; a plural name ("scissors") takes no article
-    verb = "are" if phrase == name else "is"
-    return f"The same {name} {verb} in both images." if task == "instance" else f"{capitalised(phrase)} {verb} in both images."
-
-
-def photo_commonality_row(task: str, seed: int, letter: str, opts, source: PhotoSource,
-                          backends: Backends = Backends()) -> tuple[dict, int]:
-    """One checked row of the instance or category task from photos of `source` (chosen by the
-    seed); same contract as `dicobench.photo_rows.photo_difference_row`."""
-    rng = np.random.default_rng(seed)
-    index = name_index(source)
-    photos = Photos(source, index, *choose_photos(rng, task, index), backends)
-    photo_a, photo_b = photos.load(photos.p), photos.load(photos.q)
-    cands = choose_candidates(rng, task, photos)
-    none_option = NONE_OPTIONS[TRACK]
-    options = [sentence(task, c.name) for c in cands] + [none_option]
-    check_options(options, [c.name for c in cands], none_option)
-    none_b = compose(photo_b.pixels, [c.stand_in for c in cands])
-    variants, cues = [], []
-    for k, cand in enumerate(cands):
-        pixels = compose(photo_b.pixels, [c.stand_in for c in cands if c is not cand] + [cand.shared])
-        cues.append([cue(0, cand.box_a, label(task, cand.name)), cue(1, cand.box_b, label(task, cand.name))])
-        check_difference_pixels(none_b, pixels, False, cues[k][1:])
-        variants.append(pixels)
-    if letter == "E":
-        chosen, answer_cues = none_b, []
-    else:
-        k = LETTERS.index(letter)
-        chosen, answer_cues = variants[k], cues[k]
-    png_a, png_b = encode_png(photo_a.pixels, opts.compress_level), encode_png(chosen, opts.compress_level)
-    # the bytes as written: image a is P; image b is the E pair's, but for the answer's object, visibly
-    if not np.array_equal(decode(png_a, "image_a"), photo_a.pixels):
-        raise Rejected("image_a_not_written")
-    check_difference_pixels(none_b, decode(png_b, "image_b"), letter == "E", answer_cues[1:])
-    # the images are different photos: nothing is "changed"
-    row = assemble(task, seed, png_a, png_b, options, letter, answer_cues, 0.0, f"classical {task} commonality")
-    cut_from = sorted({photo_id for c in cands for photo_id, _ in c.cut_from} - {photo_a.id})
-    row["source"] = SOURCE_SEPARATOR.join([photo_a.id, photo_b.id] + cut_from)
-    row["generator"] = f"dicobench {__version__}; photos; classical {task} commonality (OpenCV cut-outs)"
-    if blends_references(backends):
-        row["generator"] += f"; cut-outs blended in by {backends.editor.name} from reference images"
-    return row, max(*photo_a.pixels.shape[:2], *photo_b.pixels.shape[:2])
+instance_proposal = SharingProposer(Sharing("instance", same_object=True))
+category_proposal = SharingProposer(Sharing("category", same_object=False))

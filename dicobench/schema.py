@@ -1,25 +1,25 @@
-"""DiCoBench's fixed vocabulary and `datasets` features (the contract in DESIGN.md)."""
+"""DiCoBench's fixed vocabulary and `datasets` features (docs/ARCHITECTURE.md, "Schemas").
+
+The tracks and tasks come from `dicobench.registry`, in its frozen order: a task's position
+is its `task` ClassLabel value and seeds its rows."""
 
 from __future__ import annotations
 
 import datasets
 
-TRACKS = ("difference", "commonality")
-DIFFERENCE_TASKS = ("attribute", "entity", "spatial_relation", "difference_reasoning")
-COMMONALITY_TASKS = ("instance", "category", "spatial_grounding", "commonality_reasoning")
-TASKS = DIFFERENCE_TASKS + COMMONALITY_TASKS
+from dicobench.registry import TASK_REGISTRY, get_task
+from dicobench.registry import TRACKS as _TRACKS
+
+TRACKS = tuple(t.name for t in _TRACKS)
+DIFFERENCE_TASKS = tuple(t.name for t in TASK_REGISTRY if t.track.name == "difference")
+COMMONALITY_TASKS = tuple(t.name for t in TASK_REGISTRY if t.track.name == "commonality")
+TASKS = tuple(t.name for t in TASK_REGISTRY)
 CONFIGS = TASKS + ("all",)
 LETTERS = ("A", "B", "C", "D", "E")
 SOURCE_SEPARATOR = "|"  # a `source` naming several photos (photo commonality rows) joins their ids
 
-QUESTIONS = {
-    "difference": "What is the difference between the two images?",
-    "commonality": "What do the two images have in common?",
-}
-NONE_OPTIONS = {
-    "difference": "There is no visible difference between the two images",
-    "commonality": "There is no visible commonality between the two images",
-}
+QUESTIONS = {t.name: t.question for t in _TRACKS}
+NONE_OPTIONS = {t.name: t.none_option for t in _TRACKS}
 
 PROMPT_TEMPLATE = (
     "{question}\nOptions:\nA. {o0}\nB. {o1}\nC. {o2}\nD. {o3}\nE. {o4}\n"
@@ -28,11 +28,7 @@ PROMPT_TEMPLATE = (
 
 
 def track_of(task: str) -> str:
-    if task in DIFFERENCE_TASKS:
-        return "difference"
-    if task in COMMONALITY_TASKS:
-        return "commonality"
-    raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    return get_task(task).track.name
 
 
 def features() -> datasets.Features:

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from benchkit.imageio import encode_png
-from dicobench.checks import Rejected, check_difference_pair, check_options
+from dicobench.checks import Reason, Rejected, check_difference_pair, check_options
 
 
 def _pair(change_box=(10, 10, 20, 20), step=80):
@@ -32,7 +32,7 @@ def test_rejects(cues, box, step, reason):
     a, b = _pair(box, step)
     with pytest.raises(Rejected) as err:
         check_difference_pair(a, b, False, cues)
-    assert err.value.reason == reason
+    assert err.value.reason == Reason("check", reason)
 
 
 def test_none_pairs_must_be_identical():

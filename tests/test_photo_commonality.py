@@ -1,67 +1,25 @@
-import io
 import json
 
 import numpy as np
 import pytest
-from PIL import Image
 
 skdata = pytest.importorskip("skimage.data")
 cv2 = pytest.importorskip("cv2")
 
 from benchkit.imageio import decode  # noqa: E402
-from benchkit.photos import FolderSource, SizePolicy  # noqa: E402
-from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Rejected  # noqa: E402
+from benchkit.photos import FolderSource  # noqa: E402
+from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Reason, Rejected  # noqa: E402
 from dicobench.generate import BuildOptions  # noqa: E402
-from dicobench.photo_commonality import Photos, choose_candidates, name_index, photo_commonality_row  # noqa: E402
-from dicobench.photo_rows import apart  # noqa: E402
+from dicobench.generate import row_from_seed  # noqa: E402
+from dicobench.photo_commonality import Photos, choose_candidates, name_index  # noqa: E402
+from dicobench.photo_commonality import category_proposal, instance_proposal  # noqa: E402
+from benchkit.geometry import apart  # noqa: E402
 from dicobench.schema import LETTERS, NONE_OPTIONS  # noqa: E402
+from photo_fixtures import ASTRONAUT, OTHERS, POLICY, TWINS, png, write_source  # noqa: E402
 
-POLICY = SizePolicy(768, upscale=True)
 OPTS = BuildOptions(photos=POLICY)
 TASKS = ("instance", "category")
-
-# small objects of skimage's astronaut (512x512); "star" twice, so no option can name it there
-ASTRONAUT = {"name tag": (278, 338, 52, 36), "smile": (203, 135, 44, 22), "sleeve patch": (22, 330, 30, 55),
-             "wrist ring": (152, 462, 44, 44)}
-STARS = [(22, 52, 30, 30), (22, 0, 30, 30)]
-# photos sharing no name with the astronaut: image b, and stand-ins cut from them
-OTHERS = {
-    "coffee.png": (skdata.coffee, {"cup": (172, 15, 240, 205), "cup handle": (195, 228, 65, 78), "spoon bowl": (325, 238, 82, 88)}),
-    "rocket.png": (skdata.rocket, {"rocket nose": (306, 125, 34, 55), "floodlight": (136, 362, 30, 30)}),
-    "chelsea.png": (skdata.chelsea, {"cat eye": (135, 85, 75, 65), "cat nose": (232, 222, 60, 45)}),
-}
-
-
-def mirror(box):
-    return (512 - box[0] - box[2], *box[1:])
-
-
-def png(pixels) -> bytes:
-    buf = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(pixels)).save(buf, format="PNG")
-    return buf.getvalue()
-
-
-def write_source(root, twin: dict) -> FolderSource:
-    """The astronaut, its twin (mirrored, colours rotated: another photo with objects called
-    `twin`'s names, boxes in the astronaut's pixels) and the unrelated photos."""
-    (root / "astronaut.png").write_bytes(png(skdata.astronaut()))
-    (root / "twin.png").write_bytes(png(skdata.astronaut()[:, ::-1, [2, 0, 1]]))
-    lines = [{"file": "astronaut.png", "objects": [{"name": n, "box": b} for n, b in ASTRONAUT.items()]
-              + [{"name": "Star", "box": b} for b in STARS]},
-             {"file": "twin.png", "objects": [{"name": n, "box": mirror(b)} for n, b in twin.items()]}]
-    for file, (image, objects) in OTHERS.items():
-        (root / file).write_bytes(png(image()))
-        lines.append({"file": file, "objects": [{"name": n, "box": b} for n, b in objects.items()]})
-    (root / "annotations.jsonl").write_text("\n".join(json.dumps(line) for line in lines))
-    return FolderSource(root, POLICY)
-
-
-TWINS = {
-    "full": {**ASTRONAUT, "star ": STARS[0]},  # names are compared lowercased and stripped
-    "lacking": {n: ASTRONAUT[n] for n in ("name tag", "smile", "sleeve patch")},
-    "tiny": {**ASTRONAUT, "wrist ring": (152, 462, 8, 8)},  # annotated, but too small to insert
-}
+SHARING = {"instance": instance_proposal.sharing, "category": category_proposal.sharing}
 
 
 @pytest.fixture(scope="module")
@@ -76,10 +34,10 @@ def rows(sources):
     for task in TASKS:
         for seed in range(10):
             try:
-                none, _ = photo_commonality_row(task, seed, "E", OPTS, sources["full"])
+                none, _ = row_from_seed(task, seed, "E", OPTS, sources["full"])
             except Rejected:
                 continue
-            out[task] = {"E": none, **{L: photo_commonality_row(task, seed, L, OPTS, sources["full"])[0] for L in LETTERS[:4]}}
+            out[task] = {"E": none, **{L: row_from_seed(task, seed, L, OPTS, sources["full"])[0] for L in LETTERS[:4]}}
             break
     return out
 
@@ -142,7 +100,7 @@ def test_every_letter_asks_the_same_question_and_only_the_answer_changes_image_b
 def test_the_same_seed_gives_the_same_bytes(task, rows, sources, tmp_path):
     seed = rows[task]["A"]["seed"]
     again = write_source(tmp_path, TWINS["full"])  # another source object: its own name index
-    assert photo_commonality_row(task, seed, "B", OPTS, again)[0] == rows[task]["B"]
+    assert row_from_seed(task, seed, "B", OPTS, again)[0] == rows[task]["B"]
 
 
 def best_match(template: np.ndarray, image: np.ndarray, box) -> float:
@@ -184,7 +142,7 @@ def names_by_box(source) -> dict:
 def candidates_for(task, source, seed=0):
     index = name_index(source)
     photos = Photos(source, index, index_of(source, "folder:astronaut.png"), index_of(source, "folder:coffee.png"))
-    return choose_candidates(np.random.default_rng(seed), task, photos), index.names[photos.p]
+    return choose_candidates(np.random.default_rng(seed), SHARING[task], photos), index.names[photos.p]
 
 
 @pytest.mark.parametrize("kind", ["full", "lacking"])
@@ -193,8 +151,8 @@ def test_instance_shares_the_object_itself_beside_same_named_decoys(sources, kin
     twin = TWINS[kind]
     index = name_index(sources[kind])
     astronaut, twin_index = index_of(sources[kind], "folder:astronaut.png"), index_of(sources[kind], "folder:twin.png")
-    assert "star" in index.names[astronaut] and "star" not in index.option_names("instance", astronaut)
-    assert ("star" in index.option_names("instance", twin_index)) == (kind == "full")
+    assert "star" in index.names[astronaut] and "star" not in index.option_names(SHARING["instance"], astronaut)
+    assert ("star" in index.option_names(SHARING["instance"], twin_index)) == (kind == "full")
     cands, p_names = candidates_for("instance", sources[kind])
     assert len(cands) == 4
     for cand in cands:
@@ -226,13 +184,13 @@ def test_category_shares_another_instance_beside_unrelated_stand_ins(sources):
 def test_category_rejects_names_without_another_usable_instance(sources, kind):
     for seed in range(3):
         with pytest.raises(Rejected) as info:
-            photo_commonality_row("category", seed, "A", OPTS, sources[kind])
-        assert info.value.reason == "too_few_candidates"
+            row_from_seed("category", seed, "A", OPTS, sources[kind])
+        assert info.value.reason == Reason("check", "too_few_candidates")
     # the same photos still make instance rows: only category needs other instances
     made = []
     for seed in range(10):
         try:
-            made.append(photo_commonality_row("instance", seed, "A", OPTS, sources[kind])[0])
+            made.append(row_from_seed("instance", seed, "A", OPTS, sources[kind])[0])
             break
         except Rejected:
             continue
@@ -245,8 +203,8 @@ def test_unreadable_photos_are_rejected_with_a_reason(tmp_path):
     (tmp_path / "annotations.jsonl").write_text(json.dumps(
         {"file": "bad.png", "objects": [{"name": n, "box": b} for n, b in ASTRONAUT.items()]}))
     with pytest.raises(Rejected) as info:
-        photo_commonality_row("instance", 0, "A", OPTS, FolderSource(tmp_path, POLICY))
-    assert info.value.reason == "photo_unreadable"
+        row_from_seed("instance", 0, "A", OPTS, FolderSource(tmp_path, POLICY))
+    assert info.value.reason == Reason("skipped", "unreadable")
 
 
 def test_build_offers_the_photo_commonality_tasks_and_keeps_splits_apart(tmp_path):
@@ -279,7 +237,7 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     pytest.importorskip("diffusers")
     from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, Spy
 
-    from dicobench.editors.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
+    from dicobench.photo_editors.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
     from dicobench.photo_models import Backends
 
     seed = rows["instance"]["E"]["seed"]
@@ -287,7 +245,7 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     spy = Spy(BUILDERS["Flux2KleinInpaintPipeline"](tmp_path))
     sd = BUILDERS["StableDiffusionInpaintPipeline"](tmp_path)
     klein = Flux2KleinInpaintEditor(spy, size=64, steps=2, call_kwargs={"text_encoder_out_layers": KLEIN_OUT_LAYERS})
-    row, _ = photo_commonality_row("instance", seed, "B", OPTS, sources["full"], Backends(editor=klein))
+    row, _ = row_from_seed("instance", seed, "B", OPTS, sources["full"], Backends(editor=klein))
     assert row["generator"].endswith("cut-outs blended in by Flux2KleinInpaintPipeline from reference images")
     assert len(spy.calls) == 8 and all(len(c["image_reference"]) == 1 for c in spy.calls)  # 4 spots x (shared, stand-in)
     assert row["options"] == rows["instance"]["B"]["options"] and row["image_a"] == rows["instance"]["B"]["image_a"]
@@ -295,8 +253,8 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     plain = decode(rows["instance"]["B"]["image_b"]["bytes"])
     assert not np.array_equal(blended, plain)
     # as without the editor, the answer's image b differs from E's only inside the answer's cue box
-    none, _ = photo_commonality_row("instance", seed, "E", OPTS, sources["full"], Backends(editor=klein))
+    none, _ = row_from_seed("instance", seed, "E", OPTS, sources["full"], Backends(editor=klein))
     diff = (blended != decode(none["image_b"]["bytes"])).any(axis=2)
     assert diff.any() and not (diff & ~box_mask(diff.shape, row["cues"][1]["bbox"])).any()
     no_refs = StableDiffusionInpaintEditor(sd, size=64, steps=2)
-    assert photo_commonality_row("instance", seed, "B", OPTS, sources["full"], Backends(editor=no_refs))[0] == rows["instance"]["B"]
+    assert row_from_seed("instance", seed, "B", OPTS, sources["full"], Backends(editor=no_refs))[0] == rows["instance"]["B"]

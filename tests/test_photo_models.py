@@ -14,10 +14,10 @@ from benchkit.judge import ChatClient  # noqa: E402
 from benchkit.photos import FolderSource, SizePolicy  # noqa: E402
 from datasets import load_dataset  # noqa: E402
 from dicobench.build import build  # noqa: E402
-from dicobench.editors.instructed import TARGET_COLOURS, template_plan  # noqa: E402
+from dicobench.photo_editors.instructed import TARGET_COLOURS, template_plan  # noqa: E402
 from dicobench.instructions import EditVerifier  # noqa: E402
 from dicobench.photo_models import Backends, ModelOptions  # noqa: E402
-from dicobench.photo_rows import choose_edits  # noqa: E402
+from dicobench.photo_difference import choose_edits, remove  # noqa: E402
 from tests.openai_stub import StubServer  # noqa: E402
 
 SECRET = "sk-never-written-4242"
@@ -69,11 +69,11 @@ def test_template_plans_say_what_they_ask():
 @pytest.mark.parametrize("first_reply", [("ok", '{"matches": false}'), ("ok", "I cannot tell"), ("500",)])
 def test_an_edit_the_verifier_rejects_or_cannot_judge_is_not_used(photos, first_reply):
     pixels = FolderSource(photos, SizePolicy(1024, upscale=True)).load(0).pixels
-    plain = choose_edits(np.random.default_rng(3), "entity", pixels, (), count=5)  # removal draws nothing from the rng
+    plain = choose_edits(np.random.default_rng(3), remove, pixels, (), count=5)  # removal draws nothing from the rng
     with StubServer(reply=lambda body: '{"matches": true}') as stub:
         stub.script.extend([first_reply] * (6 if first_reply == ("500",) else 1))  # a 500 is retried, then unjudged
         client = ChatClient("vlm", base_url=stub.base_url, api_key=SECRET, backoff=0.01, max_retries=5)
-        checked = choose_edits(np.random.default_rng(3), "entity", pixels, (), backends=Backends(verifier=EditVerifier(client)))
+        checked = choose_edits(np.random.default_rng(3), remove, pixels, (), backends=Backends(verifier=EditVerifier(client)))
         client.close()
     # the first region's edit is dropped and the next acceptable region takes its place
     assert [e.subject for e in checked] == [e.subject for e in plain[1:]]

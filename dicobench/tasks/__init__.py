@@ -1,9 +1,10 @@
-"""Task generators, one module per task.
+"""Task generators, one module per task, each registered in `dicobench.registry`.
 
-Difference tasks: `propose(rng, scene) -> list[Edit] | None`, four edits of one base scene on
-four different objects (options A-D). Commonality tasks: `propose(rng, cfg) -> Proposal | None`
-(two scenes and four candidate commonalities, see `dicobench.commonality`) and
-`commonalities(scene_a, scene_b)`, what two scenes really share, used to check every row."""
+Each module's `proposal` is its procedural proposer (see `dicobench.procedural`): difference
+tasks build it from `propose(rng, scene) -> list[SceneEdit] | None`, four edits of one base
+scene on four different objects (options A-D); commonality tasks from
+`propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b)`, what two scenes
+really share, used to check every row."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from benchkit.scene import PlacedObject, Scene
-from dicobench.edits import Edit
+from dicobench.scene_edits import SceneEdit
 
 NUM_EDITS = 4
 
@@ -20,13 +21,13 @@ NUM_EDITS = 4
 def collect(
     rng: np.random.Generator,
     scene: Scene,
-    make: Callable[[PlacedObject, frozenset[str]], Edit | None],
+    make: Callable[[PlacedObject, frozenset[str]], SceneEdit | None],
     candidates: Iterable[PlacedObject] | None = None,
-) -> list[Edit] | None:
+) -> list[SceneEdit] | None:
     """Four edits whose objects (subjects and any references) are all different, or None."""
     objects = list(candidates if candidates is not None else scene.objects)
     used: set[str] = set()
-    edits: list[Edit] = []
+    edits: list[SceneEdit] = []
     for idx in rng.permutation(len(objects)):
         obj = objects[idx]
         if obj.name in used:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dicobench.edits.attribute import recolour, restyle
+from dicobench.scene_edits.attribute import recolour, restyle
 from dicobench.tasks import collect
+from dicobench.procedural import scene_difference
 
 
 def propose(rng, scene):
@@ -11,3 +12,6 @@ def propose(rng, scene):
         return (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj)
 
     return collect(rng, scene, make)
+
+
+proposal = scene_difference(propose)

@@ -6,7 +6,7 @@ image a are the options; image b holds none of image a's kinds, nor any kind who
 means nearly the same (by the shipped name embeddings: no "beer mug" beside a "mug"). A
 candidate adds its kind to image b with another colour, style and size, so the options never
 depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
-`dicobench.commonality`.
+`dicobench.procedural`.
 """
 
 from __future__ import annotations
@@ -20,18 +20,12 @@ from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, pick_colour, random_scene, surface_colour
 from dicobench.checks import Rejected, same_instance
-from dicobench.commonality import Candidate, Proposal, cue_pair, names, new_object, other_scene, reserve
-from dicobench.edits import article
+from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
+from dicobench.scene_edits import kind_phrase
 from dicobench.tasks import NUM_EDITS
 
 NEAR = 0.55  # cosine similarity above which two names count as the same kind (mug / cup and saucer)
 MIN_SCALE_GAP = 0.25  # the two instances' sizes differ by at least this fraction
-
-
-def kind_phrase(name: str) -> str:
-    """`a mug`, but `scissors`: plural names (socks, coins, binoculars) take no article."""
-    plural = name.endswith("s") and not name.endswith(("ss", "us"))
-    return name if plural else article(name)
 
 
 def near_kinds(kinds: frozenset[str]) -> frozenset[str]:
@@ -51,7 +45,7 @@ def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject,
     return dataclasses.replace(fresh, colour=colour, accent=accent, style=styles[rng.integers(len(styles))], size=sizes[rng.integers(len(sizes))])
 
 
-def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
+def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     scene_a = random_scene(rng, cfg)
     # only kinds with no near-synonym in image a, so that sharing one shares nothing else
     pool = [o for o in scene_a.objects if not shipped().near(o.name, NEAR) & names(scene_a)]
@@ -67,7 +61,7 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
     if placed is None:
         return None
     candidates = tuple(
-        Candidate(
+        SceneCandidate(
             text=f"Both images contain {kind_phrase(obj.name)}.",
             subject=obj.name,
             scene_b=scene_b.add(obj=other),
@@ -76,7 +70,7 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
         )
         for obj, other in zip(kinds, placed)
     )
-    return Proposal(scene_a, scene_b, candidates, note=f"near kinds by {shipped().model}")
+    return ScenePair(scene_a, scene_b, candidates, note=f"near kinds by {shipped().model}")
 
 
 def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
@@ -89,3 +83,6 @@ def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
     if any(o.name in shared and same_instance(o, in_b[o.name]) for o in scene_a.objects):
         raise Rejected("category_same_instance")
     return frozenset(shared)
+
+
+proposal = scene_commonality(propose, commonalities)

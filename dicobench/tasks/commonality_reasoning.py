@@ -6,7 +6,7 @@ together form one whole."). Image a holds one member of every pair; a candidate 
 other member to image b. Neither scene holds anything related to the other's objects
 (checked against the relation table both ways), so exactly the candidate's pair is related.
 The relation kind is recorded in the cue labels. `propose(rng, cfg)` and
-`commonalities(a, b)` follow `dicobench.commonality`.
+`commonalities(a, b)` follow `dicobench.procedural`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from benchkit.render import footprint
 from benchkit.scene import Scene
 from benchkit.scenegen import SceneConfig, random_scene
-from dicobench.commonality import Candidate, Proposal, cue_pair, names, new_object, other_scene, reserve
+from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
 from dicobench.relations import KINDS, RELATIONS, Relation, partners, related, statement
 
 
@@ -46,7 +46,7 @@ def _partners_of(objects: frozenset[str] | set[str]) -> frozenset[str]:
     return frozenset().union(*(partners(n) for n in objects)) if objects else frozenset()
 
 
-def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
+def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     rels = _four_relations(rng)
     if rels is None:
         return None
@@ -66,14 +66,14 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
         return None
     candidates = []
     for rel, image_of_x, a, b in zip(rels, in_a, placed_a, placed_b):
-        candidates.append(Candidate(
+        candidates.append(SceneCandidate(
             text=statement(rel, image_of_x),
             subject=subject(rel),
             scene_b=scene_b.add(obj=b),
             dirty=(footprint(b),),
             cues=cue_pair(a, b, f"{a.name}: {rel.kind} with the {b.name}", f"{b.name}: {rel.kind} with the {a.name}"),
         ))
-    return Proposal(scene_a, scene_b, tuple(candidates))
+    return ScenePair(scene_a, scene_b, tuple(candidates))
 
 
 def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
@@ -81,3 +81,6 @@ def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
     return frozenset(
         subject(rel) for a in names(scene_a) for b in names(scene_b) if (rel := related(a, b)) is not None
     )
+
+
+proposal = scene_commonality(propose, commonalities)

@@ -6,8 +6,9 @@ kinds, every kind is as likely as its objects allow, and traces that fit any obj
 
 from __future__ import annotations
 
-from dicobench.edits.traces import KINDS, add_trace, kinds_for
+from dicobench.scene_edits.traces import KINDS, add_trace, kinds_for
 from dicobench.tasks import NUM_EDITS
+from dicobench.procedural import scene_difference
 
 TRIES_PER_KIND = 5
 
@@ -27,3 +28,6 @@ def propose(rng, scene):
         if len(edits) == NUM_EDITS:
             return edits
     return None
+
+
+proposal = scene_difference(propose)

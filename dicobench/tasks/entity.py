@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dicobench.edits import entity
+from dicobench.scene_edits import entity
 from dicobench.tasks import collect
+from dicobench.procedural import scene_difference
 
 
 def propose(rng, scene):
@@ -23,3 +24,6 @@ def propose(rng, scene):
         return edit
 
     return collect(rng, scene, make)
+
+
+proposal = scene_difference(propose)

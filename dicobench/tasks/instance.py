@@ -6,7 +6,7 @@ at another place, 10-30% larger or smaller and turned by 20-60 degrees, with the
 but another marking: same-named distractors. A candidate makes its image-b copy carry
 image a's exact look, so the option texts (which describe image a's objects) never
 depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
-`dicobench.commonality`.
+`dicobench.procedural`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, random_scene
 from dicobench.checks import same_instance
-from dicobench.commonality import Candidate, Proposal, cue_pair, fits, other_scene, reserve
+from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, fits, other_scene, reserve, scene_commonality
 from dicobench.tasks import NUM_EDITS
 
 STYLES = ("plain", "striped", "dotted", "two_tone")  # not outline: a hollow glyph hides its marking
@@ -28,7 +28,7 @@ MIN_SIZE = 48  # markings on smaller glyphs are too small to tell apart
 PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}
 
 
-def describe(obj: PlacedObject) -> str:
+def look(obj: PlacedObject) -> str:
     """`red-and-white striped mug with a band`: the look that makes it this very object."""
     if obj.style in PATTERN_WORDS:
         look = f"{obj.colour}-and-{obj.accent} {PATTERN_WORDS[obj.style]} {obj.name}"
@@ -66,7 +66,7 @@ def _distinctive(rng: np.random.Generator, scene: Scene, cfg: SceneConfig) -> li
     return None
 
 
-def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
+def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     scene_a = random_scene(rng, cfg)
     marked = _distinctive(rng, scene_a, cfg)
     if marked is None:
@@ -89,17 +89,20 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
     candidates = []
     for obj, decoy in zip(marked, decoys):
         same = dataclasses.replace(decoy, style=obj.style, marking=obj.marking, colour=obj.colour, accent=obj.accent)
-        candidates.append(Candidate(
-            text=f"The same {describe(obj)} is in both images.",
+        candidates.append(SceneCandidate(
+            text=f"The same {look(obj)} is in both images.",
             subject=obj.name,
             scene_b=scene_b.replace_object(decoy.uid, same),
             dirty=(footprint(decoy), footprint(same)),
-            cues=cue_pair(obj, same, f"{obj.name}: same instance ({describe(obj)})"),
+            cues=cue_pair(obj, same, f"{obj.name}: same instance ({look(obj)})"),
         ))
-    return Proposal(scene_a, scene_b, tuple(candidates))
+    return ScenePair(scene_a, scene_b, tuple(candidates))
 
 
 def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
     """Names of objects drawn as the very same instance in both scenes."""
     in_b = {o.name: o for o in scene_b.objects}
     return frozenset(o.name for o in scene_a.objects if o.name in in_b and same_instance(o, in_b[o.name]))
+
+
+proposal = scene_commonality(propose, commonalities)

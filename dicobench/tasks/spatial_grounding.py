@@ -6,7 +6,7 @@ options pair an object of image a that is alone in its cell with an object of im
 more cells away, choosing pairs whose names are semantically far apart (lowest text-embedding
 similarity, as the paper ranks grid captions) so meaning gives no hint. A candidate moves its
 image-b object into its partner's cell. `propose(rng, cfg)` and `commonalities(a, b)` follow
-`dicobench.commonality`.
+`dicobench.procedural`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ import numpy as np
 
 from benchkit.catalogue import load_catalogue
 from benchkit.embeddings import shipped
-from benchkit.render import Box, footprint
+from benchkit.geometry import Box
+from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, inside, overlaps, random_scene
 from dicobench.checks import Rejected
-from dicobench.commonality import Candidate, Proposal, cue_pair, names, new_object, other_scene
+from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, scene_commonality
 from dicobench.tasks import NUM_EDITS
 
 GRID = 6
@@ -113,7 +114,7 @@ def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene) -> list[tup
     return None
 
 
-def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
+def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     empty = dataclasses.replace(cfg, min_objects=0, max_objects=0)
     cells = [(int(k) // GRID, int(k) % GRID) for k in rng.permutation(GRID * GRID)]
     half = len(cells) // 2
@@ -128,14 +129,14 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> Proposal | None:
         moved = _into_cell(rng, scene_b, b, cell, [footprint(o) for o in scene_b.objects if o.uid != b.uid])
         if moved is None:
             return None
-        candidates.append(Candidate(
+        candidates.append(SceneCandidate(
             text=f"The {a.name} in image 1 and the {b.name} in image 2 are at the same relative position.",
             subject=f"{a.name} / {b.name}",
             scene_b=scene_b.replace_object(b.uid, moved),
             dirty=(footprint(b), footprint(moved)),
             cues=cue_pair(a, moved, f"{a.name}: {_label(cell)}", f"{b.name}: {_label(cell)}"),
         ))
-    return Proposal(scene_a, scene_b, tuple(candidates), note=f"pairs ranked by {shipped().model}")
+    return ScenePair(scene_a, scene_b, tuple(candidates), note=f"pairs ranked by {shipped().model}")
 
 
 def _cells(scene: Scene) -> dict[Cell, list[PlacedObject]]:
@@ -152,3 +153,6 @@ def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
     """Every (a, b) pair of objects in corresponding cells of the two grids."""
     cells_a, cells_b = _cells(scene_a), _cells(scene_b)
     return frozenset(f"{a.name} / {b.name}" for cell in cells_a.keys() & cells_b.keys() for a in cells_a[cell] for b in cells_b[cell])
+
+
+proposal = scene_commonality(propose, commonalities)

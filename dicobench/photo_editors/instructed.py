@@ -4,7 +4,7 @@ An instruction for the region (one of the LLM's six, picked by the seed, or a te
 claim can be checked on the pixels), the editor run on the region's mask, then the same pixel
 checks as every edit, and the VLM's verdict where one was asked for. An inpainting editor
 only changes pixels under its mask, so it cannot carry an object elsewhere: moves stay
-classical (`dicobench.editors.classical.Move`).
+classical (`dicobench.photo_editors.classical.Move`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from benchkit.render import Box
+from benchkit.geometry import Box
 from dicobench.checks import Rejected
-from dicobench.editors.classical import Edited, Mask, changed_box, crop, grow
+from dicobench.photo_editors.classical import PixelEdit, Mask, changed_box, crop, grow
 from dicobench.photo_models import Backends
+from dicobench.registry import Task, get_task, resolve
 
-TARGET_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # names `photo_rows.colour_words` gives
+TARGET_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # names `photo_difference.colour_words` gives
 
 
 @dataclass(frozen=True)
@@ -29,26 +30,36 @@ class Plan:
     colour: str | None = None  # the colour the edit must show, checked after editing
 
 
+def recolour_plan(rng: np.random.Generator, subject: str, colour: str) -> Plan:
+    target = str(rng.choice([c for c in TARGET_COLOURS if c not in colour.split()]))
+    return Plan(f"Make the {subject} {target}, keeping its shape and texture.", f"The {subject} turned {target}.", target)
+
+
+def removal_plan(rng: np.random.Generator, subject: str, colour: str) -> Plan:
+    return Plan(f"Remove the {subject} and fill in the background behind it.", f"The {subject} disappeared.")
+
+
+def trace_plan(rng: np.random.Generator, subject: str, colour: str) -> Plan:
+    kind = str(rng.choice(["crack", "stain"]))
+    return Plan(f"Add a small visible {kind} on the {subject}.", f"A {'dark ' * (kind == 'stain')}{kind} appeared on the {subject}.")
+
+
 def template_plan(rng: np.random.Generator, task: str, subject: str, colour: str) -> Plan:
-    if task == "attribute":
-        target = str(rng.choice([c for c in TARGET_COLOURS if c not in colour.split()]))
-        return Plan(f"Make the {subject} {target}, keeping its shape and texture.", f"The {subject} turned {target}.", target)
-    if task == "entity":
-        return Plan(f"Remove the {subject} and fill in the background behind it.", f"The {subject} disappeared.")
-    if task == "difference_reasoning":
-        kind = str(rng.choice(["crack", "stain"]))
-        return Plan(f"Add a small visible {kind} on the {subject}.", f"A {'dark ' * (kind == 'stain')}{kind} appeared on the {subject}.")
-    raise ValueError(f"no model edit for {task}")
+    """The task's template plan (`dicobench.registry.ModelEdit.plan`)."""
+    model_edit = get_task(task).model_edit
+    if model_edit is None:
+        raise ValueError(f"no model edit for {task}")
+    return resolve(model_edit.plan)(rng, subject, colour)
 
 
-def plan(rng: np.random.Generator, task: str, subject: str, colour: str, region: np.ndarray, backends: Backends) -> Plan:
+def plan(rng: np.random.Generator, task: Task, subject: str, colour: str, region: np.ndarray, backends: Backends) -> Plan:
     """The template plan, or one of the LLM's six instructions for the region (picked by the seed)."""
     if backends.writer is None:
-        return template_plan(rng, task, subject, colour)
+        return template_plan(rng, task.name, subject, colour)
     from dicobench.instructions import InstructionError
 
     try:
-        written = backends.writer.generate(region, subject, task)
+        written = backends.writer.generate(region, subject, task.name)
     except InstructionError as exc:
         raise Rejected("instructions_failed", str(exc)) from None
     chosen = written[int(rng.integers(len(written)))]
@@ -63,11 +74,11 @@ def edit_mask(mask: Mask, shape: tuple[int, ...], grow_by: int = 4) -> np.ndarra
     return cv2.dilate(full.astype(np.uint8), np.ones((2 * grow_by + 1,) * 2, np.uint8)) > 0
 
 
-def model_edit(rng: np.random.Generator, pixels: np.ndarray, mask: Mask, chosen: Plan, backends: Backends) -> Edited:
+def model_edit(rng: np.random.Generator, pixels: np.ndarray, mask: Mask, chosen: Plan, backends: Backends) -> PixelEdit:
     """Run the editor on the mask with the plan's instruction (its seed drawn from `rng`)."""
     hard = edit_mask(mask, pixels.shape)
     out = backends.editor.edit(pixels, hard, chosen.instruction, seed=int(rng.integers(2**31)))
-    return Edited(out, changed_box(pixels, out))
+    return PixelEdit(out, changed_box(pixels, out))
 
 
 def context(pixels: np.ndarray, box: Box) -> np.ndarray:

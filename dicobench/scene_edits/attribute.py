@@ -6,11 +6,12 @@ import dataclasses
 
 import numpy as np
 
+from benchkit.geometry import bounding
 from benchkit.palette import COLOURS, clearly_different, distance, stands_out
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import surface_colour
-from dicobench.edits import Cue, Edit, union
+from dicobench.scene_edits import Cue, SceneEdit
 
 STYLE_WORDS = {
     "plain": "plain",
@@ -21,19 +22,19 @@ STYLE_WORDS = {
 }
 
 
-def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str) -> Edit:
+def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str) -> SceneEdit:
     a, b = footprint(old), footprint(new)
-    return Edit(
+    return SceneEdit(
         scene=scene.replace_object(old.uid, new),
         text=text,
         subject=old.name,
-        dirty=(union(a, b),),
+        dirty=(bounding((a, b)),),
         cues=(Cue(0, a, old.name), Cue(1, b, label)),
         touched=(old.name,),
     )
 
 
-def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit | None:
+def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> SceneEdit | None:
     """Change the main colour to a clearly different named colour that still stands out."""
     surface = surface_colour(scene)
     choices = [
@@ -50,7 +51,7 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit 
     return _edit(scene, obj, new, f"The {obj.name} changed colour from {obj.colour} to {colour}.", f"{obj.name} ({colour})")
 
 
-def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit | None:
+def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> SceneEdit | None:
     """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline)."""
     styles = [s for s in STYLE_WORDS if s != obj.style]
     style = styles[rng.integers(len(styles))]

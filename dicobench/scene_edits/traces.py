@@ -14,10 +14,11 @@ import numpy as np
 
 from benchkit.catalogue import by_name
 from benchkit.palette import lab_distance
-from benchkit.render import Box, footprint, trace_extent, trace_patch
+from benchkit.geometry import Box
+from benchkit.render import footprint, trace_extent, trace_patch
 from benchkit.scene import PlacedObject, Scene, Trace
 from benchkit.scenegen import inside, occupied_boxes, overlaps, surface_colour
-from dicobench.edits import Cue, Edit
+from dicobench.scene_edits import Cue, SceneEdit
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
 FLAMMABLE = {"electronics", "household", "furniture", "stationery", "clothing", "food", "toy"}
@@ -118,12 +119,12 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
     return None
 
 
-def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind) -> Edit | None:
+def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind) -> SceneEdit | None:
     surface = surface_colour(scene)
     if kind.name in ("crack", "scorch"):
         new = dataclasses.replace(obj, damage=kind.name, damage_seed=int(rng.integers(2**31)))
         box = footprint(obj)
-        return Edit(
+        return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
             text=kind.sentence.format(name=obj.name),
             subject=obj.name,
@@ -151,7 +152,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
     if trace is None:
         return None
     tbox = _trace_box(trace)
-    return Edit(
+    return SceneEdit(
         scene=scene.add(trace=trace),
         text=kind.sentence.format(name=obj.name, liquid=liquid),
         subject=obj.name,

@@ -7,10 +7,11 @@ import dataclasses
 import numpy as np
 
 from benchkit.catalogue import load_catalogue
+from benchkit.geometry import bounding
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, occupied_boxes, place, random_object, surface_colour
-from dicobench.edits import Cue, Edit, article, capitalised, union
+from dicobench.scene_edits import Cue, SceneEdit, article, capitalised
 
 
 def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
@@ -18,7 +19,7 @@ def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: fr
     return [e for e in load_catalogue() if e.name not in present and e.category != exclude_category]
 
 
-def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> Edit | None:
+def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> SceneEdit | None:
     """Swap in an object of a different category at the same place, about the same size."""
     from benchkit.catalogue import by_name
 
@@ -32,20 +33,20 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
         if new is None:
             continue
         a, b = footprint(obj), footprint(new)
-        return Edit(
+        return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
             text=f"The {obj.name} was replaced by {article(new.colour + ' ' + new.name)}.",
             subject=obj.name,
-            dirty=(union(a, b),),
+            dirty=(bounding((a, b)),),
             cues=(Cue(0, a, obj.name), Cue(1, b, new.name)),
             touched=(obj.name, new.name),
         )
     return None
 
 
-def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> Edit:
+def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> SceneEdit:
     box = footprint(obj)
-    return Edit(
+    return SceneEdit(
         scene=scene.replace_object(obj.uid, None),
         text=f"The {obj.colour} {obj.name} disappeared.",
         subject=obj.name,
@@ -55,7 +56,7 @@ def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fro
     )
 
 
-def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset()) -> Edit | None:
+def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset()) -> SceneEdit | None:
     """A new object, absent from the scene, appears in free space."""
     pool = _absent_entries(scene, taken=taken)
     cfg = SceneConfig()
@@ -65,7 +66,7 @@ def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozense
         if new is None:
             continue
         box = footprint(new)
-        return Edit(
+        return SceneEdit(
             scene=scene.add(obj=new),
             text=capitalised(f"{article(new.colour + ' ' + new.name)} appeared."),
             subject=new.name,

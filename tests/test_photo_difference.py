@@ -10,9 +10,9 @@ pytest.importorskip("cv2")
 
 from benchkit.imageio import decode  # noqa: E402
 from benchkit.photos import FolderSource, SizePolicy  # noqa: E402
-from dicobench.checks import Rejected, check_difference_pair  # noqa: E402
+from dicobench.checks import Reason, Rejected, check_difference_pair  # noqa: E402
 from dicobench.generate import BuildOptions  # noqa: E402
-from dicobench.photo_rows import photo_difference_row  # noqa: E402
+from dicobench.generate import row_from_seed  # noqa: E402
 from dicobench.schema import DIFFERENCE_TASKS, NONE_OPTIONS  # noqa: E402
 
 OPTS = BuildOptions()
@@ -39,7 +39,7 @@ def source(tmp_path_factory):
 def first_row(task, letter, source, seeds=range(30), want=lambda row: True):
     for seed in seeds:
         try:
-            row, long_side = photo_difference_row(task, seed, letter, OPTS, source)
+            row, long_side = row_from_seed(task, seed, letter, OPTS, source)
         except Rejected:
             continue
         if want(row):
@@ -58,14 +58,14 @@ def test_photo_rows_are_checked_and_independent_of_the_letter(task, source):
     assert row["cues"] and 0 < row["changed_area"] < 0.05
     assert check_difference_pair(row["image_a"]["bytes"], row["image_b"]["bytes"], False, row["cues"]) == row["changed_area"]
     # the same seed with another letter: same photo, same options, another edit; E: identical pair
-    other, _ = photo_difference_row(task, seed, "C", OPTS, source)
-    none, _ = photo_difference_row(task, seed, "E", OPTS, source)
+    other, _ = row_from_seed(task, seed, "C", OPTS, source)
+    none, _ = row_from_seed(task, seed, "E", OPTS, source)
     assert other["options"] == row["options"] == none["options"]
     assert other["image_a"] == row["image_a"] == none["image_a"]
     assert other["image_b"] != row["image_b"]
     assert none["image_b"] == none["image_a"] and none["cues"] == [] and none["changed_area"] == 0.0
     # deterministic
-    assert photo_difference_row(task, seed, "A", OPTS, source)[0] == row
+    assert row_from_seed(task, seed, "A", OPTS, source)[0] == row
 
 
 def test_annotated_names_become_the_options_subjects(source):
@@ -77,13 +77,13 @@ def test_annotated_names_become_the_options_subjects(source):
 def test_unreadable_photos_are_rejected_with_a_reason(tmp_path):
     (tmp_path / "bad.jpg").write_bytes(b"\xff\xd8 truncated")
     with pytest.raises(Rejected) as info:
-        photo_difference_row("entity", 0, "A", OPTS, FolderSource(tmp_path, SizePolicy(64)))
-    assert info.value.reason == "photo_unreadable"
+        row_from_seed("entity", 0, "A", OPTS, FolderSource(tmp_path, SizePolicy(64)))
+    assert info.value.reason == Reason("skipped", "unreadable")
 
 
 def test_unannotated_regions_are_named_by_size_shape_colour_and_place(source):
     _, row, _ = first_row("entity", "A", source, want=lambda r: r["source"] == "folder:astronaut.png")
-    from dicobench.photo_rows import PLACES
+    from dicobench.photo_difference import PLACES
 
     for option in row["options"][:4]:
         assert option.startswith("The ") and option.endswith(" disappeared.")
@@ -93,8 +93,8 @@ def test_unannotated_regions_are_named_by_size_shape_colour_and_place(source):
 
 
 def test_shape_and_place_words():
-    from dicobench.editors.classical import soft
-    from dicobench.photo_rows import place_words, shape_word
+    from dicobench.photo_editors.classical import soft
+    from dicobench.photo_difference import place_words, shape_word
 
     disc = np.zeros((60, 60), np.float32)
     cv2 = pytest.importorskip("cv2")

@@ -18,20 +18,19 @@ from typing import Callable, Iterator
 import cv2
 import numpy as np
 
-from benchkit import __version__
 from benchkit.palette import COLOURS, to_lab
-from benchkit.photos import Photo, PhotoObject, PhotoSkipped, PhotoSource, propose_regions
-from benchkit.render import Box
-from dicobench.checks import Rejected, check_difference_pixels, check_options
-from dicobench.difference import write_pair
-from dicobench.editors.classical import (Edited, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
+from benchkit.photos import PhotoObject, propose_regions
+from benchkit.geometry import Box, apart
+from dicobench.checks import Rejected, check_difference_pixels
+from dicobench.photo_editors.classical import (PixelEdit, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
                                          object_mask, pattern_mask, stain_pattern)
-from dicobench.editors.instructed import context, model_edit, plan, verify
+from dicobench.photo_editors.instructed import context, model_edit, plan, verify
 from dicobench.photo_models import Backends
-from dicobench.schema import NONE_OPTIONS
+from dicobench.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo
+from dicobench.registry import Task
+from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator
 
-MIN_OBJECT_PIXELS = 400  # smaller regions cannot show MIN_VISIBLE_PIXELS clearly changed pixels
-MAX_OBJECT_AREA = 0.01  # the edit's window, about twice the object's size, stays under the 5% bound
+ENGINE = "photos"
 
 
 @dataclass(frozen=True)
@@ -83,7 +82,7 @@ def place_words(box: Box, width: int, height: int) -> str:
     return PLACES[row, col]
 
 
-def describe(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask) -> str:
+def region_subject(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask) -> str:
     """The annotated name; else size, shape, colour and place ("tiny round dark red object
     near the top left"), so that a person can find it in image a."""
     if obj.name:
@@ -92,18 +91,6 @@ def describe(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask) -> s
     size = "tiny" if obj.box[2] * obj.box[3] < 0.001 * h * w else "small"
     words = [size, shape_word(mask), colour, "object", place_words(obj.box, w, h)]
     return " ".join(word for word in words if word)
-
-
-def footprint(mask: Mask) -> Box:
-    """The tight box of the mask's support: every pixel an op on it may change."""
-    ys, xs = np.nonzero(mask.alpha > 0)
-    x, y = mask.window[0] + int(xs.min()), mask.window[1] + int(ys.min())
-    return (x, y, int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
-
-
-def apart(a: Box, b: Box, gap: int) -> bool:
-    return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
-            or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])
 
 
 def candidates(rng: np.random.Generator, pixels: np.ndarray, objects: tuple[PhotoObject, ...],
@@ -117,53 +104,45 @@ def candidates(rng: np.random.Generator, pixels: np.ndarray, objects: tuple[Phot
         mask = object_mask(pixels, obj.box)
         colour = object_colour(pixels, mask)
         if accept(colour):
-            yield Region(obj.box, describe(obj, pixels, colour, mask), mask, colour)
+            yield Region(obj.box, region_subject(obj, pixels, colour, mask), mask, colour)
 
 
-@dataclass(frozen=True)
-class PhotoEdit:
-    edited: Edited
-    text: str
-    cues: list[dict]
-    subject: str
-
-
-def cue(image: int, box: Box, label: str) -> dict:
-    return {"image": image, "bbox": [int(v) for v in box], "label": label}
-
-
-def _changed(edited: Edited, region: Region) -> Box:
+def _changed(edited: PixelEdit, region: Region) -> Box:
     if edited.changed is None:
         raise Rejected("no_change", region.subject)
     return edited.changed
 
 
-def recolour(rng, pixels, region, taken) -> PhotoEdit:
+def _candidate(edited: PixelEdit, text: str, cues: list[dict], region: Region) -> Candidate:
+    return Candidate(edited.pixels, text, region.subject, cues, _changed(edited, region))
+
+
+def recolour(rng, pixels, region, taken) -> Candidate:
     before = region.colour
     edited = Recolour(float(rng.uniform(100, 260)), chroma_scale=1.4, min_chroma=35.0)(pixels, region.mask)
     box = _changed(edited, region)
     after = object_colour(edited.pixels, region.mask)
     if after == before:
         raise Rejected("recolour_not_nameable", f"{before} -> {after}")
-    return PhotoEdit(edited, f"The {region.subject} turned {after}.",
-                     [cue(0, box, region.subject), cue(1, box, f"{region.subject} ({after})")], region.subject)
+    return _candidate(edited, f"The {region.subject} turned {after}.",
+                      [cue(0, box, region.subject), cue(1, box, f"{region.subject} ({after})")], region)
 
 
-def remove(rng, pixels, region, taken) -> PhotoEdit:
+def remove(rng, pixels, region, taken) -> Candidate:
     edited = Remove()(pixels, region.mask)
     box = _changed(edited, region)
-    return PhotoEdit(edited, f"The {region.subject} disappeared.",
-                     [cue(0, box, region.subject), cue(1, box, f"{region.subject} (gone)")], region.subject)
+    return _candidate(edited, f"The {region.subject} disappeared.",
+                      [cue(0, box, region.subject), cue(1, box, f"{region.subject} (gone)")], region)
 
 
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
-def move(rng, pixels, region, taken) -> PhotoEdit:
+def move(rng, pixels, region, taken) -> Candidate:
     """Move the object by 1.5-2.5 times its size in a random direction where it lands in the
     image, clear of the boxes other edits `taken`."""
     h, w = pixels.shape[:2]
-    source = footprint(region.mask)
+    source = region.mask.support()
     x, y, ww, wh = region.mask.window
     for name in rng.permutation(list(DIRECTIONS)):
         ux, uy = DIRECTIONS[name]
@@ -173,10 +152,9 @@ def move(rng, pixels, region, taken) -> PhotoEdit:
         inside = 0 < x + dx and x + dx + ww < w and 0 < y + dy and y + dy + wh < h
         if inside and apart(target, source, 0) and all(apart(target, box, 4) for box in taken):
             edited = Move(dx, dy)(pixels, region.mask)
-            _changed(edited, region)
-            return PhotoEdit(edited, f"The {region.subject} moved {name}.",
-                             [cue(0, source, f"{region.subject} (before)"), cue(1, target, f"{region.subject} (after)")],
-                             region.subject)
+            return _candidate(edited, f"The {region.subject} moved {name}.",
+                              [cue(0, source, f"{region.subject} (before)"), cue(1, target, f"{region.subject} (after)")],
+                              region)
     raise Rejected("no_room_to_move", region.subject)
 
 
@@ -184,7 +162,7 @@ TRACES = {"crack": (crack_pattern, "A crack appeared on the {subject}."),
           "stain": (stain_pattern, "A dark stain appeared on the {subject}.")}
 
 
-def trace(rng, pixels, region, taken) -> PhotoEdit:
+def trace(rng, pixels, region, taken) -> Candidate:
     """A crack or stain over the object, at least 40 px across so that it is visible."""
     kind = str(rng.choice(list(TRACES)))
     make, sentence = TRACES[kind]
@@ -193,14 +171,14 @@ def trace(rng, pixels, region, taken) -> PhotoEdit:
     at = (x + bw // 2 - tw // 2, y + bh // 2 - th // 2)
     edited = Trace()(pixels, pattern_mask(make(rng, th, tw), at, pixels.shape))
     box = _changed(edited, region)
-    return PhotoEdit(edited, sentence.format(subject=region.subject), [cue(1, box, f"{kind} on {region.subject}")], region.subject)
+    return _candidate(edited, sentence.format(subject=region.subject), [cue(1, box, f"{kind} on {region.subject}")], region)
 
 
-def instructed(task: str, backends: Backends):
+def instructed(task: Task, backends: Backends):
     """The model op for `task`: an instructed inpainting edit of the region, whose option is
     the plan's sentence; a template colour is checked on the result."""
 
-    def op(rng, pixels, region, taken) -> PhotoEdit:
+    def op(rng, pixels, region, taken) -> Candidate:
         chosen = plan(rng, task, region.subject, region.colour, context(pixels, region.box), backends)
         edited = model_edit(rng, pixels, region.mask, chosen, backends)
         box = _changed(edited, region)
@@ -209,42 +187,40 @@ def instructed(task: str, backends: Backends):
             if chosen.colour not in after.split():
                 raise Rejected("edit_not_as_instructed", f"asked {chosen.colour}, got {after}")
         after_cue = cue(1, box, f"{region.subject} (edited)")
-        cues = [after_cue] if task == "difference_reasoning" else [cue(0, box, region.subject), after_cue]
-        return PhotoEdit(edited, chosen.option, cues, region.subject)
+        cues = [cue(0, box, region.subject), after_cue] if task.model_edit.cue_in_a else [after_cue]
+        return _candidate(edited, chosen.option, cues, region)
 
     return op
 
 
-OPS = {"attribute": recolour, "entity": remove, "spatial_relation": move, "difference_reasoning": trace}
-# a hue shift cannot make black or white objects another nameable colour
-ACCEPT = {"attribute": lambda colour: colour not in ("black", "white")}
+def any_colour(colour: str) -> bool:
+    return True
 
 
-def edited_by_model(task: str, backends: Backends) -> bool:
-    return backends.editor is not None and task != "spatial_relation"  # an inpainting mask cannot move things
+def hue_shiftable(colour: str) -> bool:
+    """A hue shift cannot make black or white objects another nameable colour."""
+    return colour not in ("black", "white")
 
 
-def op_for(task: str, backends: Backends):
-    return instructed(task, backends) if edited_by_model(task, backends) else OPS[task]
+def edited_by_model(task: Task, backends: Backends) -> bool:
+    return backends.editor is not None and task.model_edit is not None
 
 
-def choose_edits(rng: np.random.Generator, task: str, pixels: np.ndarray, objects: tuple[PhotoObject, ...],
-                 count: int = 4, backends: Backends = Backends()) -> list[PhotoEdit]:
-    """`count` edits on regions with distinct subjects, apart from each other, each passing the
-    pixel checks (and the verifier, when there is one); a region whose edit fails is passed
-    over for the next one."""
+def choose_edits(rng: np.random.Generator, op, pixels: np.ndarray, objects: tuple[PhotoObject, ...],
+                 count: int = 4, backends: Backends = Backends(), accept=any_colour) -> list[Candidate]:
+    """`count` edits by `op` on regions with distinct subjects (whose colour `accept`s), apart
+    from each other, each passing the pixel checks (and the verifier, when there is one); a
+    region whose edit fails is passed over for the next one."""
     gap = max(8, min(pixels.shape[:2]) // 50)
-    op = op_for(task, backends)
-    accept = ACCEPT.get(task, lambda colour: True) if backends.editor is None else (lambda colour: True)
-    edits: list[PhotoEdit] = []
+    edits: list[Candidate] = []
     taken: list[Box] = []  # every cue box of the edits so far
     for region in candidates(rng, pixels, objects, accept):
-        if region.subject in {e.subject for e in edits} or not all(apart(footprint(region.mask), box, gap) for box in taken):
+        if region.subject in {e.subject for e in edits} or not all(apart(region.mask.support(), box, gap) for box in taken):
             continue
         try:
             edit = op(rng, pixels, region, taken)
-            check_difference_pixels(pixels, edit.edited.pixels, False, edit.cues, within=edit.edited.changed)
-            verify(pixels, edit.edited.pixels, edit.edited.changed, edit.text, backends)
+            check_difference_pixels(pixels, edit.image_b, False, edit.cues, within=edit.changed)
+            verify(pixels, edit.image_b, edit.changed, edit.text, backends)
         except Rejected:
             continue
         edits.append(edit)
@@ -254,29 +230,27 @@ def choose_edits(rng: np.random.Generator, task: str, pixels: np.ndarray, object
     raise Rejected("too_few_regions", f"{len(edits)} of {count}")
 
 
-def load_photo(source: PhotoSource, index: int) -> Photo:
-    """The photo, or the rejection that lets the build count it as skipped and draw again."""
-    try:
-        return source.load(index)
-    except PhotoSkipped as exc:
-        raise Rejected(f"photo_{exc.reason}", str(exc)) from None
+def photo_proposer(classical_op, accept=any_colour):
+    """The photo proposer of a difference task edited by `classical_op` (regions whose colour it
+    `accept`s), or, in an editor build, by the task's instructed model edit."""
+
+    def proposer(task: Task, seed: int, opts, inputs: Inputs) -> Proposal:
+        rng = np.random.default_rng(seed)
+        photo = load_photo(inputs.source, int(rng.integers(len(inputs.source))))
+        backends = inputs.backends
+        if edited_by_model(task, backends):
+            op, made_by = instructed(task, backends), backends.made_by(task.name)
+            accept_colour = any_colour
+        else:
+            op, made_by, accept_colour = classical_op, f"classical {task.name} edits (OpenCV)", accept
+        edits = choose_edits(rng, op, photo.pixels, photo.objects, backends=backends, accept=accept_colour)
+        return Proposal(photo.pixels, photo.pixels, tuple(edits), AgainstImageA(), photo.id,
+                        generator(ENGINE, made_by + backends.verified_by()), max(photo.pixels.shape[:2]))
+
+    return proposer
 
 
-def photo_difference_row(task: str, seed: int, letter: str, opts, source: PhotoSource,
-                         backends: Backends = Backends()) -> tuple[dict, int]:
-    """One checked row of a difference task from a photo of `source` (chosen by the seed);
-    same contract as `dicobench.difference.difference_row`."""
-    rng = np.random.default_rng(seed)
-    photo = load_photo(source, int(rng.integers(len(source))))
-    pixels = photo.pixels
-    edits = choose_edits(rng, task, pixels, photo.objects, backends=backends)
-    none_option = NONE_OPTIONS["difference"]
-    options = [e.text for e in edits] + [none_option]
-    check_options(options, [e.subject for e in edits], none_option)
-    made_by = backends.made_by(task) if edited_by_model(task, backends) else f"classical {task} edits (OpenCV)"
-    made_by += backends.verified_by()
-    row = write_pair(task, seed, letter, opts, pixels, [e.edited.pixels for e in edits], [e.cues for e in edits],
-                     options, made_by)
-    row["source"] = photo.id
-    row["generator"] = f"dicobench {__version__}; photos; {made_by}"
-    return row, max(pixels.shape[:2])
+recolour_proposal = photo_proposer(recolour, accept=hue_shiftable)
+removal_proposal = photo_proposer(remove)
+move_proposal = photo_proposer(move)
+trace_proposal = photo_proposer(trace)
