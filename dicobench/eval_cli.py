@@ -1,30 +1,17 @@
 """`dicobench eval --dataset DIR --model hf:ID|openai:MODEL --out DIR`: answer every row, then score.
 
-Modes: `direct` is the paper's protocol (the letter only, DESIGN.md's prompt); `describe` is its
-error-analysis protocol (a brief description first, then the letter), read with the same
-extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (benchkit.views).
+A thin layer over `dicobench.evaluate` (dicobench.evaluation), which documents the modes and views.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Callable
 
-from benchkit.evaluation import Benchmark, add_arguments, interleave, run_eval
-from benchkit.extract import extract_choice
-from benchkit.errors import UserError
-from benchkit.runners import Prompt
-from benchkit.views import VIEWS, apply_view
-from dicobench import score_cli
-from dicobench.prompting import prompt
-from dicobench.schema import CONFIGS, PROMPT_TEMPLATE
+from benchkit.evaluation import add_arguments, run_eval
+from benchkit.views import VIEWS
+from dicobench.evaluation import DESCRIBE_INSTRUCTION, MODES, benchmark, make_prompt
 
-MODES = ("direct", "describe")
-DIRECT_INSTRUCTION = PROMPT_TEMPLATE.rsplit("\n", 1)[1]
-DESCRIBE_INSTRUCTION = (
-    "First briefly describe what you see in the two images that bears on the question, "
-    "then give your final answer on the last line as \"Answer: X\", where X is the option's letter."
-)
+__all__ = ["DESCRIBE_INSTRUCTION", "make_prompt", "register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,28 +31,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
-    """Row -> "Image 1:", image_a, "Image 2:", image_b, prompt text; with the mode and view applied."""
-    def build(row: dict) -> Prompt:
-        images, text = prompt(row)
-        if mode == "describe":
-            text = text.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
-        return interleave(apply_view(images, row["cues"], view), text)
-
-    return build
-
-
 def run(args: argparse.Namespace) -> int:
-    if args.config not in CONFIGS:
-        raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
-    benchmark = Benchmark(
-        name="dicobench",
-        prompt=make_prompt(args.mode, args.view),
-        parse=lambda row, response: extract_choice(response, row["options"]),
-        task_column="task",
-        score_register=score_cli.register,
-        score_args=("--name", args.model),
-        settings={"mode": args.mode, "view": args.view},
-        local_max_new_tokens=512 if args.mode == "describe" else 64,
-    )
-    return run_eval(args, benchmark)
+    return run_eval(args, benchmark(args.mode, args.view))

@@ -2,7 +2,8 @@
 
 from benchkit import __version__
 from multipanelvqa.build import build
+from multipanelvqa.evaluation import evaluate
 from multipanelvqa.prompting import prompt
 from multipanelvqa.scoring import score
 
-__all__ = ["__version__", "build", "prompt", "score"]
+__all__ = ["__version__", "build", "evaluate", "prompt", "score"]

@@ -1,20 +1,17 @@
 """`multipanelvqa eval --dataset DIR --model hf:ID|openai:MODEL --out DIR`: answer every question, then score.
 
-Scoring is by rules only here; `multipanelvqa score OUT/predictions.jsonl --judge openai:MODEL`
-adds the paper's LLM judge for the answers rules cannot settle.
+A thin layer over `multipanelvqa.evaluate` (multipanelvqa.evaluation); scoring is by rules only.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from benchkit.evaluation import Benchmark, add_arguments, interleave, run_eval
-from benchkit.extract import extract_choice
-from benchkit.errors import UserError
-from benchkit.runners import Prompt
-from multipanelvqa import score_cli
-from multipanelvqa.prompting import prompt
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES
+from benchkit.evaluation import add_arguments, run_eval
+from multipanelvqa.evaluation import BENCHMARK, build_prompt, parse
+from multipanelvqa.schema import DEFAULT_CONFIG
+
+__all__ = ["build_prompt", "parse", "register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,21 +26,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def build_prompt(row: dict) -> Prompt:
-    """The composite alone, then the question (a single image gets no "Image 1:" label)."""
-    return interleave(*prompt(row))
-
-
-def parse(row: dict, response: str) -> str | None:
-    """The chosen letter for Q3 (multiple choice); free-form answers are left to the scorer."""
-    if row["question_type"] != QUESTION_TYPES.index("q3"):  # a ClassLabel index
-        return None
-    return extract_choice(response, row["choices"] or None, letters="".join(CHOICE_LETTERS))
-
-
 def run(args: argparse.Namespace) -> int:
-    if args.config not in CONFIGS:
-        raise UserError(f"unknown config {args.config!r}; expected one of {', '.join(CONFIGS)}")
-    benchmark = Benchmark(name="multipanelvqa", prompt=build_prompt, parse=parse,
-                          task_column="question_type", score_register=score_cli.register)
-    return run_eval(args, benchmark)
+    return run_eval(args, BENCHMARK)
