@@ -6,8 +6,10 @@ Each request to /v1/chat/completions takes the next scripted action, or the defa
     ("500",)                a server error
     ("401",)                an authentication error
     ("hang", seconds)       no reply for `seconds` (longer than the client's timeout)
+    ("status", code, headers)  an error reply with any status code and headers
 The default action is `("ok", reply(body))`, with `reply` given by the test. Every request
-(path, lower-cased headers, JSON body) is recorded in `requests`.
+(path, lower-cased headers, JSON body) is recorded in `requests`. `delay` is seconds before
+each reply, or a function of the request body giving them (e.g. seeded random latency).
 
 Requests to /v1/embeddings are always answered, one vector per input text from `embedding`
 (by default a deterministic vector derived from the text), and take no scripted action.
@@ -29,7 +31,7 @@ def text_vector(text: str, dim: int = 8) -> list[float]:
 
 
 class StubServer:
-    def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float = 0.0,
+    def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float | Callable[[dict], float] = 0.0,
                  embedding: Callable[[str], list[float]] = text_vector):
         self.reply = reply
         self.embedding = embedding
@@ -92,7 +94,7 @@ class StubServer:
                 if kind == "hang":
                     stub._stop.wait(action[1])
                     return
-                stub._stop.wait(stub.delay)
+                stub._stop.wait(stub.delay(body) if callable(stub.delay) else stub.delay)
                 if kind == "ok":
                     text = action[1]
                     payload = {
@@ -111,6 +113,8 @@ class StubServer:
                                {"Retry-After": str(action[1])})
                 elif kind == "500":
                     self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
+                elif kind == "status":
+                    self._send(action[1], {"error": {"message": f"status {action[1]}", "type": "error"}}, action[2])
                 elif kind == "401":
                     self._send(401, {"error": {"message": "invalid key", "type": "invalid_request_error"}})
                 else:
