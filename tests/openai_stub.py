@@ -8,7 +8,7 @@ Each request to /v1/chat/completions takes the next scripted action, or the defa
     ("hang", seconds)       no reply for `seconds` (longer than the client's timeout)
     ("status", code, headers)  an error reply with any status code and headers
 The default action is `("ok", reply(body))`, with `reply` given by the test. Every request
-(path, lower-cased headers, JSON body) is recorded in `requests`. `delay` is seconds before
+(path, lower-cased headers, JSON body) is recorded in `requests` (unless `record=False`). `delay` is seconds before
 each reply, or a function of the request body giving them (e.g. seeded random latency).
 
 Requests to /v1/embeddings are always answered, one vector per input text from `embedding`
@@ -32,10 +32,12 @@ def text_vector(text: str, dim: int = 8) -> list[float]:
 
 class StubServer:
     def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float | Callable[[dict], float] = 0.0,
-                 embedding: Callable[[str], list[float]] = text_vector):
+                 embedding: Callable[[str], list[float]] = text_vector, record: bool = True):
         self.reply = reply
         self.embedding = embedding
         self.delay = delay
+        self.record = record
+        self.served = 0
         self.script: deque = deque()
         self.requests: list[dict] = []
         self.in_flight = 0
@@ -75,7 +77,9 @@ class StubServer:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 with stub._lock:
-                    stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                    stub.served += 1
+                    if stub.record:
+                        stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
                 try:
