@@ -12,7 +12,7 @@ from benchkit.preview_cli import make_register as make_preview_register
 from dicobench import build_cli, eval_cli, score_cli
 
 
-HARNESS = HarnessNames("dicobench", "dicobench.lmms_eval_task", ("question", "options"))
+HARNESS = HarnessNames("dicobench", "dicobench.lmms_eval_task", ("question", "options"), "dicobench.vlmevalkit_task")
 
 
 def main(argv=None) -> int:

@@ -12,7 +12,8 @@ from benchkit.preview_cli import make_register as make_preview_register
 from multipanelvqa import build_cli, eval_cli, import_cli, score_cli
 
 
-HARNESS = HarnessNames("multipanelvqa", "multipanelvqa.lmms_eval_task", ("question", "question_type"))
+HARNESS = HarnessNames("multipanelvqa", "multipanelvqa.lmms_eval_task", ("question", "question_type"),
+                       "multipanelvqa.vlmevalkit_task")
 
 
 def main(argv=None) -> int:
