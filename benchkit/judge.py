@@ -23,7 +23,7 @@ import openai
 
 from benchkit.cache import CompletionCache, request_key
 from benchkit.errors import UserError
-from benchkit.retry import backoff_delay, is_retryable
+from benchkit.retry import call_with_retries
 
 Messages = Sequence[dict]
 
@@ -157,37 +157,39 @@ class ChatClient:
 
     def _send(self, request: dict) -> Completion:
         """Send with retries; a failure after the last retry comes back as an error Completion."""
-        attempt = 0
         start = time.perf_counter()
-        while True:
-            try:
-                with self._lock:
-                    self.usage.requests += 1
-                reply = self._client.chat.completions.create(**request)
-            except _FATAL as exc:
-                raise UserError(
-                    f"the endpoint refused the request for {self.model} "
-                    f"({type(exc).__name__}, status {exc.status_code}): "
-                    "check the API key, the model name and the base URL"
-                ) from None
-            except openai.OpenAIError as exc:
-                if not is_retryable(exc) or attempt == self.max_retries:  # other 4xx: retrying won't help
-                    return self._failed(exc)
-                with self._lock:
-                    self.usage.retries += 1
-                time.sleep(backoff_delay(attempt, exc, base=self.backoff, cap=self.max_backoff))
-                attempt += 1
-            else:
-                text = reply.choices[0].message.content if reply.choices else None
-                if text is None:
-                    return self._failed(ValueError("reply without text"))
-                used = reply.usage
-                prompt, completion = (used.prompt_tokens, used.completion_tokens) if used else (0, 0)
-                with self._lock:
-                    self.usage.prompt_tokens += prompt
-                    self.usage.completion_tokens += completion
-                return Completion(text, prompt_tokens=prompt, completion_tokens=completion,
-                                  latency=time.perf_counter() - start)
+
+        def create():
+            with self._lock:
+                self.usage.requests += 1
+            return self._client.chat.completions.create(**request)
+
+        def count_retry(exc: BaseException) -> None:
+            with self._lock:
+                self.usage.retries += 1
+
+        try:
+            reply = call_with_retries(create, max_retries=self.max_retries, base=self.backoff,
+                                      cap=self.max_backoff, on_retry=count_retry)
+        except _FATAL as exc:
+            raise UserError(
+                f"the endpoint refused the request for {self.model} "
+                f"({type(exc).__name__}, status {exc.status_code}): "
+                "check the API key, the model name and the base URL"
+            ) from None
+        except openai.OpenAIError as exc:  # retries exhausted, or a request retrying won't fix
+            return self._failed(exc)
+        else:
+            text = reply.choices[0].message.content if reply.choices else None
+            if text is None:
+                return self._failed(ValueError("reply without text"))
+            used = reply.usage
+            prompt, completion = (used.prompt_tokens, used.completion_tokens) if used else (0, 0)
+            with self._lock:
+                self.usage.prompt_tokens += prompt
+                self.usage.completion_tokens += completion
+            return Completion(text, prompt_tokens=prompt, completion_tokens=completion,
+                              latency=time.perf_counter() - start)
 
     def _failed(self, exc: Exception) -> Completion:
         with self._lock:

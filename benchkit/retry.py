@@ -9,8 +9,12 @@ backoff with full jitter, so that many workers rate-limited together do not come
 from __future__ import annotations
 
 import random
+import time
+from typing import Callable, TypeVar
 
 import openai
+
+T = TypeVar("T")
 
 RETRIED_STATUS = frozenset({408, 409, 429})  # and every 5xx
 
@@ -45,3 +49,20 @@ def backoff_delay(attempt: int, exc: BaseException | None = None, *, base: float
     if asked is not None:
         return min(cap, asked)
     return min(cap, (rng or random).uniform(0.0, base * 2**attempt))
+
+
+def call_with_retries(call: Callable[[], T], *, max_retries: int = 5, base: float = 1.0, cap: float = 60.0,
+                      on_retry: Callable[[BaseException], None] | None = None) -> T:
+    """`call()`, retried as this module decides (at most `max_retries` times); the last error,
+    or one no retry can fix, is raised."""
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except openai.OpenAIError as exc:
+            if not is_retryable(exc) or attempt >= max_retries:
+                raise
+            if on_retry is not None:
+                on_retry(exc)
+            time.sleep(backoff_delay(attempt, exc, base=base, cap=cap))
+            attempt += 1
