@@ -151,27 +151,38 @@ def test_lmms_eval_end_to_end_matches_score(small_build, tmp_path):
 
 
 @needs_lmms_eval
-def test_lmms_eval_multipanelvqa_end_to_end_matches_score(tmp_path):
+def test_lmms_eval_multipanelvqa_end_to_end_matches_score_with_a_judge(tmp_path, monkeypatch):
     root = tmp_path / "mpv"
     replies = write_multipanel(root)
     tasks = tmp_path / "tasks"
     assert multipanelvqa(["export", "lmms-eval", "--dataset", str(root), "--out", str(tasks)]) == 0
+    assert load_yaml(tasks / "multipanelvqa_original.yaml")["metric_list"][0]["aggregation"] == \
+        ("function", "utils.aggregate_accuracy")
     answers = list(replies.values())
-    answers[1] = "Blue."  # one wrong answer
+    answers[1] = "Crimson, a kind of red."  # the rules cannot settle it: the judge does
+    answers[2] = "The answer is (a)."  # wrong
 
     def reply(body):
-        question = body["messages"][0]["content"][-1]["text"].rsplit("\n", 1)[0]
-        return answers[list(replies).index(question)]
+        content = body["messages"][0]["content"]
+        if isinstance(content, str):  # a judge request: text only
+            return "yes"
+        return answers[list(replies).index(content[-1]["text"].rsplit("\n", 1)[0])]
 
     with StubServer(reply) as stub:
+        monkeypatch.setenv("MULTIPANELVQA_JUDGE", "openai:judge")
+        monkeypatch.setenv("MULTIPANELVQA_JUDGE_BASE_URL", stub.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
         report = run_lmms_eval(tasks, "multipanelvqa", stub, tmp_path / "results", tmp_path)
-    assert len(stub.requests) == 3
-    assert all([p["type"] for p in r["body"]["messages"][0]["content"]] == ["image_url", "text"] for r in stub.requests)
-    samples = sorted(str(p) for p in (tmp_path / "results").rglob("*_samples_*.jsonl"))
-    predictions = tmp_path / "predictions.jsonl"
-    assert multipanelvqa(["import-results", "lmms-eval", *samples, "--dataset", str(root),
-                          "--out", str(predictions)]) == 0
-    assert multipanelvqa(["score", str(predictions), "--dataset", str(root), "--out", str(tmp_path / "s")]) == 0
+        model_requests = [r for r in stub.requests if not isinstance(r["body"]["messages"][0]["content"], str)]
+        assert len(model_requests) == 3 and len(stub.requests) == 4  # one judged answer
+        assert all([p["type"] for p in r["body"]["messages"][0]["content"]] == ["image_url", "text"]
+                   for r in model_requests)
+        samples = sorted(str(p) for p in (tmp_path / "results").rglob("*_samples_*.jsonl"))
+        predictions = tmp_path / "predictions.jsonl"
+        assert multipanelvqa(["import-results", "lmms-eval", *samples, "--dataset", str(root),
+                              "--out", str(predictions)]) == 0
+        assert multipanelvqa(["score", str(predictions), "--dataset", str(root), "--out", str(tmp_path / "s"),
+                              "--judge", "openai:judge", "--judge-base-url", stub.base_url]) == 0
     ours = json.loads((tmp_path / "s" / "scores.json").read_text())
     assert ours["accuracy"] == pytest.approx(2 / 3)
     assert report["results"]["multipanelvqa"]["accuracy,none"] == pytest.approx(ours["accuracy"])

@@ -26,19 +26,23 @@ from benchkit.predictions import load_references
 
 UTILS = '''"""lmms-eval callbacks for {group}: the prompt and scoring of the installed `{module}`."""
 
-from {module} import doc_to_messages, doc_to_target, doc_to_text, doc_to_visual, process_results  # noqa: F401
+from {module} import {names}  # noqa: F401
 '''
+CALLBACKS = ["doc_to_messages", "doc_to_target", "doc_to_text", "doc_to_visual", "process_results"]
 
 
 def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, split: str = "test",
                  max_new_tokens: int = 64, configs: Sequence[str] | None = None) -> list[str]:
-    """Write the task folder; the task names, `<group>_<config>` for each config."""
+    """Write the task folder; the task names, `<group>_<config>` for each config. A callbacks
+    module with `aggregate_accuracy` aggregates its own `accuracy` values (else: their mean)."""
     configs = list(configs) if configs is not None else dataset_configs(dataset)
     if not configs:
         raise UserError(f"{dataset} declares no configs to export")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     path = str(Path(dataset).resolve()) if is_local(dataset) else dataset
+    own = hasattr(import_module(module), "aggregate_accuracy")
+    aggregation = _Function("utils.aggregate_accuracy") if own else "mean"
     tasks = []
     for config in configs:
         task = f"{group}_{config}"
@@ -54,7 +58,7 @@ def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, spli
             "doc_to_target": _Function("utils.doc_to_target"),
             "process_results": _Function("utils.process_results"),
             "generation_kwargs": {"max_new_tokens": max_new_tokens, "temperature": 0, "do_sample": False},
-            "metric_list": [{"metric": "accuracy", "aggregation": "mean", "higher_is_better": True}],
+            "metric_list": [{"metric": "accuracy", "aggregation": aggregation, "higher_is_better": True}],
             "metadata": {"version": 1.0},
         }
         (out / f"{task}.yaml").write_text(_dump(spec))
@@ -64,7 +68,8 @@ def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, spli
         "aggregate_metric_list": [{"metric": "accuracy", "aggregation": "mean", "weight_by_size": True}],
         "metadata": {"version": 1.0},
     }))
-    (out / "utils.py").write_text(UTILS.format(group=group, module=module))
+    names = ", ".join(CALLBACKS + ["aggregate_accuracy"] * own)
+    (out / "utils.py").write_text(UTILS.format(group=group, module=module, names=names))
     return tasks
 
 
