@@ -88,6 +88,7 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         raise UserError("limit must be at least 1")
     spec = model if isinstance(model, str) else None
     options = dict(runner_options or {})
+    asked_tokens = options.get("max_new_tokens")  # run.json records what the user asked, not defaults
     if spec is not None:  # an unknown runner or option is refused before any data or weights load
         check_options(spec, options)
         if runner_class(spec).caps_tokens and options.get("max_new_tokens") is None:
@@ -104,7 +105,7 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         rows = load_split(dataset, config, selection)
         _check_settings(folder / RUN, path, {
             "benchmark": benchmark.name, "dataset": str(dataset), "config": config, "split": split, "model": label,
-            **{k: options.get(k) for k in ("max_new_tokens", "max_pixels", "max_side")},
+            "max_new_tokens": asked_tokens, "max_pixels": options.get("max_pixels"), "max_side": options.get("max_side"),
             **(benchmark.settings or {}),
         })
         answered = _keep_answered(path, set(rows["id"]))

@@ -158,3 +158,10 @@ def test_runners_from_installed_entry_points(tmp_path, monkeypatch):
     with pytest.raises(UserError, match="--base-url: not an option of letter"):
         load_runner("letter:C", base_url="http://127.0.0.1:1/v1")
     monkeypatch.delitem(sys.modules, "letter_runner", raising=False)
+
+
+def test_runner_options_need_a_spec(small_build):
+    with pytest.raises(UserError, match="apply only when model is a spec"):
+        dicobench.evaluate(small_build, lambda images, prompt: "A", batch_size=2)
+    with pytest.raises(UserError, match="unknown mode"):
+        dicobench.evaluate(small_build, lambda images, prompt: "A", mode="chatty")

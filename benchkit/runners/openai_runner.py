@@ -83,32 +83,30 @@ class OpenAIRunner(Runner):
         """Replies in the order they arrive. Payloads are prepared up to `concurrency` ahead of
         the requests in flight, and a finished request is replaced at once."""
         items = enumerate(prompts)
-        with ThreadPoolExecutor(self.prepare_workers, thread_name_prefix="payload") as prepare, \
-                ThreadPoolExecutor(self.concurrency, thread_name_prefix="request") as send:
-            prepared: deque[tuple[int, Future]] = deque()
-            in_flight: dict[Future, int] = {}
-            exhausted = False
-            try:
-                while True:
-                    while not exhausted and len(prepared) < self.concurrency:
-                        item = next(items, None)
-                        if item is None:
-                            exhausted = True
-                        else:
-                            prepared.append((item[0], prepare.submit(self.messages, item[1])))
-                    while prepared and len(in_flight) < self.concurrency:
-                        index, messages = prepared.popleft()
-                        in_flight[send.submit(self._ask, messages)] = index
-                    if not in_flight:
-                        return
-                    finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        yield in_flight.pop(future), future.result()
-            finally:  # stopped early (interrupt, fatal error): drop what was not sent yet
-                for _, messages in prepared:
-                    messages.cancel()
-                for future in in_flight:
-                    future.cancel()
+        prepare = ThreadPoolExecutor(self.prepare_workers, thread_name_prefix="payload")
+        send = ThreadPoolExecutor(self.concurrency, thread_name_prefix="request")
+        prepared: deque[tuple[int, Future]] = deque()
+        in_flight: dict[Future, int] = {}
+        exhausted = False
+        try:
+            while True:
+                while not exhausted and len(prepared) < self.concurrency:
+                    item = next(items, None)
+                    if item is None:
+                        exhausted = True
+                    else:
+                        prepared.append((item[0], prepare.submit(self.messages, item[1])))
+                while prepared and len(in_flight) < self.concurrency:
+                    index, messages = prepared.popleft()
+                    in_flight[send.submit(self._ask, messages)] = index
+                if not in_flight:
+                    return
+                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield in_flight.pop(future), future.result()
+        finally:  # stopped early (interrupt, fatal error): drop what was not sent, do not wait for replies
+            prepare.shutdown(wait=False, cancel_futures=True)
+            send.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         self.client.close()
