@@ -116,3 +116,23 @@ def test_inspect_eval_multipanelvqa_offline_against_the_stub(tmp_path, installed
     ours = score_replies(log, multipanelvqa_cli, root, tmp_path)
     assert ours["accuracy"] == pytest.approx(2 / 3)
     assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours["accuracy"])
+
+
+def test_a_hub_repo_id_is_read_through_datasets(small_build, monkeypatch):
+    from inspect_ai.model import ContentImage, ContentText
+
+    from dicobench.inspect_tasks import dicobench
+
+    load = datasets.load_dataset
+    asked = []
+
+    def hub(path, *args, **kwargs):  # the Hub repo, served from the local build (no network in tests)
+        asked.append(path)
+        return load(str(small_build) if path == "someone/dicobench" else path, *args, **kwargs)
+
+    monkeypatch.setattr(datasets, "load_dataset", hub)
+    task = dicobench(dataset="someone/dicobench", limit=2)
+    assert "someone/dicobench" in asked and len(task.dataset) == 2
+    content = task.dataset[0].input[0].content
+    assert [type(c) for c in content] == [ContentText, ContentImage, ContentText, ContentImage, ContentText]
+    assert all(Path(c.image).read_bytes().startswith(b"\x89PNG") for c in content if isinstance(c, ContentImage))
