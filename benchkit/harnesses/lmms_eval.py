@@ -32,10 +32,10 @@ CALLBACKS = ["doc_to_messages", "doc_to_target", "doc_to_text", "doc_to_visual",
 
 
 def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, split: str = "test",
-                 max_new_tokens: int = 64, configs: Sequence[str] | None = None) -> list[str]:
+                 max_new_tokens: int = 64) -> list[str]:
     """Write the task folder; the task names, `<group>_<config>` for each config. A callbacks
     module with `aggregate_accuracy` aggregates its own `accuracy` values (else: their mean)."""
-    configs = list(configs) if configs is not None else dataset_configs(dataset)
+    configs = dataset_configs(dataset)
     if not configs:
         raise UserError(f"{dataset} declares no configs to export")
     out = Path(out)
