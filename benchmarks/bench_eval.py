@@ -42,11 +42,7 @@ def latency_of(body: dict) -> float:
 
 
 def serve(port_queue, stop) -> None:
-    from http.server import BaseHTTPRequestHandler
-
     from openai_stub import StubServer
-
-    BaseHTTPRequestHandler.protocol_version = "HTTP/1.1"  # keep connections open, as serving stacks do
 
     with StubServer(lambda body: "Answer: A", delay=latency_of, record=False) as stub:
         port_queue.put(stub.base_url)
