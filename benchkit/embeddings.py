@@ -77,15 +77,19 @@ def shipped() -> NameEmbeddings:
 
 
 def openai_embedder(model: str, *, base_url: str | None = None, api_key: str | None = None, batch_size: int = 256, timeout: float = 60.0) -> Embedder:
-    """`embed(texts) -> array` over any OpenAI-compatible /v1/embeddings endpoint."""
+    """`embed(texts) -> array` over any OpenAI-compatible /v1/embeddings endpoint (retried by `benchkit.retry`)."""
     from openai import OpenAI
 
-    client = OpenAI(base_url=base_url, api_key=api_key or os.environ.get("OPENAI_API_KEY") or "none", timeout=timeout)
+    from benchkit.retry import call_with_retries
+
+    client = OpenAI(base_url=base_url, api_key=api_key or os.environ.get("OPENAI_API_KEY") or "none", timeout=timeout,
+                    max_retries=0)
 
     def embed(texts: Sequence[str]) -> np.ndarray:
         rows: list[list[float]] = []
         for start in range(0, len(texts), batch_size):
-            reply = client.embeddings.create(model=model, input=list(texts[start : start + batch_size]))
+            batch = list(texts[start : start + batch_size])
+            reply = call_with_retries(lambda: client.embeddings.create(model=model, input=batch))
             rows.extend(item.embedding for item in sorted(reply.data, key=lambda d: d.index))
         return np.asarray(rows, np.float32)
 

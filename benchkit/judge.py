@@ -1,7 +1,8 @@
 """A client for any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server).
 
-Built for scoring: temperature 0, bounded concurrency, retries with backoff on rate limits,
-server errors and timeouts, a disk cache so a rerun sends nothing, and token accounting.
+Built for scoring: temperature 0, bounded concurrency, retries as `benchkit.retry` decides
+(timeouts, 408/409/429/5xx; Retry-After honoured, else jittered backoff), a disk cache so a
+rerun sends nothing, and token accounting.
 A request that still fails is returned as an error, never as an answer, so callers can count
 it as unjudged. The API key lives only inside the `openai` client: it is never cached, logged
 or put in an error message.
@@ -22,10 +23,10 @@ import openai
 
 from benchkit.cache import CompletionCache, request_key
 from benchkit.errors import UserError
+from benchkit.retry import call_with_retries
 
 Messages = Sequence[dict]
 
-_RETRIED = (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError)  # includes timeouts
 _FATAL = (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
 _SECRET = re.compile(r"\b(?:sk|key|token)-[\w*\-]{3,}", re.IGNORECASE)
 
@@ -110,26 +111,25 @@ class ChatClient:
         results: list[Completion | None] = [None] * len(requests)
         todo: dict[str, list[int]] = {}
         for i, request in enumerate(requests):
-            hit = self.cache.get(request) if self.cache else None
+            hit = self._cached(request)
             if hit is not None:
-                results[i] = Completion(hit[0], cached=True, prompt_tokens=hit[1], completion_tokens=hit[2])
-                self.usage.cache_hits += 1
+                results[i] = hit
             else:
                 todo.setdefault(request_key(request), []).append(i)
         if todo:
             with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
                 futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
-                for future in as_completed(futures):
-                    done = future.result()
-                    indices = futures[future]
-                    if self.cache and done.text is not None:
-                        self.cache.put(requests[indices[0]], done.text, done.prompt_tokens, done.completion_tokens)
-                    for i in indices:
+                for future in as_completed(futures):  # the cache is written from this thread only
+                    done = self._store(requests[futures[future][0]], future.result())
+                    for i in futures[future]:
                         results[i] = done
         return results  # type: ignore[return-value]
 
     def complete(self, messages: Messages) -> Completion:
-        return self.complete_many([messages])[0]
+        """One conversation, sent from the calling thread: callers that keep their own workers busy
+        use it on a client without cache (the cache belongs to one thread)."""
+        request = self._request(messages)
+        return self._cached(request) or self._store(request, self._send(request))
 
     def close(self) -> None:
         if self.cache:
@@ -142,52 +142,54 @@ class ChatClient:
             request["max_tokens"] = self.max_tokens
         return request
 
+    def _cached(self, request: dict) -> Completion | None:
+        hit = self.cache.get(request) if self.cache else None
+        if hit is None:
+            return None
+        with self._lock:
+            self.usage.cache_hits += 1
+        return Completion(hit[0], cached=True, prompt_tokens=hit[1], completion_tokens=hit[2])
+
+    def _store(self, request: dict, done: Completion) -> Completion:
+        if self.cache and done.text is not None:
+            self.cache.put(request, done.text, done.prompt_tokens, done.completion_tokens)
+        return done
+
     def _send(self, request: dict) -> Completion:
         """Send with retries; a failure after the last retry comes back as an error Completion."""
-        attempt = 0
         start = time.perf_counter()
-        while True:
-            try:
-                with self._lock:
-                    self.usage.requests += 1
-                reply = self._client.chat.completions.create(**request)
-            except _FATAL as exc:
-                raise UserError(
-                    f"the endpoint refused the request for {self.model} "
-                    f"({type(exc).__name__}, status {exc.status_code}): "
-                    "check the API key, the model name and the base URL"
-                ) from None
-            except _RETRIED as exc:
-                if attempt == self.max_retries:
-                    return self._failed(exc)
-                with self._lock:
-                    self.usage.retries += 1
-                time.sleep(self._wait(exc, attempt))
-                attempt += 1
-            except openai.OpenAIError as exc:  # other 4xx: the request itself is bad; retrying won't help
-                return self._failed(exc)
-            else:
-                text = reply.choices[0].message.content if reply.choices else None
-                if text is None:
-                    return self._failed(ValueError("reply without text"))
-                used = reply.usage
-                prompt, completion = (used.prompt_tokens, used.completion_tokens) if used else (0, 0)
-                with self._lock:
-                    self.usage.prompt_tokens += prompt
-                    self.usage.completion_tokens += completion
-                return Completion(text, prompt_tokens=prompt, completion_tokens=completion,
-                                  latency=time.perf_counter() - start)
 
-    def _wait(self, exc: Exception, attempt: int) -> float:
-        """The server's Retry-After when given, else exponential backoff; capped."""
-        response = getattr(exc, "response", None)
-        if response is not None:
-            for header, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-                try:
-                    return min(self.max_backoff, float(response.headers[header]) * scale)
-                except (KeyError, ValueError):
-                    pass
-        return min(self.max_backoff, self.backoff * 2**attempt)
+        def create():
+            with self._lock:
+                self.usage.requests += 1
+            return self._client.chat.completions.create(**request)
+
+        def count_retry(exc: BaseException) -> None:
+            with self._lock:
+                self.usage.retries += 1
+
+        try:
+            reply = call_with_retries(create, max_retries=self.max_retries, base=self.backoff,
+                                      cap=self.max_backoff, on_retry=count_retry)
+        except _FATAL as exc:
+            raise UserError(
+                f"the endpoint refused the request for {self.model} "
+                f"({type(exc).__name__}, status {exc.status_code}): "
+                "check the API key, the model name and the base URL"
+            ) from None
+        except openai.OpenAIError as exc:  # retries exhausted, or a request retrying won't fix
+            return self._failed(exc)
+        else:
+            text = reply.choices[0].message.content if reply.choices else None
+            if text is None:
+                return self._failed(ValueError("reply without text"))
+            used = reply.usage
+            prompt, completion = (used.prompt_tokens, used.completion_tokens) if used else (0, 0)
+            with self._lock:
+                self.usage.prompt_tokens += prompt
+                self.usage.completion_tokens += completion
+            return Completion(text, prompt_tokens=prompt, completion_tokens=completion,
+                              latency=time.perf_counter() - start)
 
     def _failed(self, exc: Exception) -> Completion:
         with self._lock:

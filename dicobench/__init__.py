@@ -3,12 +3,13 @@
 from benchkit import __version__
 from benchkit.metric_modules import MODULES
 from dicobench.build import build
+from dicobench.evaluation import evaluate
 from dicobench.prompting import prompt
 from dicobench.scoring import score
 
 METRIC = str(MODULES / "dicobench_accuracy")  # evaluate.load(METRIC) from any directory
 
-__all__ = ["__version__", "METRIC", "build", "leaderboard", "prompt", "score"]
+__all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
 
 
 def leaderboard(results, out, *, human=()):

@@ -1,30 +1,18 @@
 """`dicobench eval --dataset DIR --model hf:ID|openai:MODEL --out DIR`: answer every row, then score.
 
-Modes: `direct` is the paper's protocol (the letter only, the prompt of docs/ARCHITECTURE.md); `describe` is its
-error-analysis protocol (a brief description first, then the letter), read with the same
-extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (benchkit.views).
+A thin layer over `dicobench.evaluate` (dicobench.evaluation), which documents the modes and views.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Callable
 
-from benchkit.evaluation import Benchmark, add_arguments, interleave, run_eval
-from benchkit.extract import extract_choice
-from benchkit.errors import UserError
-from benchkit.runners import Prompt
-from benchkit.views import VIEWS, apply_view
+from benchkit.evaluation import add_arguments, run_eval
+from benchkit.views import VIEWS
 from dicobench import score_cli
-from dicobench.prompting import prompt
-from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
+from dicobench.evaluation import DESCRIBE_INSTRUCTION, MODES, benchmark, judge_arguments, make_prompt
 
-MODES = ("direct", "describe")
-DIRECT_INSTRUCTION = PROMPT_TEMPLATE.rsplit("\n", 1)[1]
-DESCRIBE_INSTRUCTION = (
-    "First briefly describe what you see in the two images that bears on the question, "
-    "then give your final answer on the last line as \"Answer: X\", where X is the option's letter."
-)
+__all__ = ["DESCRIBE_INSTRUCTION", "judge_args", "make_prompt", "register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,45 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def prompt_template(mode: str) -> str:
-    """The text template of `mode`'s prompt (its hash is recorded in run.json and scores.json)."""
-    return PROMPT_TEMPLATE if mode == "direct" else PROMPT_TEMPLATE.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
-
-
-def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
-    """Row -> "Image 1:", image_a, "Image 2:", image_b, prompt text; with the mode and view applied."""
-    def build(row: dict) -> Prompt:
-        images, text = prompt(row)
-        if mode == "describe":
-            text = text.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
-        return interleave(apply_view(images, row["cues"], view), text)
-
-    return build
-
-
 def judge_args(args: argparse.Namespace) -> list[str]:
     """The error-analysis judge's options, passed on to score."""
-    out = []
-    for flag in ("judge", "judge_base_url", "judge_api_key", "judge_cache"):
-        if getattr(args, flag) is not None:
-            out += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
-    return out
+    return judge_arguments(args.judge, args.judge_base_url, args.judge_api_key, args.judge_cache)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.config not in CONFIGS:
-        raise UserError(f"unknown task or config {args.config!r}; expected one of {', '.join(CONFIGS)}")
-    benchmark = Benchmark(
-        name="dicobench",
-        prompt=make_prompt(args.mode, args.view),
-        parse=lambda row, response: extract_choice(response, row["options"]),
-        task_column="task",
-        score_register=score_cli.register,
-        score_args=("--name", args.model, *judge_args(args)),
-        settings={"mode": args.mode, "view": args.view},
-        prompt_template=prompt_template(args.mode),
-        local_max_new_tokens=512 if args.mode == "describe" else 64,
-        features=features(),
-        columns=("id", "task", "answer", "question", "options", "cues", "image_a", "image_b"),
-    )
-    return run_eval(args, benchmark)
+    return run_eval(args, benchmark(args.mode, args.view, judge_args(args)))

@@ -3,12 +3,13 @@
 from benchkit import __version__
 from benchkit.metric_modules import MODULES
 from multipanelvqa.build import build
+from multipanelvqa.evaluation import evaluate
 from multipanelvqa.prompting import prompt
 from multipanelvqa.scoring import score
 
 METRIC = str(MODULES / "multipanelvqa_accuracy")  # evaluate.load(METRIC) from any directory
 
-__all__ = ["__version__", "METRIC", "build", "leaderboard", "prompt", "score"]
+__all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
 
 
 def leaderboard(results, out, *, human=()):

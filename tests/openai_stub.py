@@ -6,8 +6,10 @@ Each request to /v1/chat/completions takes the next scripted action, or the defa
     ("500",)                a server error
     ("401",)                an authentication error
     ("hang", seconds)       no reply for `seconds` (longer than the client's timeout)
+    ("status", code, headers)  an error reply with any status code and headers
 The default action is `("ok", reply(body))`, with `reply` given by the test. Every request
-(path, lower-cased headers, JSON body) is recorded in `requests`.
+(path, lower-cased headers, JSON body) is recorded in `requests` (unless `record=False`). `delay` is seconds before
+each reply, or a function of the request body giving them (e.g. seeded random latency).
 
 Requests to /v1/embeddings are always answered, one vector per input text from `embedding`
 (by default a deterministic vector derived from the text), and take no scripted action.
@@ -29,11 +31,13 @@ def text_vector(text: str, dim: int = 8) -> list[float]:
 
 
 class StubServer:
-    def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float = 0.0,
-                 embedding: Callable[[str], list[float]] = text_vector):
+    def __init__(self, reply: Callable[[dict], str] = lambda body: "yes", delay: float | Callable[[dict], float] = 0.0,
+                 embedding: Callable[[str], list[float]] = text_vector, record: bool = True):
         self.reply = reply
         self.embedding = embedding
         self.delay = delay
+        self.record = record
+        self.served = 0
         self.script: deque = deque()
         self.requests: list[dict] = []
         self.in_flight = 0
@@ -73,7 +77,9 @@ class StubServer:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 with stub._lock:
-                    stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                    stub.served += 1
+                    if stub.record:
+                        stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
                 try:
@@ -92,7 +98,7 @@ class StubServer:
                 if kind == "hang":
                     stub._stop.wait(action[1])
                     return
-                stub._stop.wait(stub.delay)
+                stub._stop.wait(stub.delay(body) if callable(stub.delay) else stub.delay)
                 if kind == "ok":
                     text = action[1]
                     payload = {
@@ -111,6 +117,8 @@ class StubServer:
                                {"Retry-After": str(action[1])})
                 elif kind == "500":
                     self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
+                elif kind == "status":
+                    self._send(action[1], {"error": {"message": f"status {action[1]}", "type": "error"}}, action[2])
                 elif kind == "401":
                     self._send(401, {"error": {"message": "invalid key", "type": "invalid_request_error"}})
                 else:

@@ -36,7 +36,8 @@ def tiny(tmp_path_factory):
 def test_local_model_end_to_end_with_resume(small_build, tiny, tmp_path, capsys):
     out = tmp_path / "run"
     base = ["eval", "--dataset", str(small_build), "--model", f"hf:{tiny}", "--out", str(out),
-            "--batch-size", "2", "--max-new-tokens", "6", "--quiet"]
+            "--batch-size", "2", "--max-new-tokens", "6", "--dtype", "float32", "--device-map", "cpu",
+            "--attn-implementation", "sdpa", "--model-args", "use_safetensors=true", "--quiet"]
     assert dicobench(base + ["--limit", "3"]) == 0
     first = read(out / PREDICTIONS)
     assert len(first) == 3 and all(set(r) == FIELDS and r["error"] is None for r in first)
@@ -86,7 +87,8 @@ def png(colour) -> dict:
     return {"bytes": buf.getvalue(), "path": None}
 
 
-def test_multipanelvqa_eval_against_a_stub_endpoint(tmp_path):
+def write_multipanel(root):
+    """A three-question MultipanelVQA dataset in `root`; question -> a reply right by the rules."""
     positions = ["top left", "top right", "bottom left", "bottom right"]
     q3 = 'Which subfigure has "red" as the answer to the question "What colour?"?\n' + "\n".join(
         f"{letter}. {p}" for letter, p in zip("abcd", positions)) + "\nPlease select one."
@@ -98,9 +100,13 @@ def test_multipanelvqa_eval_against_a_stub_endpoint(tmp_path):
              "layout_id": 0, "layout_style": "grid_same", "num_subfigures": 4,
              "subfigures": [{"bbox": [0, 0, 500, 500], "position": p, "source_id": "s"} for p in positions],
              "target_index": 0, "seed": 0} for qt, q, a, choices in questions]
-    root = tmp_path / "mpv"
     write_layout(root, {"original": rows}, multipanel_features())
-    replies = {q: reply for (_, q, _, _), reply in zip(questions, ("No.", "Red.", "The answer is (c)."))}
+    return {q: reply for (_, q, _, _), reply in zip(questions, ("No.", "Red.", "The answer is (c)."))}
+
+
+def test_multipanelvqa_eval_against_a_stub_endpoint(tmp_path):
+    root = tmp_path / "mpv"
+    replies = write_multipanel(root)
     out = tmp_path / "run"
     with StubServer(lambda body: replies[body["messages"][0]["content"][-1]["text"].rsplit("\n", 1)[0]]) as stub:
         code = run("multipanelvqa", "test", [register_multipanel],

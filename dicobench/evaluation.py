@@ -1,0 +1,92 @@
+"""`dicobench.evaluate(dataset, model)`: any Python model on DiCoBench, scored as `score` does.
+
+Modes: `direct` is the paper's protocol (the letter only, the prompt of docs/ARCHITECTURE.md); `describe` is its
+error-analysis protocol (a brief description first, then the letter), read with the same
+extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (benchkit.views).
+An LLM judge (`judge=`) classifies each wrong answer into the paper's error types, as `score --judge`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from benchkit import evaluation
+from benchkit.extract import extract_choice
+from benchkit.errors import UserError
+from benchkit.runners import Prompt
+from benchkit.views import VIEWS, apply_view
+from dicobench import score_cli
+from dicobench.prompting import prompt
+from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
+
+MODES = ("direct", "describe")
+DIRECT_INSTRUCTION = PROMPT_TEMPLATE.rsplit("\n", 1)[1]
+DESCRIBE_INSTRUCTION = (
+    "First briefly describe what you see in the two images that bears on the question, "
+    "then give your final answer on the last line as \"Answer: X\", where X is the option's letter."
+)
+
+
+def prompt_template(mode: str) -> str:
+    """The text template of `mode`'s prompt (its hash is recorded in run.json and scores.json)."""
+    return PROMPT_TEMPLATE if mode == "direct" else PROMPT_TEMPLATE.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
+
+
+def judge_arguments(judge: str | None = None, base_url: str | None = None, api_key: str | None = None,
+                    cache: str | Path | None = None) -> list[str]:
+    """The error-analysis judge's options as `score` takes them (the unset ones left out)."""
+    given = {"--judge": judge, "--judge-base-url": base_url, "--judge-api-key": api_key, "--judge-cache": cache}
+    return [part for flag, value in given.items() if value is not None for part in (flag, str(value))]
+
+
+def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
+    """Row -> "Image 1:", image_a, "Image 2:", image_b, prompt text; with the mode and view applied."""
+    if mode not in MODES:
+        raise UserError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    if view not in VIEWS:
+        raise UserError(f"unknown view {view!r}; expected one of {', '.join(VIEWS)}")
+
+    def build(row: dict) -> Prompt:
+        images, text = prompt(row)
+        if mode == "describe":
+            text = text.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
+        return evaluation.interleave(apply_view(images, row["cues"], view), text)
+
+    return build
+
+
+def benchmark(mode: str = "direct", view: str = "full", judge: Sequence[str] = ()) -> evaluation.Benchmark:
+    """DiCoBench as the evaluation engine sees it, in one mode and view (`judge`: score's judge options)."""
+    return evaluation.Benchmark(
+        name="dicobench",
+        prompt=make_prompt(mode, view),
+        parse=lambda row, response: extract_choice(response, row["options"]),
+        task_column="task",
+        score_register=score_cli.register,
+        configs=CONFIGS,
+        score_args=("--name", "{name}", *judge),
+        settings={"mode": mode, "view": view},
+        prompt_template=prompt_template(mode),
+        local_max_new_tokens=512 if mode == "describe" else 64,
+        features=features(),
+        columns=("id", "task", "answer", "question", "options", "cues", "image_a", "image_b"),
+    )
+
+
+def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "test", view: str = "full",
+             mode: str = "direct", out: str | Path | None = None, limit: int | None = None,
+             name: str | None = None, judge: str | None = None, judge_base_url: str | None = None,
+             judge_api_key: str | None = None, judge_cache: str | Path | None = None, **runner_options) -> dict:
+    """Ask `model` every row (those not answered in `out` yet) and score; the scores.json dict.
+
+    `model` is a function `(images: list[PIL.Image.Image], prompt: str) -> str` (the two
+    images in order and the multiple-choice prompt), a `benchkit.runners.Runner`, or a spec
+    such as "hf:ORG/MODEL" or "openai:gpt-4o" built with `runner_options` (batch_size,
+    concurrency, base_url, dtype, ...). With `out` the predictions file is the one `dicobench
+    eval` writes, and a second call resumes it. While rows fail the result is incomplete
+    (`complete` False, `accuracy_lower`/`accuracy_upper` instead of `accuracy`). `judge`
+    ("openai:MODEL", with its endpoint, key and cache) adds the error analysis of wrong answers."""
+    judged = judge_arguments(judge, judge_base_url, judge_api_key, judge_cache)
+    return evaluation.evaluate(benchmark(mode, view, judged), str(dataset), model, config=config, split=split, out=out,
+                               limit=limit, name=name, runner_options=runner_options)

@@ -1,0 +1,70 @@
+"""`multipanelvqa.evaluate(dataset, model)`: any Python model on MultipanelVQA, scored by rules.
+
+Views: `full` composites, or the isolation ablation (Figure 4) on the questions that target one
+subfigure: `isolated` (the other subfigures blanked) or `single` (the target alone).
+`multipanelvqa score OUT/predictions.jsonl --judge openai:MODEL` adds the paper's LLM judge
+for the answers rules cannot settle.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+from benchkit import evaluation
+from benchkit.errors import UserError
+from benchkit.extract import extract_choice
+from benchkit.runners import Prompt
+from multipanelvqa import score_cli
+from multipanelvqa.prompting import INSTRUCTIONS, prompt
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
+from multipanelvqa.views import VIEWS, apply_view, targets_one
+
+
+def make_prompt(view: str) -> Callable[[dict], Prompt]:
+    """Row -> the image (in `view`) alone, then the question (a single image gets no "Image 1:" label)."""
+    if view not in VIEWS:
+        raise UserError(f"unknown view {view!r}; expected one of {', '.join(VIEWS)}")
+
+    def build(row: dict) -> Prompt:
+        images, text = prompt({**row, "image": apply_view(row, view)})
+        return evaluation.interleave(images, text)
+
+    return build
+
+
+def parse(row: dict, response: str) -> str | None:
+    """The chosen letter for Q3 (multiple choice); free-form answers are left to the scorer."""
+    qtype = row["question_type"]
+    if (QUESTION_TYPES[qtype] if isinstance(qtype, int) else qtype) != "q3":  # a ClassLabel index or name
+        return None
+    return extract_choice(response, row["choices"] or None, letters="".join(CHOICE_LETTERS))
+
+
+def _targets_one(qtype: int) -> bool:
+    return targets_one(QUESTION_TYPES[qtype])  # a ClassLabel index
+
+
+def benchmark(view: str = "full") -> evaluation.Benchmark:
+    """MultipanelVQA as the evaluation engine sees it, in one view (a partial view asks only its rows)."""
+    return evaluation.Benchmark(
+        name="multipanelvqa", prompt=make_prompt(view), parse=parse, configs=CONFIGS,
+        task_column="question_type", score_register=score_cli.register,
+        score_args=("--name", "{name}", "--view", view), settings={"view": view},
+        select=None if view == "full" else ("question_type", _targets_one),
+        prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True), features=features(),
+        columns=("id", "question_type", "question", "answer", "choices", "image"),
+    )
+
+
+def evaluate(dataset: str | Path, model, *, config: str = DEFAULT_CONFIG, split: str = "test", view: str = "full",
+             out: str | Path | None = None, limit: int | None = None, name: str | None = None,
+             **runner_options) -> dict:
+    """Ask `model` every question (those not answered in `out` yet) and score by rules; the
+    scores.json dict. `model` is a function `(images, prompt) -> str` (the composite image and
+    the question with its answer instruction), a Runner, or a spec like "openai:gpt-4o" built
+    with `runner_options`. While rows fail the result is incomplete (`complete` False,
+    `accuracy_lower`/`accuracy_upper` instead of `accuracy`)."""
+    return evaluation.evaluate(benchmark(view), str(dataset), model, config=config, split=split, out=out,
+                               limit=limit, name=name, runner_options=runner_options)
