@@ -46,6 +46,7 @@ class Trace:
     length: int = 0
     colour: tuple[int, int, int] = (60, 45, 35)
     seed: int = 0
+    opacity: float = 1.0  # times the kind's own opacity (fainter traces are harder to see)
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class Scene:
     texture_seed: int
     objects: tuple[PlacedObject, ...] = ()
     traces: tuple[Trace, ...] = field(default_factory=tuple)
+    palette: tuple[str, ...] = ()  # the colours its objects are drawn from (empty: every named colour)
+    marks: int = 0  # unnamed small marks per megapixel on the surface (see benchkit.textures)
+    grain: float = 0.0  # per-pixel grain of the surface, levels
 
     def object(self, uid: int) -> PlacedObject:
         for obj in self.objects:
@@ -88,6 +92,7 @@ class Scene:
     def from_dict(cls, data: dict) -> "Scene":
         data = dict(data)
         data["objects"] = tuple(PlacedObject(**o) for o in data.get("objects", ()))
+        data["palette"] = tuple(data.get("palette", ()))
         data["traces"] = tuple(Trace(**{**t, "colour": tuple(t["colour"])}) for t in data.get("traces", ()))
         return cls(**data)
 

@@ -18,7 +18,9 @@ from benchkit import __version__
 from benchkit.engines import check_engine, map_jobs
 from benchkit.errors import UserError
 from benchkit.manifest import claim_folder
+from benchkit.difficulty import DEFAULT, Difficulty, preset
 from benchkit.photos import SizePolicy
+from benchkit.scenegen import SceneConfig
 from benchkit.shards import (
     Location, ShardWriter, child, complete_shard, glob, location, read_column, remove_shards, shard_name, shard_ranges,
 )
@@ -80,6 +82,15 @@ def make_shard(job: ShardJob) -> dict:
             backends.close()
     writer.close(sidecar=stats)
     return stats
+
+
+def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:
+    """The build's `Difficulty` from a preset name (or value) and single dials set apart."""
+    try:
+        chosen = preset(difficulty) if isinstance(difficulty, str) else difficulty
+        return chosen.with_axes(**(axes or {}))
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"--difficulty: {exc}") from None
 
 
 def _photo_tasks(source: str, photos: SizePolicy, split: str, test_photos: float | None) -> tuple[str, ...]:
@@ -207,6 +218,8 @@ def build(
     engine: str = "local",
     ray_address: str | None = None,
     progress: bool = True,
+    difficulty: str | Difficulty = DEFAULT,
+    axes: dict | None = None,
 ) -> Location:
     """Build DiCoBench into `out_dir` (per-task configs plus `all`) and return the folder
     (a `Path`, or the URL when `out_dir` is an fsspec URL such as `s3://bucket/dicobench`).
@@ -222,7 +235,12 @@ def build(
     (`diffusers:<model-id>`), `instructions` and `verify` (`openai:<model>`, at `base_url`,
     key `api_key` or `$OPENAI_API_KEY`) choose the model backends; an editor build runs one
     process unless `num_proc` says otherwise, as each process loads the pipeline.
+
+    `difficulty` (a preset name, `easy`, `hard` or `extreme`, or a `benchkit.difficulty.Difficulty`)
+    sets how small the cues and how cluttered the procedural scenes are; `axes` sets single
+    dials apart from it (field name -> value, as `Difficulty.with_axes`).
     """
+    difficulty = resolve_difficulty(difficulty, axes)
     if not isinstance(per_task, int) or per_task <= 0:
         raise UserError(f"--per-task must be a positive integer, got {per_task!r}")
     if num_shards is not None:
@@ -255,7 +273,7 @@ def build(
     out = location(out_dir)
     opts = BuildOptions(per_task=per_task, seed=seed, split=split, compress_level=compress_level,
                         rows_per_shard=rows_per_shard, source=source, photos=photos, test_photos=test_photos,
-                        models=models)
+                        models=models, scene=SceneConfig.from_difficulty(difficulty))
     _prepare_out(out, _manifest(opts, task_list, source), overwrite)
     jobs = _plan(out, opts, task_list, Endpoint(base_url, api_key))
     total = sum(len(shard_ranges(per_task, rows_per_shard)[j.shard]) for j in jobs)

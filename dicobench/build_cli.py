@@ -6,6 +6,8 @@ import argparse
 
 from benchkit.cli import add_build_arguments
 
+from benchkit.difficulty import DEFAULT, PRESETS, Difficulty
+
 from dicobench.build import build
 from dicobench.schema import TASKS
 
@@ -36,6 +38,8 @@ def _handle(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         compress_level=args.compress_level,
         progress=not args.quiet,
+        difficulty=args.difficulty,
+        axes={f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()},
     )
     print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
     return 0
@@ -69,4 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--api-key", default=None, help="API key for --instructions/--verify (default $OPENAI_API_KEY)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
     p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
+    p.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS),
+                   help=f"how small the cues and how cluttered the procedural scenes are (default {DEFAULT}; easy is the "
+                        "first release's world); the options below set single dials apart from the preset")
+    dials = p.add_argument_group("difficulty dials (procedural scenes)")
+    for f, axis, doc in Difficulty.axis_fields():
+        dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}")
     p.set_defaults(func=_handle)

@@ -89,14 +89,14 @@ def procedural(tmp: Path) -> dict:
     """All eight DiCoBench tasks from the scene engine, three rows each, several shards."""
     from dicobench import build
 
-    return folder_digests(build(tmp / "bench", per_task=3, seed=0, rows_per_shard=2, num_proc=1, progress=False))
+    return folder_digests(build(tmp / "bench", per_task=3, seed=0, rows_per_shard=2, num_proc=1, progress=False, difficulty="easy"))
 
 
 def procedural_train(tmp: Path) -> dict:
     """Another seed and the train split's seed range, at another compression level."""
     from dicobench import build
 
-    out = build(tmp / "bench", per_task=2, seed=5, split="train", compress_level=3, num_proc=1, progress=False)
+    out = build(tmp / "bench", per_task=2, seed=5, split="train", compress_level=3, num_proc=1, progress=False, difficulty="easy")
     return folder_digests(out)
 
 
@@ -146,7 +146,7 @@ def ray(tmp: Path) -> dict:
     ray_lib.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
     try:
         out = build(tmp / "bench", per_task=2, tasks="attribute,instance", split="train", rows_per_shard=1,
-                    engine="ray", progress=False)
+                    engine="ray", progress=False, difficulty="easy")
     finally:
         ray_lib.shutdown()
     return folder_digests(out)

@@ -6,10 +6,10 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.palette import COLOURS, clearly_different, distance, stands_out
+from benchkit.palette import COLOURS, distance, stands_out
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import surface_colour
+from benchkit.scenegen import SceneConfig, surface_colour
 from dicobench.edits import Cue, Edit, union
 
 STYLE_WORDS = {
@@ -33,13 +33,14 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
     )
 
 
-def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit | None:
-    """Change the main colour to a clearly different named colour that still stands out."""
+def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> Edit | None:
+    """Change the main colour to another named colour, at least the difficulty's distance away
+    (clearly different at `easy`), that still stands out."""
     surface = surface_colour(scene)
     choices = [
         c
         for c in COLOURS
-        if clearly_different(c, obj.colour)
+        if distance(c, obj.colour) >= cfg.difficulty.recolour_distance
         and stands_out(c, surface)
         and (obj.style == "plain" or distance(c, obj.accent) >= 25)
     ]
@@ -50,7 +51,7 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit 
     return _edit(scene, obj, new, f"The {obj.name} changed colour from {obj.colour} to {colour}.", f"{obj.name} ({colour})")
 
 
-def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Edit | None:
+def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> Edit | None:
     """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline)."""
     styles = [s for s in STYLE_WORDS if s != obj.style]
     style = styles[rng.integers(len(styles))]

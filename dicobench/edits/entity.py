@@ -18,15 +18,15 @@ def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: fr
     return [e for e in load_catalogue() if e.name not in present and e.category != exclude_category]
 
 
-def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> Edit | None:
+def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
+            cfg: SceneConfig = SceneConfig()) -> Edit | None:
     """Swap in an object of a different category at the same place, about the same size."""
     from benchkit.catalogue import by_name
 
     pool = _absent_entries(scene, by_name()[obj.name].category, taken)
     occupied = occupied_boxes(scene, skip=obj.uid)
-    cfg = SceneConfig()
     for idx in rng.permutation(len(pool))[:12]:
-        fresh = random_object(rng, obj.uid, pool[idx], surface_colour(scene), cfg)
+        fresh = random_object(rng, obj.uid, pool[idx], surface_colour(scene), cfg, scene.palette)
         fresh = dataclasses.replace(fresh, size=obj.size, cx=obj.cx, cy=obj.cy)
         new = place(rng, scene, fresh, occupied, cfg, tries=1, near=(obj.cx, obj.cy, 0))
         if new is None:
@@ -55,13 +55,12 @@ def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fro
     )
 
 
-def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset()) -> Edit | None:
+def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset(), cfg: SceneConfig = SceneConfig()) -> Edit | None:
     """A new object, absent from the scene, appears in free space."""
     pool = _absent_entries(scene, taken=taken)
-    cfg = SceneConfig()
     occupied = occupied_boxes(scene)
     for idx in rng.permutation(len(pool))[:8]:
-        new = place(rng, scene, random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg), occupied, cfg)
+        new = place(rng, scene, random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg, scene.palette), occupied, cfg)
         if new is None:
             continue
         box = footprint(new)

@@ -16,7 +16,7 @@ from benchkit.catalogue import by_name
 from benchkit.palette import lab_distance
 from benchkit.render import Box, footprint, trace_extent, trace_patch
 from benchkit.scene import PlacedObject, Scene, Trace
-from benchkit.scenegen import inside, occupied_boxes, overlaps, surface_colour
+from benchkit.scenegen import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
 from dicobench.edits import Cue, Edit
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
@@ -118,7 +118,7 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
     return None
 
 
-def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind) -> Edit | None:
+def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind, cfg: SceneConfig = SceneConfig()) -> Edit | None:
     surface = surface_colour(scene)
     if kind.name in ("crack", "scorch"):
         new = dataclasses.replace(obj, damage=kind.name, damage_seed=int(rng.integers(2**31)))
@@ -150,6 +150,8 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
     trace = _place_surface_trace(rng, scene, obj, kind.name, colour, trail)
     if trace is None:
         return None
+    if cfg.difficulty.trace_opacity != 1.0:
+        trace = dataclasses.replace(trace, opacity=cfg.difficulty.trace_opacity)
     tbox = _trace_box(trace)
     return Edit(
         scene=scene.add(trace=trace),
