@@ -71,7 +71,8 @@ def make_shard(job: ShardJob) -> dict:
                     f"{job.path.rsplit('/', 2)[0]} already uses; splits must not share a base scene or photo"
                 )
             writer.write(row)
-            kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side})
+            kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side,
+                         "descriptors": info.descriptors})
             rejections.update(info.rejections)
         stats = _shard_stats(job.task, kept, rejections)
     except BaseException:
@@ -189,6 +190,7 @@ def _shard_stats(task: str, rows: list[dict], rejections: Counter) -> dict:
         "rejections": dict(rejections),
         "changed_area": [r["changed_area"] for r in rows if r["answer"] != "E"],
         "long_side": [r["long_side"] for r in rows],
+        "descriptors": [r["descriptors"] for r in rows],
     }
 
 

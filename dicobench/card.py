@@ -9,6 +9,7 @@ from collections import Counter
 from benchkit.card import configs_block, markdown_table, write_readme
 from benchkit.catalogue import LICENCE
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
 from dicobench.checks import Reason
 from dicobench.schema import LETTERS, TASKS, track_of
@@ -74,6 +75,7 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
                     else ""
                 )
             )
+        parts += _difficulty_section(manifest, split_stats)
         reasons = {Reason.parse(k): v for k, v in rejections.items()}
         skipped = {r.code: v for r, v in reasons.items() if r.kind == "skipped"}
         checks = {r.code: v for r, v in reasons.items() if r.kind == "check"}
@@ -110,6 +112,38 @@ def _body(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]]) -
         "Generated data: CC BY 4.0. " + LICENCE,
     ]
     return "\n\n".join(parts)
+
+
+def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> list[str]:
+    """The difficulty the scenes were built at and, per task, the descriptors of its rows
+    (`dicobench.descriptors`; E rows have none)."""
+    parts = ["### Difficulty"]
+    level = (manifest.get("scene") or {}).get("difficulty")
+    if manifest["source"] == "procedural" and level:
+        dials = ", ".join(f"{k} {v}" for k, v in level.items() if k != "preset")
+        parts.append(f"Preset `{level['preset']}` ({dials}).")
+    per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d]) for t, shards in split_stats.items()}
+    diff = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "visible_min" in s]
+    common = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "shared_size_median" in s]
+    if diff:
+        parts += [f"Difference rows (medians; visible: pixels differing by more than {VISIBLE} levels, at full size and "
+                  "after area-downscaling both images to a long side of " + ", ".join(map(str, VIEW_SIDES)) + " px):",
+                  markdown_table(["task", "cue share", "changed px", "contrast", "visible (min)", "visible"]
+                                 + [f"visible @{s}" for s in VIEW_SIDES] + ["rows"], diff)]
+    if common:
+        parts += ["Commonality rows (medians over both images: objects, the shared object's size in px and share of the "
+                  "image, other objects of its kind and of its colour, Lab distance of the nearest same-kind decoy's colour):",
+                  markdown_table(["task", "objects", "shared px", "shared share", "same kind", "same colour",
+                                  "kind colour distance", "rows"], common)]
+    return parts if len(parts) > 1 else []
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value < 1:
+        return f"{value:.2e}"
+    return f"{value:.0f}" if isinstance(value, float) else str(value)
 
 
 def _photo_note(manifest: dict) -> str:

@@ -23,8 +23,10 @@ from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, occupied_boxes, place, random_object, random_scene, surface_colour
 from benchkit.textures import TINTS
 from benchkit.difficulty import EASY
+from dicobench import descriptors
 from dicobench.checks import Rejected
 from dicobench.edits import Cue
+from dicobench.schema import LETTERS
 from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
 
 ENGINE = "procedural scene engine"
@@ -92,7 +94,13 @@ def scene_commonality(propose, commonalities):
         check = CuesDrawn((background(pair.scene_a), background(pair.scene_b)), consistent)
         made_by = f"{task.name} commonalities" + (f"; {pair.note}" if pair.note else "") + difficulty_note(cfg)
         long_side = max(pair.scene_a.width, pair.scene_a.height, pair.scene_b.width, pair.scene_b.height)
-        return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by), long_side)
+
+        def describe(letter: str, cues: list[dict]) -> dict:
+            scene_b = pair.candidates[LETTERS.index(letter)].scene_b
+            return descriptors.commonality((pair.scene_a, scene_b), cues, footprint)
+
+        return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by), long_side,
+                        describe)
 
     return proposer
 
