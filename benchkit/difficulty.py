@@ -41,6 +41,7 @@ class Difficulty:
     recolour_distance: float = _axis("subtlety", "least Lab distance between a recoloured object's old and new colour", 40.0)
     move_reach: int = _axis("subtlety", "how far from its reference a moved object may land, px", 260)
     trace_opacity: float = _axis("subtlety", "opacity of surface traces (prints, spills, crumbs), times their own", 1.0)
+    trace_scale: float = _axis("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
 
     def __post_init__(self) -> None:
         problems = []
@@ -56,8 +57,9 @@ class Difficulty:
             problems.append(f"overlap must be within 0-0.25, got {self.overlap}")
         if self.palette and not 3 <= self.palette <= 12:
             problems.append(f"palette must be 0 (all) or 3-12 colours, got {self.palette}")
-        if self.marks < 0 or self.grain < 0 or not 0 < self.trace_opacity <= 1 or self.move_reach < 40:
-            problems.append("marks and grain must be >= 0, trace opacity within (0, 1], move reach >= 40")
+        if self.marks < 0 or self.grain < 0 or not 0 < self.trace_opacity <= 1 or not 0.2 <= self.trace_scale <= 1 \
+                or self.move_reach < 40:
+            problems.append("marks and grain must be >= 0, trace opacity within (0, 1], trace scale within 0.2-1, move reach >= 40")
         if not 10 <= self.recolour_distance <= 60:
             problems.append(f"recolour distance must be within 10-60, got {self.recolour_distance}")
         if problems:
@@ -78,7 +80,7 @@ class Difficulty:
                 + (f" (cues up to {self.cue_max_size} px)" if self.cue_max_size else "")
                 + f", overlap {self.overlap:g}, palette {self.palette or 'all'}, marks {self.marks}/Mpx, grain "
                   f"{self.grain:g}, recolour distance {self.recolour_distance:g}, move reach {self.move_reach} px, "
-                  f"trace opacity {self.trace_opacity:g}")
+                  f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}")
 
     @classmethod
     def axis_fields(cls):
@@ -89,17 +91,17 @@ class Difficulty:
 EASY = Difficulty()
 HARD = Difficulty(
     preset="hard", min_canvas=1920, max_canvas=2048,
-    min_size=20, max_size=56, cue_max_size=32,
+    min_size=18, max_size=52, cue_max_size=24,
     min_objects=90, max_objects=115, overlap=0.08, palette=5,
     marks=60, grain=3.0,
-    recolour_distance=28.0, move_reach=150, trace_opacity=0.75,
+    recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
     min_size=24, max_size=72, cue_max_size=36,
     min_objects=110, max_objects=125, overlap=0.12, palette=4,
     marks=120, grain=4.0,
-    recolour_distance=22.0, move_reach=160, trace_opacity=0.65,
+    recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"

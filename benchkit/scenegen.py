@@ -134,6 +134,14 @@ def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, sur
     )
 
 
+def cue_sized(obj: PlacedObject, cfg: SceneConfig) -> PlacedObject:
+    """`obj` at a size the difficulty's cue scale allows (folded into that range, no draw taken)."""
+    limit = cfg.difficulty.cue_max_size
+    if not limit or obj.size <= limit:
+        return obj
+    return dataclasses.replace(obj, size=cfg.min_size + (obj.size - cfg.min_size) % (limit - cfg.min_size + 1))
+
+
 def surface_colour(scene: Scene) -> tuple[int, int, int]:
     return base_colour(scene.background, scene.variant)
 

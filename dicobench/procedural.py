@@ -20,7 +20,7 @@ import numpy as np
 from benchkit.catalogue import by_name
 from benchkit.render import Box, background, bounding, footprint, render, render_edit
 from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import SceneConfig, occupied_boxes, place, random_object, random_scene, surface_colour
+from benchkit.scenegen import SceneConfig, cue_sized, occupied_boxes, place, random_object, random_scene, surface_colour
 from benchkit.textures import TINTS
 from benchkit.difficulty import EASY
 from dicobench import descriptors
@@ -133,9 +133,9 @@ def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene, exclud
 
 
 def new_object(rng: np.random.Generator, scene: Scene, name: str, cfg: SceneConfig, uid: int | None = None) -> PlacedObject:
-    """A randomly styled `name` for `scene` (not yet placed)."""
+    """A randomly styled `name` for `scene` (not yet placed), at the difficulty's cue scale."""
     uid = scene.next_uid() if uid is None else uid
-    return random_object(rng, uid, by_name()[name], surface_colour(scene), cfg)
+    return cue_sized(random_object(rng, uid, by_name()[name], surface_colour(scene), cfg, scene.palette), cfg)
 
 
 def reserve(rng: np.random.Generator, scene: Scene, templates: list[PlacedObject], cfg: SceneConfig) -> list[PlacedObject] | None:

@@ -100,6 +100,14 @@ def procedural_train(tmp: Path) -> dict:
     return folder_digests(out)
 
 
+def procedural_hard(tmp: Path) -> dict:
+    """The default difficulty (`hard`: small cues among many, partly overlapping objects on
+    marked, grainy surfaces), all eight tasks, two rows each."""
+    from dicobench import build
+
+    return folder_digests(build(tmp / "bench", per_task=2, seed=0, num_proc=1, progress=False))
+
+
 def photos(tmp: Path) -> dict:
     """Photo difference (classical ops) and photo commonality (cut-outs) from annotated photos,
     one of them unreadable (its draws are counted as skipped)."""
@@ -159,7 +167,7 @@ def multipanelvqa(tmp: Path) -> dict:
     return folder_digests(build(tmp / "mpv", layouts="6,140", images_per_shard=2, num_proc=1, progress=False))
 
 
-CASES = {f.__name__: f for f in (procedural, procedural_train, photos, model_edited, ray, multipanelvqa)}
+CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, photos, model_edited, ray, multipanelvqa)}
 
 
 def fixture(case: str) -> dict:

@@ -10,7 +10,8 @@ from benchkit.palette import COLOURS, distance, stands_out
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, surface_colour
-from dicobench.edits import Cue, Edit, union
+from dicobench.edits import Cue, Edit, article, union
+from dicobench.looks import PATTERN_WORDS, look
 
 STYLE_WORDS = {
     "plain": "plain",
@@ -48,7 +49,9 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
         return None
     colour = choices[rng.integers(len(choices))]
     new = dataclasses.replace(obj, colour=colour)
-    return _edit(scene, obj, new, f"The {obj.name} changed colour from {obj.colour} to {colour}.", f"{obj.name} ({colour})")
+    text = (f"The {look(obj)} became {article(look(new))}." if obj.style in PATTERN_WORDS
+            else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
+    return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
 
 
 def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> Edit | None:

@@ -9,8 +9,9 @@ import numpy as np
 from benchkit.catalogue import load_catalogue
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import SceneConfig, occupied_boxes, place, random_object, surface_colour
+from benchkit.scenegen import SceneConfig, cue_sized, occupied_boxes, place, random_object, surface_colour
 from dicobench.edits import Cue, Edit, article, capitalised, union
+from dicobench.looks import look
 
 
 def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
@@ -34,7 +35,7 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
         a, b = footprint(obj), footprint(new)
         return Edit(
             scene=scene.replace_object(obj.uid, new),
-            text=f"The {obj.name} was replaced by {article(new.colour + ' ' + new.name)}.",
+            text=f"The {look(obj)} was replaced by {article(look(new))}.",
             subject=obj.name,
             dirty=(union(a, b),),
             cues=(Cue(0, a, obj.name), Cue(1, b, new.name)),
@@ -47,7 +48,7 @@ def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fro
     box = footprint(obj)
     return Edit(
         scene=scene.replace_object(obj.uid, None),
-        text=f"The {obj.colour} {obj.name} disappeared.",
+        text=f"The {look(obj)} disappeared.",
         subject=obj.name,
         dirty=(box,),
         cues=(Cue(0, box, obj.name), Cue(1, box, f"{obj.name} (gone)")),
@@ -60,13 +61,14 @@ def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozense
     pool = _absent_entries(scene, taken=taken)
     occupied = occupied_boxes(scene)
     for idx in rng.permutation(len(pool))[:8]:
-        new = place(rng, scene, random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg, scene.palette), occupied, cfg)
+        fresh = cue_sized(random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg, scene.palette), cfg)
+        new = place(rng, scene, fresh, occupied, cfg)
         if new is None:
             continue
         box = footprint(new)
         return Edit(
             scene=scene.add(obj=new),
-            text=capitalised(f"{article(new.colour + ' ' + new.name)} appeared."),
+            text=capitalised(f"{article(look(new))} appeared."),
             subject=new.name,
             dirty=(box,),
             cues=(Cue(1, box, f"{new.name} (new)"),),
