@@ -43,3 +43,21 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --engine ray: auto (the running cluster) or ray://HOST:PORT; default: a local Ray with --num-proc CPUs")
     parser.add_argument("--num-shards", type=int, default=None,
                         help="Parquet shards per config, at most (overrides the rows per shard); fixes file names across rebuilds")
+
+
+def run_options(args: argparse.Namespace):
+    """The `benchkit.builds.RunOptions` the shared build arguments give."""
+    from benchkit.builds import RunOptions
+
+    return RunOptions(args.split, args.overwrite, args.engine, args.num_proc, args.ray_address, not args.quiet)
+
+
+def build_handler(build: Callable, options: Callable[[argparse.Namespace], object]) -> Callable[[argparse.Namespace], int]:
+    """The handler of a `build` subcommand: build the options the arguments give, then say how to load the result."""
+
+    def handle(args: argparse.Namespace) -> int:
+        out = build(args.out, options(args))
+        print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
+        return 0
+
+    return handle

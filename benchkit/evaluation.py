@@ -42,7 +42,7 @@ class Benchmark:
 
 
 def interleave(images: Sequence, text: str) -> list:
-    """Prompt parts: several images each introduced as "Image i:" (DESIGN.md), then the text."""
+    """Prompt parts: several images each introduced as "Image i:" (docs/ARCHITECTURE.md), then the text."""
     if len(images) == 1:
         return [images[0], text]
     parts: list = []

@@ -17,11 +17,10 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from benchkit.catalogue import by_name, font_path
+from benchkit.geometry import Box
 from benchkit.palette import COLOURS
 from benchkit.scene import PlacedObject, Scene, Trace
 from benchkit.textures import make_background
-
-Box = tuple[int, int, int, int]  # x, y, w, h
 
 
 @dataclass(frozen=True)
@@ -342,15 +341,6 @@ def footprint(element: PlacedObject | Trace) -> Box:
     """Where an element's pixels are (tight box, canvas coordinates)."""
     patch = object_patch(element) if isinstance(element, PlacedObject) else trace_patch(element)
     return patch.box
-
-
-def bounding(boxes) -> Box:
-    """The smallest box holding all `boxes`."""
-    x0 = min(b[0] for b in boxes)
-    y0 = min(b[1] for b in boxes)
-    x1 = max(b[0] + b[2] for b in boxes)
-    y1 = max(b[1] + b[3] for b in boxes)
-    return (x0, y0, x1 - x0, y1 - y0)
 
 
 def clear_caches() -> None:

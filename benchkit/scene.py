@@ -1,13 +1,12 @@
 """A scene is data: a background, a lighting tint and placed objects and traces.
 
-Scenes serialise to JSON and re-render bit for bit (see `benchkit.render`), so a row's
-images can always be regenerated from the scene and checked against what was written.
+Scenes are frozen values that re-render bit for bit (see `benchkit.render`), so a row's
+images can always be regenerated from its seed and checked against what was written.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 
 STYLES = ("plain", "outline", "striped", "dotted", "two_tone")
@@ -81,21 +80,3 @@ class Scene:
 
     def next_uid(self) -> int:
         return max((o.uid for o in self.objects), default=-1) + 1
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "Scene":
-        data = dict(data)
-        data["objects"] = tuple(PlacedObject(**o) for o in data.get("objects", ()))
-        data["palette"] = tuple(data.get("palette", ()))
-        data["traces"] = tuple(Trace(**{**t, "colour": tuple(t["colour"])}) for t in data.get("traces", ()))
-        return cls(**data)
-
-    @classmethod
-    def from_json(cls, text: str) -> "Scene":
-        return cls.from_dict(json.loads(text))

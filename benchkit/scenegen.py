@@ -10,7 +10,8 @@ import numpy as np
 from benchkit.catalogue import CatalogueEntry, load_catalogue
 from benchkit.difficulty import EASY, Difficulty
 from benchkit.palette import COLOURS, clearly_different, stands_out
-from benchkit.render import Box, footprint
+from benchkit.geometry import Box
+from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.textures import KINDS, TINTS, base_colour
 

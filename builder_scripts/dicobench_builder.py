@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 import datasets
 
-from dicobench.build import AVAILABLE_TASKS
 from dicobench.generate import BuildOptions, generate_row, letter_schedule
-from dicobench.schema import features
+from dicobench.schema import TASKS, features
 
 
 @dataclass
@@ -30,7 +29,7 @@ class DiCoBenchConfig(datasets.BuilderConfig):
 
 class DiCoBench(datasets.GeneratorBasedBuilder):
     BUILDER_CONFIG_CLASS = DiCoBenchConfig
-    BUILDER_CONFIGS = [DiCoBenchConfig(name=t) for t in AVAILABLE_TASKS] + [DiCoBenchConfig(name="all")]
+    BUILDER_CONFIGS = [DiCoBenchConfig(name=t) for t in TASKS] + [DiCoBenchConfig(name="all")]
     DEFAULT_CONFIG_NAME = "all"
 
     def _info(self) -> datasets.DatasetInfo:
@@ -41,7 +40,7 @@ class DiCoBench(datasets.GeneratorBasedBuilder):
         )
 
     def _split_generators(self, dl_manager):
-        tasks = list(AVAILABLE_TASKS) if self.config.name == "all" else [self.config.name]
+        tasks = list(TASKS) if self.config.name == "all" else [self.config.name]
         # One list entry per task, so `num_proc` spreads tasks over processes.
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"tasks": tasks, "split": "test"})]
 

@@ -1,8 +1,10 @@
-"""`dicobench.build`: map the shard generator over shards (local processes or Ray), write the card.
+"""`dicobench.build`: the DiCoBench side of the shared build driver (`benchkit.builds`).
 
-The build is resumable: every shard is a pure function of the build options, finished
-shards are kept, and a rerun with the same options only makes the missing ones. A shard is
-made and written by one worker (`make_shard`), so any engine gives the same bytes.
+`Options` says what to build (procedural or photo settings apart) and how to run it; `build`
+resolves it into the generation options every worker receives (`dicobench.generate.BuildOptions`,
+which with the task list is the manifest that fixes the bytes), plans the missing shards and
+maps `make_shard` over them on the chosen engine. A shard is made and written by one worker,
+so any engine, and a resumed build, gives the same bytes.
 """
 
 from __future__ import annotations
@@ -12,26 +14,98 @@ import os
 from collections import Counter
 from typing import Sequence
 
-from tqdm.auto import tqdm
-
 from benchkit import __version__
-from benchkit.engines import check_engine, map_jobs
-from benchkit.errors import UserError
-from benchkit.manifest import claim_folder
+from benchkit.builds import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
+                             other_split_shards, refuse_shared, run_jobs)
 from benchkit.difficulty import DEFAULT, Difficulty, preset
+from benchkit.errors import UserError
 from benchkit.photos import SizePolicy
 from benchkit.scenegen import SceneConfig
-from benchkit.shards import (
-    Location, ShardWriter, child, complete_shard, glob, location, read_column, remove_shards, shard_name, shard_ranges,
-)
+from benchkit.shards import Location, child, location, read_column, shard_ranges
 from dicobench.card import MANIFEST_DIR, write_card
-from dicobench.generate import SPLITS, BuildOptions, photo_source, shard_rows
+from dicobench.generate import BuildOptions, photo_source, shard_rows
 from dicobench.photo_models import Endpoint, ModelOptions
-from dicobench.registry import TASK_REGISTRY
+from dicobench.registry import get_task, tasks_from
 from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
 
-AVAILABLE_TASKS = TASKS
 PHOTO_KINDS = ("folder", "vstar", "hf")
+
+
+@dataclasses.dataclass(frozen=True)
+class Procedural:
+    """Rows from the offline scene engine, at a difficulty (default: `hard`; see
+    `benchkit.difficulty`)."""
+
+    scene: SceneConfig = dataclasses.field(default_factory=lambda: SceneConfig.from_difficulty(preset(DEFAULT)))
+
+    @classmethod
+    def at(cls, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> "Procedural":
+        """Scenes at a preset (or `Difficulty`) with single dials (`axes`, field -> value) set apart."""
+        return cls(SceneConfig.from_difficulty(resolve_difficulty(difficulty, axes)))
+
+
+def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:
+    """The build's `Difficulty` from a preset name (or value) and single dials set apart."""
+    try:
+        chosen = preset(difficulty) if isinstance(difficulty, str) else difficulty
+        return chosen.with_axes(**(axes or {}))
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"--difficulty: {exc}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Photos:
+    """Rows from a photo source (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`), edited by the
+    classical ops or by the model backends `models` (LLMs reached at `endpoint`, never recorded)."""
+
+    source: str
+    min_long_side: int = 1024
+    upscale: bool = False
+    test_photos: float | None = None  # share of the photos held out for the test split
+    models: ModelOptions = ModelOptions()
+    endpoint: Endpoint = Endpoint()
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """Everything a DiCoBench build takes; `Options.of` reads the keyword form of `build`."""
+
+    per_task: int = 96
+    seed: int = 0
+    tasks: Sequence[str] | str | None = None  # default: every task the source can give
+    source: Procedural | Photos = Procedural()
+    rows_per_shard: int = 48
+    num_shards: int | None = None  # shards per task, at most (overrides rows_per_shard)
+    compress_level: int = 1
+    run: RunOptions = RunOptions()
+
+    @classmethod
+    def of(cls, *, per_task: int = 96, seed: int = 0, tasks: Sequence[str] | str | None = None,
+           source: str = "procedural", min_long_side: int = 1024, upscale: bool = False,
+           test_photos: float | None = None, editor: str | None = None, instructions: str = "template",
+           verify: str | None = None, base_url: str | None = None, api_key: str | None = None,
+           edit_steps: int | None = None, edit_size: int | None = None, num_proc: int | None = None,
+           split: str = "test", overwrite: bool = False, rows_per_shard: int = 48, num_shards: int | None = None,
+           compress_level: int = 1, engine: str = "local", ray_address: str | None = None,
+           progress: bool = True, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> "Options":
+        models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
+        chosen = source_settings(source, min_long_side, upscale, test_photos, models, Endpoint(base_url, api_key),
+                                 difficulty, axes)
+        run = RunOptions(split, overwrite, engine, num_proc, ray_address, progress)
+        return cls(per_task, seed, tasks, chosen, rows_per_shard, num_shards, compress_level, run)
+
+
+def source_settings(source: str, min_long_side: int = 1024, upscale: bool = False, test_photos: float | None = None,
+                    models: ModelOptions = ModelOptions(), endpoint: Endpoint = Endpoint(),
+                    difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> Procedural | Photos:
+    """The settings of `--source`: the scene engine at a difficulty, or photos with their size
+    policy and models (the difficulty dials are the scene engine's)."""
+    if source != "procedural":
+        return Photos(source, min_long_side, upscale, test_photos, models, endpoint)
+    if models != ModelOptions() or test_photos is not None:
+        models.check()
+        raise UserError("--editor, --instructions, --verify and --test-photos apply to photo sources (--source)")
+    return Procedural.at(difficulty, axes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,50 +135,35 @@ def _backends(job: ShardJob):
 def make_shard(job: ShardJob) -> dict:
     """Generate, check and write one shard; return its stats (also saved as its sidecar)."""
     backends = _backends(job)  # before the writer: a model that fails to load leaves no file behind
-    writer = ShardWriter(job.path, features())
-    kept, rejections = [], Counter()
     try:
-        for row, info in shard_rows(job.opts, job.task, job.shard, backends):
-            if not job.held_out.isdisjoint(row["source"].split(SOURCE_SEPARATOR)):
-                raise UserError(
+        with ShardSet({job.task: job.path}, features()) as shards:
+            kept, rejections = [], Counter()
+            for row, info in shard_rows(job.opts, job.task, job.shard, backends):
+                refuse_shared(row["source"].split(SOURCE_SEPARATOR), job.held_out, lambda _: (
                     f"{job.opts.split} row {row['id']} uses base {row['source']}, which another split in "
-                    f"{job.path.rsplit('/', 2)[0]} already uses; splits must not share a base scene or photo"
-                )
-            writer.write(row)
-            kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side,
-                         "descriptors": info.descriptors})
-            rejections.update(info.rejections)
-        stats = _shard_stats(job.task, kept, rejections)
-    except BaseException:
-        writer.abort()
-        raise
+                    f"{job.path.rsplit('/', 2)[0]} already uses; splits must not share a base scene or photo"))
+                shards.write(job.task, row)
+                kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side,
+                             "descriptors": info.descriptors})
+                rejections.update(info.rejections)
+            shards.stats[job.task] = _shard_stats(job.task, kept, rejections)
     finally:
         if backends is not None:
             backends.close()
-    writer.close(sidecar=stats)
-    return stats
+    return shards.stats[job.task]
 
 
-def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:
-    """The build's `Difficulty` from a preset name (or value) and single dials set apart."""
-    try:
-        chosen = preset(difficulty) if isinstance(difficulty, str) else difficulty
-        return chosen.with_axes(**(axes or {}))
-    except (ValueError, TypeError) as exc:
-        raise UserError(f"--difficulty: {exc}") from None
-
-
-def _photo_tasks(source: str, photos: SizePolicy, split: str, test_photos: float | None) -> tuple[str, ...]:
+def _photo_tasks(photos: Photos, split: str) -> tuple[str, ...]:
     """The tasks a photo source can give: those with a photo proposer that the source offers
     (instance and category need annotations naming enough objects)."""
-    if source.partition(":")[0] not in PHOTO_KINDS:
-        raise UserError(f"unknown source {source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
-    if test_photos is not None and not 0 < test_photos < 1:
-        raise UserError(f"--test-photos must be a share between 0 and 1, got {test_photos}")
-    chosen = photo_source(source, photos, split, test_photos)
+    if photos.source.partition(":")[0] not in PHOTO_KINDS:
+        raise UserError(f"unknown source {photos.source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
+    if photos.test_photos is not None and not 0 < photos.test_photos < 1:
+        raise UserError(f"--test-photos must be a share between 0 and 1, got {photos.test_photos}")
+    chosen = photo_source(photos.source, SizePolicy(photos.min_long_side, photos.upscale), split, photos.test_photos)
     if not len(chosen):
-        raise UserError(f"source {source!r} holds no photos" + (f" for the {split} split" if test_photos else ""))
-    return tuple(t.name for t in TASK_REGISTRY if "photos" in t.proposers and offered(t.proposer("photos"), chosen))
+        raise UserError(f"source {photos.source!r} holds no photos" + (f" for the {split} split" if photos.test_photos else ""))
+    return tuple(t for t in tasks_from("photos") if offered(get_task(t).proposer("photos"), chosen))
 
 
 def offered(proposer, source) -> bool:
@@ -114,7 +173,7 @@ def offered(proposer, source) -> bool:
     return offers is None or offers(source)
 
 
-def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = AVAILABLE_TASKS) -> list[str]:
+def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = TASKS) -> list[str]:
     if tasks is None:
         return list(available)
     if isinstance(tasks, str):
@@ -134,7 +193,7 @@ def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] =
     return sorted(set(out), key=TASKS.index)
 
 
-def _manifest(opts: BuildOptions, tasks: list[str], source: str) -> dict:
+def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
     """The options that determine the bytes."""
     return {
         "generator": f"dicobench {__version__}",
@@ -142,7 +201,7 @@ def _manifest(opts: BuildOptions, tasks: list[str], source: str) -> dict:
         "seed": opts.seed,
         "split": opts.split,
         "tasks": tasks,
-        "source": source,
+        "source": opts.source,
         "rows_per_shard": opts.rows_per_shard,
         "compress_level": opts.compress_level,
         "scene": dataclasses.asdict(opts.scene),
@@ -152,34 +211,11 @@ def _manifest(opts: BuildOptions, tasks: list[str], source: str) -> dict:
     }
 
 
-def _prepare_out(out: Location, manifest: dict, overwrite: bool) -> None:
-    split = manifest["split"]
-
-    def clear() -> None:
-        for task in TASKS:
-            remove_shards(child(out, task), split)
-
-    claim_folder(out, child(out, MANIFEST_DIR, f"{split}.json"), manifest, overwrite, clear, f"{split} split")
-
-
 def held_out_sources(out: Location, split: str) -> frozenset[str]:
     """Base scenes and photos (`source` column) of the folder's other splits: a split that
     reused one would leak test content into training (or the reverse)."""
-    shards = [f for task in TASKS for other in SPLITS if other != split for f in glob(child(out, task), f"{other}-*.parquet")]
+    shards = other_split_shards(out, TASKS, split)
     return frozenset(part for f in shards for v in read_column(f, "source") for part in v.split(SOURCE_SEPARATOR))
-
-
-def _plan(out: Location, opts: BuildOptions, tasks: list[str], endpoint: Endpoint = Endpoint()) -> list[ShardJob]:
-    """The shards still to build (finished ones, with their sidecar, are kept)."""
-    held_out = held_out_sources(out, opts.split)
-    jobs = []
-    for task in tasks:
-        ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
-        for i, rows in enumerate(ranges):
-            path = child(out, task, shard_name(opts.split, i, len(ranges)))
-            if complete_shard(path, len(rows)) is None:
-                jobs.append(ShardJob(opts, task, i, str(path), held_out, endpoint))
-    return jobs
 
 
 def _shard_stats(task: str, rows: list[dict], rejections: Counter) -> dict:
@@ -194,37 +230,51 @@ def _shard_stats(task: str, rows: list[dict], rejections: Counter) -> dict:
     }
 
 
-def build(
-    out_dir: str | os.PathLike,
-    *,
-    per_task: int = 96,
-    seed: int = 0,
-    tasks: Sequence[str] | str | None = None,
-    source: str = "procedural",
-    min_long_side: int = 1024,
-    upscale: bool = False,
-    test_photos: float | None = None,
-    editor: str | None = None,
-    instructions: str = "template",
-    verify: str | None = None,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    edit_steps: int | None = None,
-    edit_size: int | None = None,
-    num_proc: int | None = None,
-    split: str = "test",
-    overwrite: bool = False,
-    rows_per_shard: int = 48,
-    num_shards: int | None = None,
-    compress_level: int = 1,
-    engine: str = "local",
-    ray_address: str | None = None,
-    progress: bool = True,
-    difficulty: str | Difficulty = DEFAULT,
-    axes: dict | None = None,
-) -> Location:
+def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOptions]:
+    """Check `options`; return what every worker generates from, the tasks, and how to run."""
+    per_task, run = options.per_task, options.run
+    if not isinstance(per_task, int) or per_task <= 0:
+        raise UserError(f"--per-task must be a positive integer, got {per_task!r}")
+    rows_per_shard = options.rows_per_shard
+    if options.num_shards is not None:
+        if options.num_shards <= 0:
+            raise UserError("--num-shards must be positive")
+        rows_per_shard = -(-per_task // options.num_shards)
+    if rows_per_shard <= 0:
+        raise UserError("rows per shard must be positive")
+    check_split(run.split)
+    photos = options.source if isinstance(options.source, Photos) else None
+    if photos is not None:
+        photos.models.check()
+        available = _photo_tasks(photos, run.split)
+        if photos.models.editor and run.num_proc is None:
+            run = dataclasses.replace(run, num_proc=1)  # each process loads the pipeline
+    else:
+        available = TASKS
+    run.check()
+    check_compress_level(options.compress_level)
+    tasks = _resolve_tasks(options.tasks, available)
+    if photos is None:
+        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=options.compress_level,
+                            rows_per_shard=rows_per_shard, scene=options.source.scene)
+    else:
+        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=options.compress_level,
+                            rows_per_shard=rows_per_shard, source=photos.source,
+                            photos=SizePolicy(photos.min_long_side, photos.upscale), test_photos=photos.test_photos,
+                            models=photos.models)
+    return opts, tasks, run
+
+
+def build(out_dir: str | os.PathLike, options: Options | None = None, **settings) -> Location:
     """Build DiCoBench into `out_dir` (per-task configs plus `all`) and return the folder
     (a `Path`, or the URL when `out_dir` is an fsspec URL such as `s3://bucket/dicobench`).
+
+    Give either an `Options` or its keyword form (`Options.of`): `per_task`, `seed`, `tasks`,
+    `source`, `num_proc`, `split`, `overwrite`, `rows_per_shard`, `num_shards`, `compress_level`,
+    `engine`, `ray_address`, `progress`, for procedural builds `difficulty` (`easy`, `hard`, the
+    default, or `extreme`; or a `benchkit.difficulty.Difficulty`) and `axes` (single dials set
+    apart from it, field name -> value), and for photo sources `min_long_side`, `upscale`,
+    `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`.
 
     `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes the file
     layout, so a rebuild gives the same file names and, for unchanged shards, the same
@@ -237,53 +287,21 @@ def build(
     (`diffusers:<model-id>`), `instructions` and `verify` (`openai:<model>`, at `base_url`,
     key `api_key` or `$OPENAI_API_KEY`) choose the model backends; an editor build runs one
     process unless `num_proc` says otherwise, as each process loads the pipeline.
-
-    `difficulty` (a preset name, `easy`, `hard` or `extreme`, or a `benchkit.difficulty.Difficulty`)
-    sets how small the cues and how cluttered the procedural scenes are; `axes` sets single
-    dials apart from it (field name -> value, as `Difficulty.with_axes`).
     """
-    difficulty = resolve_difficulty(difficulty, axes)
-    if not isinstance(per_task, int) or per_task <= 0:
-        raise UserError(f"--per-task must be a positive integer, got {per_task!r}")
-    if num_shards is not None:
-        if num_shards <= 0:
-            raise UserError("--num-shards must be positive")
-        rows_per_shard = -(-per_task // num_shards)
-    if rows_per_shard <= 0:
-        raise UserError("rows per shard must be positive")
-    if split not in SPLITS:
-        raise UserError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
-    photos = SizePolicy(min_long_side, upscale)
-    models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
-    models.check()
-    available = AVAILABLE_TASKS
-    if source == "procedural":
-        if models != ModelOptions() or test_photos is not None:
-            raise UserError("--editor, --instructions, --verify and --test-photos apply to photo sources (--source)")
-    else:
-        available = _photo_tasks(source, photos, split, test_photos)
-    if models.uses_llm and not isinstance(location(out_dir), os.PathLike):
-        raise UserError("--instructions/--verify need a local --out (their reply cache is a local folder)")
-    if models.editor and num_proc is None:
-        num_proc = 1
-    if num_proc is not None and num_proc <= 0:
-        raise UserError("--num-proc must be positive")
-    if not 0 <= compress_level <= 9:
-        raise UserError("PNG compress level must be 0-9")
-    check_engine(engine, ray_address)
-    task_list = _resolve_tasks(tasks, available)
+    if options is None:
+        options = Options.of(**settings)
+    elif settings:
+        raise TypeError("build() takes an Options object or keyword settings, not both")
+    opts, tasks, run = generation_options(options)
     out = location(out_dir)
-    opts = BuildOptions(per_task=per_task, seed=seed, split=split, compress_level=compress_level,
-                        rows_per_shard=rows_per_shard, source=source, photos=photos, test_photos=test_photos,
-                        models=models, scene=SceneConfig.from_difficulty(difficulty))
-    _prepare_out(out, _manifest(opts, task_list, source), overwrite)
-    jobs = _plan(out, opts, task_list, Endpoint(base_url, api_key))
-    total = sum(len(shard_ranges(per_task, rows_per_shard)[j.shard]) for j in jobs)
-    bar = tqdm(total=total, desc=f"dicobench {split}", unit="row", disable=not progress or total == 0)
-    try:
-        for stats in map_jobs(make_shard, jobs, engine=engine, num_proc=num_proc, ray_address=ray_address):
-            bar.update(stats["rows"])
-    finally:
-        bar.close()
+    if opts.models.uses_llm and not isinstance(out, os.PathLike):
+        raise UserError("--instructions/--verify need a local --out (their reply cache is a local folder)")
+    claim(out, child(out, MANIFEST_DIR, f"{run.split}.json"), _manifest(opts, tasks), TASKS, run, f"{run.split} split")
+    endpoint = options.source.endpoint if isinstance(options.source, Photos) else Endpoint()
+    held_out = held_out_sources(out, run.split)
+    ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
+    todo = missing_shards(out, tasks, run.split, ranges)
+    jobs = [ShardJob(opts, task, k, str(todo[k][task]), held_out, endpoint) for task in tasks for k in sorted(todo) if task in todo[k]]
+    run_jobs(make_shard, jobs, sum(len(ranges[j.shard]) for j in jobs), f"dicobench {run.split}", run)
     write_card(out)
     return out

@@ -4,45 +4,22 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.cli import add_build_arguments
-
+from benchkit.cli import add_build_arguments, build_handler, run_options
 from benchkit.difficulty import DEFAULT, PRESETS, Difficulty
-
-from dicobench.build import build
+from dicobench.build import Options, build, source_settings
+from dicobench.photo_models import Endpoint, ModelOptions
 from dicobench.schema import TASKS
 
 
-def _handle(args: argparse.Namespace) -> int:
-    out = build(
-        args.out,
-        per_task=args.per_task,
-        seed=args.seed,
-        tasks=args.tasks,
-        source=args.source,
-        min_long_side=args.min_long_side,
-        upscale=args.upscale,
-        test_photos=args.test_photos,
-        editor=args.editor,
-        instructions=args.instructions,
-        verify=args.verify,
-        base_url=args.base_url,
-        api_key=args.api_key,
-        edit_steps=args.edit_steps,
-        edit_size=args.edit_size,
-        num_proc=args.num_proc,
-        split=args.split,
-        overwrite=args.overwrite,
-        rows_per_shard=args.rows_per_shard,
-        num_shards=args.num_shards,
-        engine=args.engine,
-        ray_address=args.ray_address,
-        compress_level=args.compress_level,
-        progress=not args.quiet,
-        difficulty=args.difficulty,
-        axes={f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()},
-    )
-    print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
-    return 0
+def options(args: argparse.Namespace) -> Options:
+    """The build options the command line gives."""
+    run = run_options(args)
+    models = ModelOptions(args.editor, args.instructions, args.verify, args.edit_steps, args.edit_size)
+    source = source_settings(args.source, args.min_long_side, args.upscale, args.test_photos, models,
+                             Endpoint(args.base_url, args.api_key), args.difficulty,
+                             {f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()})
+    return Options(args.per_task, args.seed, args.tasks, source, args.rows_per_shard, args.num_shards,
+                   args.compress_level, run)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -79,4 +56,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     dials = p.add_argument_group("difficulty dials (procedural scenes)")
     for f, axis, doc in Difficulty.axis_fields():
         dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}")
-    p.set_defaults(func=_handle)
+    p.set_defaults(func=build_handler(build, options))

@@ -1,6 +1,6 @@
 """`dicobench eval --dataset DIR --model hf:ID|openai:MODEL --out DIR`: answer every row, then score.
 
-Modes: `direct` is the paper's protocol (the letter only, DESIGN.md's prompt); `describe` is its
+Modes: `direct` is the paper's protocol (the letter only, the prompt of docs/ARCHITECTURE.md); `describe` is its
 error-analysis protocol (a brief description first, then the letter), read with the same
 extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (benchkit.views).
 """

@@ -16,6 +16,7 @@ from typing import Iterator
 
 import numpy as np
 
+from benchkit import builds
 from benchkit.photos import SizePolicy
 from benchkit.render import clear_caches
 from benchkit.scenegen import SceneConfig
@@ -27,7 +28,7 @@ from dicobench import descriptors
 from dicobench.rows import Inputs, Proposal, make_row, pick
 from dicobench.schema import LETTERS, TASKS
 
-SPLITS = {"test": 0, "train": 1}
+SPLITS = builds.SPLITS
 SEED_BITS = 62  # each split owns 2**62 seeds of the non-negative int64 `seed` column
 MAX_ATTEMPTS = 40
 
@@ -48,8 +49,7 @@ class BuildOptions:
 
 def seed_range(split: str) -> range:
     """The seeds of `split`: disjoint ranges by construction, recorded in the card."""
-    code = SPLITS[split]
-    return range(code << SEED_BITS, (code + 1) << SEED_BITS)
+    return builds.code_range(SPLITS[split], SEED_BITS)
 
 
 def sample_seed(root: int, split: str, task: str, index: int, attempt: int) -> int:

@@ -22,13 +22,13 @@ from typing import Callable
 import numpy as np
 
 from benchkit.photos import Photo, PhotoObject, PhotoSource
-from benchkit.render import Box, bounding
+from benchkit.geometry import Box, apart, bounding
 from dicobench.checks import Rejected, check_difference_pixels
-from dicobench.editors.classical import Insert, Mask, changed_box, crop, object_mask
-from dicobench.editors.instructed import blends_references, reference_blend
-from dicobench.edits import capitalised, kind_phrase
+from dicobench.photo_editors.classical import Insert, Mask, changed_box, crop, object_mask
+from dicobench.photo_editors.instructed import blends_references, reference_blend
+from dicobench.scene_edits import capitalised, kind_phrase
 from dicobench.photo_models import Backends
-from dicobench.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, apart, load_photo
+from dicobench.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo
 from dicobench.registry import Task
 from dicobench.rows import AgainstNoneImageB, Candidate, Inputs, Proposal, cue, generator
 from dicobench.schema import SOURCE_SEPARATOR

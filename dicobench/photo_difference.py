@@ -20,13 +20,13 @@ import numpy as np
 
 from benchkit.palette import COLOURS, to_lab
 from benchkit.photos import PhotoObject, propose_regions
-from benchkit.render import Box
+from benchkit.geometry import Box, apart
 from dicobench.checks import Rejected, check_difference_pixels
-from dicobench.editors.classical import (Edited, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
+from dicobench.photo_editors.classical import (PixelEdit, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
                                          object_mask, pattern_mask, stain_pattern)
-from dicobench.editors.instructed import context, model_edit, plan, verify
+from dicobench.photo_editors.instructed import context, model_edit, plan, verify
 from dicobench.photo_models import Backends
-from dicobench.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, apart, load_photo
+from dicobench.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo
 from dicobench.registry import Task
 from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator
 
@@ -82,7 +82,7 @@ def place_words(box: Box, width: int, height: int) -> str:
     return PLACES[row, col]
 
 
-def describe(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask) -> str:
+def region_subject(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask) -> str:
     """The annotated name; else size, shape, colour and place ("tiny round dark red object
     near the top left"), so that a person can find it in image a."""
     if obj.name:
@@ -104,16 +104,16 @@ def candidates(rng: np.random.Generator, pixels: np.ndarray, objects: tuple[Phot
         mask = object_mask(pixels, obj.box)
         colour = object_colour(pixels, mask)
         if accept(colour):
-            yield Region(obj.box, describe(obj, pixels, colour, mask), mask, colour)
+            yield Region(obj.box, region_subject(obj, pixels, colour, mask), mask, colour)
 
 
-def _changed(edited: Edited, region: Region) -> Box:
+def _changed(edited: PixelEdit, region: Region) -> Box:
     if edited.changed is None:
         raise Rejected("no_change", region.subject)
     return edited.changed
 
 
-def _candidate(edited: Edited, text: str, cues: list[dict], region: Region) -> Candidate:
+def _candidate(edited: PixelEdit, text: str, cues: list[dict], region: Region) -> Candidate:
     return Candidate(edited.pixels, text, region.subject, cues, _changed(edited, region))
 
 

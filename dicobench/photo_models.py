@@ -4,7 +4,7 @@ LLM-written instructions (`--instructions openai:<model>`) and a VLM check of ea
 
 `ModelOptions` is what the build records (it says how the bytes were made: never a key);
 `Backends` are the opened models, once per worker process and shard. The edit op that uses
-them is `dicobench.editors.instructed`. Nothing heavy is imported until a backend is opened.
+them is `dicobench.photo_editors.instructed`. Nothing heavy is imported until a backend is opened.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class Endpoint:
 class Backends:
     """The opened models of one shard; any of them may be absent."""
 
-    editor: object | None = None  # a dicobench.editors.diffusers_editor.InpaintEditor
+    editor: object | None = None  # a dicobench.photo_editors.diffusers_editor.InpaintEditor
     writer: object | None = None  # a dicobench.instructions.InstructionGenerator
     verifier: object | None = None  # a dicobench.instructions.EditVerifier
     options: ModelOptions = ModelOptions()
@@ -86,7 +86,7 @@ class Backends:
 @functools.lru_cache(maxsize=1)
 def _editor(spec: str, steps: int | None, size: int | None):
     """One editor per process: loading a pipeline takes far longer than a shard."""
-    from dicobench.editors.diffusers_editor import DiffusersEditor
+    from dicobench.photo_editors.diffusers_editor import DiffusersEditor
 
     kwargs = {k: v for k, v in (("steps", steps), ("size", size)) if v is not None}
     return DiffusersEditor(spec.partition(":")[2], **kwargs)

@@ -1,9 +1,8 @@
-"""What both photo tracks share: loading a row's photos, the size of an editable object, spacing."""
+"""What both photo tracks share: loading a row's photos and the size of an editable object."""
 
 from __future__ import annotations
 
 from benchkit.photos import Photo, PhotoSkipped, PhotoSource
-from benchkit.render import Box
 from dicobench.checks import Skipped
 
 MIN_OBJECT_PIXELS = 400  # smaller regions cannot show MIN_VISIBLE_PIXELS clearly changed pixels
@@ -16,8 +15,3 @@ def load_photo(source: PhotoSource, index: int) -> Photo:
         return source.load(index)
     except PhotoSkipped as exc:
         raise Skipped(exc.reason, str(exc)) from None
-
-
-def apart(a: Box, b: Box, gap: int) -> bool:
-    return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
-            or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])

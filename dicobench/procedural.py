@@ -18,14 +18,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchkit.catalogue import by_name
-from benchkit.render import Box, background, bounding, footprint, render, render_edit
+from benchkit.geometry import Box, bounding
+from benchkit.render import background, footprint, render, render_edit
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, cue_sized, occupied_boxes, place, random_object, random_scene, surface_colour
 from benchkit.textures import TINTS
 from benchkit.difficulty import EASY
 from dicobench import descriptors
 from dicobench.checks import Rejected
-from dicobench.edits import Cue
+from dicobench.scene_edits import Cue
 from dicobench.schema import LETTERS
 from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
 

@@ -1,4 +1,4 @@
-"""The prompt every runner sends (DESIGN.md): two images in order, then question and options."""
+"""The prompt every runner sends (docs/ARCHITECTURE.md): two images in order, then question and options."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ TRACKS = (DIFFERENCE, COMMONALITY)  # frozen as well: the `track` ClassLabel
 @dataclass(frozen=True)
 class ModelEdit:
     """How an editor build (`--editor`) edits this task's photos: `plan` ("module:function",
-    `(rng, subject, colour) -> dicobench.editors.instructed.Plan`) writes a template instruction
+    `(rng, subject, colour) -> dicobench.photo_editors.instructed.Plan`) writes a template instruction
     whose claim can be checked on the pixels, `llm_kind` is what an instruction-writing LLM is
     asked to do, `cue_in_a` whether the edited object is also boxed in image a (a trace that
     appears has nothing to box there)."""
@@ -45,7 +45,7 @@ class ModelEdit:
     cue_in_a: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per task: compared and hashed by identity
 class Task:
     name: str
     track: Track
@@ -77,16 +77,16 @@ def resolve(ref: str):
 TASK_REGISTRY: tuple[Task, ...] = (
     Task("attribute", DIFFERENCE,
          {"procedural": "dicobench.tasks.attribute:proposal", "photos": "dicobench.photo_difference:recolour_proposal"},
-         ModelEdit("dicobench.editors.instructed:recolour_plan",
+         ModelEdit("dicobench.photo_editors.instructed:recolour_plan",
                    "change an attribute of the object (its colour, material or pattern), keeping what it is")),
     Task("entity", DIFFERENCE,
          {"procedural": "dicobench.tasks.entity:proposal", "photos": "dicobench.photo_difference:removal_proposal"},
-         ModelEdit("dicobench.editors.instructed:removal_plan", "replace the object by a different small object, or remove it")),
+         ModelEdit("dicobench.photo_editors.instructed:removal_plan", "replace the object by a different small object, or remove it")),
     Task("spatial_relation", DIFFERENCE,
          {"procedural": "dicobench.tasks.spatial_relation:proposal", "photos": "dicobench.photo_difference:move_proposal"}),
     Task("difference_reasoning", DIFFERENCE,
          {"procedural": "dicobench.tasks.difference_reasoning:proposal", "photos": "dicobench.photo_difference:trace_proposal"},
-         ModelEdit("dicobench.editors.instructed:trace_plan",
+         ModelEdit("dicobench.photo_editors.instructed:trace_plan",
                    "add a small visual trace that implies a physical event (a crack, a footprint, a stain)", cue_in_a=False)),
     Task("instance", COMMONALITY,
          {"procedural": "dicobench.tasks.instance:proposal", "photos": "dicobench.photo_commonality:instance_proposal"}),

@@ -12,13 +12,13 @@ Nothing after the proposer changes what it decided (options, provenance).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 import numpy as np
 
 from benchkit import __version__
 from benchkit.imageio import decode, encode_png
-from benchkit.render import Box
+from benchkit.geometry import Box
 from dicobench.checks import Rejected, check_cues_drawn, check_difference_pair, check_difference_pixels, check_options
 from dicobench.photo_models import Backends
 from dicobench.registry import get_task
@@ -31,7 +31,7 @@ def cue(image: int, box: Box, label: str) -> dict:
 
 
 def cue_dicts(cues) -> list[dict]:
-    """`dicobench.edits.Cue`s as row cues."""
+    """`dicobench.scene_edits.Cue`s as row cues."""
     return [cue(c.image, c.bbox, c.label) for c in cues]
 
 
@@ -105,7 +105,7 @@ class CuesDrawn:
     not share exactly their subject."""
 
     bare: tuple[np.ndarray, np.ndarray]
-    consistent: object  # () -> None, raising Rejected
+    consistent: Callable[[], None]  # raises Rejected
 
     def proposal(self, prop: Proposal) -> None:
         self.consistent()
@@ -150,8 +150,8 @@ def pick(prop: Proposal, letter: str) -> tuple[np.ndarray, list[dict]]:
 def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int) -> dict:
     """The checked schema row (without its id) of `prop` with answer `letter`."""
     spec = get_task(task)
-    options = [c.text for c in prop.candidates] + [spec.track.none_option]
-    check_options(options, [c.subject for c in prop.candidates], spec.track.none_option)
+    options = [c.text for c in prop.candidates] + [spec.none_option]
+    check_options(options, [c.subject for c in prop.candidates], spec.none_option)
     prop.check.proposal(prop)
     for cand in prop.candidates:
         prop.check.candidate(prop, cand)
@@ -164,7 +164,7 @@ def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: 
         "task": task,
         "image_a": {"bytes": png_a, "path": None},
         "image_b": {"bytes": png_b, "path": None},
-        "question": spec.track.question,
+        "question": spec.question,
         "options": options,
         "answer": letter,
         "cues": cues,

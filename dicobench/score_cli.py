@@ -13,7 +13,7 @@ from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
 
 # Columns that can group rows built from the same base scene, in order of preference.
-CLUSTER_COLUMNS = ("base", "source")
+CLUSTER_COLUMNS = ("source",)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -17,20 +17,17 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from benchkit import __version__
-from benchkit.engines import check_engine, map_jobs
+from benchkit.builds import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
+                             other_split_shards, refuse_shared, run_jobs)
+from benchkit.engines import map_jobs
 from benchkit.errors import UserError
-from benchkit.manifest import claim_folder
-from benchkit.shards import (
-    Location, ShardWriter, child, complete_shard, glob, location, read_column, remove_shards, shard_name, shard_ranges,
-    write_json_atomic,
-)
+from benchkit.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
 
 from .adapters import ADAPTERS, load_sets
 from .card import MANIFEST_DIR, manifest_name, write_card
-from .generate import SPLITS, SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
+from .generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from .layouts import BASES_PER_STYLE, Layout, generate_layouts
 from .llm_questions import QuestionSource, generated_questions
 from .questions import balanced_schedule
@@ -89,20 +86,10 @@ def _images(sources: list[str], layouts: list[Layout], seed: int, count: int | N
     return out
 
 
-def _prepare_out(out: Location, manifest: dict, overwrite: bool) -> None:
-    split = manifest["split"]
-
-    def clear() -> None:
-        for config in SYNTHETIC_CONFIGS:
-            remove_shards(child(out, config), split)
-
-    claim_folder(out, child(out, MANIFEST_DIR, manifest_name(split)), manifest, overwrite, clear, f"synthetic {split} build")
-
-
 def held_out_panels(out: Location, split: str) -> frozenset[str]:
     """Panel image ids (`subfigures.source_id`, which name their image set) of the folder's
     other splits: a split that reused one would leak test images into training (or back)."""
-    shards = [f for c in SYNTHETIC_CONFIGS for other in SPLITS if other != split for f in glob(child(out, c), f"{other}-*.parquet")]
+    shards = other_split_shards(out, SYNTHETIC_CONFIGS, split)
     return frozenset(sub["source_id"] for f in shards for subs in read_column(f, "subfigures") for sub in subs)
 
 
@@ -122,29 +109,18 @@ class ShardJob:
 
 def make_shard(job: ShardJob) -> dict:
     """Generate and write one shard in each of its configs; the stats go to the sidecars."""
-    feats = features()
-    writers = {c: ShardWriter(p, feats, row_group_size=ROWS_PER_IMAGE) for c, p in job.paths}
-    kept: dict[str, list[dict]] = {c: [] for c in writers}
-    try:
+    with ShardSet(dict(job.paths), features(), row_group_size=ROWS_PER_IMAGE) as shards:
+        kept: dict[str, list[dict]] = {c: [] for c, _ in job.paths}
         for rows in shard_rows(job.tasks, dict(job.sets)):
             for config, config_rows in rows.items():
                 for row in config_rows:
-                    shared = sorted({s["source_id"] for s in row["subfigures"]} & job.held_out)
-                    if shared:
-                        raise UserError(
-                            f"row {row['id']} uses image {shared[0]}, which another split in the folder already "
-                            "uses; splits must not share a base image set"
-                        )
-                    writers[config].write(row)
+                    refuse_shared(sorted({s["source_id"] for s in row["subfigures"]}), job.held_out, lambda image: (
+                        f"row {row['id']} uses image {image}, which another split in the folder already "
+                        "uses; splits must not share a base image set"))
+                    shards.write(config, row)
                 kept[config] += [{k: v for k, v in r.items() if k != "image"} for r in config_rows]
-        stats = {c: _shard_stats(c, kept[c]) for c in writers}
-    except BaseException:
-        for writer in writers.values():
-            writer.abort()
-        raise
-    for config, writer in writers.items():
-        writer.close(sidecar=stats[config])
-    return {"rows": sum(s["rows"] for s in stats.values())}
+        shards.stats = {c: _shard_stats(c, kept[c]) for c in kept}
+    return {"rows": sum(s["rows"] for s in shards.stats.values())}
 
 
 def _shard_stats(config: str, rows: list[dict]) -> dict:
@@ -161,31 +137,36 @@ def _shard_stats(config: str, rows: list[dict]) -> dict:
     }
 
 
-def build(
-    out_dir: str | os.PathLike,
-    *,
-    seed: int = 0,
-    sources: Sequence[str] | str = PROCEDURAL,
-    num_proc: int | None = None,
-    layouts: Sequence[int] | str | None = None,
-    configs: Sequence[str] | str | None = None,
-    source_data: dict[str, str] | None = None,
-    source_split: dict[str, str] | None = None,
-    questions: str = "template",
-    llm_base_url: str | None = None,
-    llm_api_key: str | None = None,
-    overwrite: bool = False,
-    images_per_shard: int = 42,
-    num_shards: int | None = None,
-    compress_level: int = 1,
-    engine: str = "local",
-    ray_address: str | None = None,
-    progress: bool = True,
-    split: str = "test",
-    images: int | None = None,
-) -> Location:
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """Everything a MultipanelVQA build takes; `Options.of` reads the keyword form of `build`."""
+
+    seed: int = 0
+    sources: Sequence[str] | str = PROCEDURAL
+    layouts: Sequence[int] | str | None = None  # layout ids, e.g. "0-6,140" (default: all)
+    configs: Sequence[str] | str | None = None  # default: every synthetic config
+    source_data: dict[str, str] | None = None  # magicbrush/vqav2 adapters: a Hub id or local Parquet
+    source_split: dict[str, str] | None = None
+    questions: str = "template"  # or "openai:<model>"
+    llm_base_url: str | None = None
+    llm_api_key: str | None = dataclasses.field(default=None, repr=False)
+    images_per_shard: int = 42
+    num_shards: int | None = None  # per config, at most (overrides images_per_shard)
+    compress_level: int = 1
+    images: int | None = None  # per source (default one per layout)
+    run: RunOptions = RunOptions()
+
+    @classmethod
+    def of(cls, *, num_proc: int | None = None, overwrite: bool = False, engine: str = "local",
+           ray_address: str | None = None, progress: bool = True, split: str = "test", **fields) -> "Options":
+        return cls(**fields, run=RunOptions(split, overwrite, engine, num_proc, ray_address, progress))
+
+
+def build(out_dir: str | os.PathLike, options: Options | None = None, **settings) -> Location:
     """Build the synthetic MultipanelVQA configs into `out_dir` and return the folder.
 
+    Give either an `Options` or its fields as keywords, with `num_proc`, `overwrite`, `engine`,
+    `ray_address`, `progress` and `split` (`Options.of`).
     Default: 210 layouts x 2 procedural sources x 3 questions = 1260 rows in each of the 7
     configs. `layouts` picks layout ids (e.g. "0-6"), `source_data`/`source_split` point the
     magicbrush/vqav2 adapters at a Hub id or local Parquet, `questions="openai:<model>"` asks
@@ -197,41 +178,41 @@ def build(
     `images` (per source, default one per layout) cycles the layouts with fresh image sets.
     `out_dir` may be an fsspec URL (`s3://...`); the result is then that URL, else a `Path`.
     """
-    if split not in SPLITS:
-        raise UserError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
-    if images is not None and (not isinstance(images, int) or images <= 0):
-        raise UserError(f"--images must be a positive integer, got {images!r}")
-    source_list = _resolve(sources, SOURCES, "source")
-    config_list = _resolve(configs if configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
-    if num_proc is not None and num_proc <= 0:
-        raise UserError("--num-proc must be positive")
-    if num_shards is not None and num_shards <= 0:
+    if options is None:
+        options = Options.of(**settings)
+    elif settings:
+        raise TypeError("build() takes an Options object or keyword settings, not both")
+    o, run = options, options.run
+    check_split(run.split)
+    if o.images is not None and (not isinstance(o.images, int) or o.images <= 0):
+        raise UserError(f"--images must be a positive integer, got {o.images!r}")
+    source_list = _resolve(o.sources, SOURCES, "source")
+    config_list = _resolve(o.configs if o.configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
+    if o.num_shards is not None and o.num_shards <= 0:
         raise UserError("--num-shards must be positive")
-    if images_per_shard <= 0:
+    if o.images_per_shard <= 0:
         raise UserError("images per shard must be positive")
-    if not 0 <= compress_level <= 9:
-        raise UserError("PNG compress level must be 0-9")
-    check_engine(engine, ray_address)
-    qsource = QuestionSource.parse(questions, llm_base_url, llm_api_key)
-    all_layouts = generate_layouts(seed)
-    layout_ids = parse_layouts(layouts, len(all_layouts))
-    per_source = len(layout_ids) if images is None else images
-    if (split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
+    check_compress_level(o.compress_level)
+    run.check()
+    qsource = QuestionSource.parse(o.questions, o.llm_base_url, o.llm_api_key)
+    all_layouts = generate_layouts(o.seed)
+    layout_ids = parse_layouts(o.layouts, len(all_layouts))
+    per_source = len(layout_ids) if o.images is None else o.images
+    if (run.split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
         raise UserError("--split train and more --images than layouts need procedural sources (imported image sets cannot be drawn fresh)")
-    schedule = _images(source_list, [all_layouts[i] for i in layout_ids], seed, per_source)
+    schedule = _images(source_list, [all_layouts[i] for i in layout_ids], o.seed, per_source)
     cycles = [(i % per_source) // len(layout_ids) for i in range(len(schedule))]
-    if num_shards is not None:
-        images_per_shard = -(-len(schedule) // num_shards)
-    data = {s: (source_data or {}).get(s) for s in source_list if s in ADAPTERS}
-    data_split = {s: (source_split or {}).get(s) for s in source_list if s in ADAPTERS}
+    images_per_shard = o.images_per_shard if o.num_shards is None else -(-len(schedule) // o.num_shards)
+    data = {s: (o.source_data or {}).get(s) for s in source_list if s in ADAPTERS}
+    data_split = {s: (o.source_split or {}).get(s) for s in source_list if s in ADAPTERS}
     out = location(out_dir)
     if qsource.model is not None and not isinstance(out, Path):
         raise UserError("--questions openai:<model> needs a local --out (the reply cache is a local folder)")
     manifest = json.loads(json.dumps({
         "generator": f"multipanelvqa {__version__}",
-        "split": split,
+        "split": run.split,
         "images": per_source,
-        "seed": seed,
+        "seed": o.seed,
         "sources": source_list,
         "source_data": data,
         "source_split": data_split,
@@ -239,35 +220,23 @@ def build(
         "configs": config_list,
         "questions": qsource.spec,
         "images_per_shard": images_per_shard,
-        "compress_level": compress_level,
+        "compress_level": o.compress_level,
     }))
-    _prepare_out(out, manifest, overwrite)
-
+    claim(out, child(out, MANIFEST_DIR, manifest_name(run.split)), manifest, SYNTHETIC_CONFIGS, run,
+          f"synthetic {run.split} build")
     ranges = shard_ranges(len(schedule), images_per_shard)
-    todo: dict[int, dict[str, Location]] = {}  # shard -> config -> path still to write
-    for config in config_list:
-        for k, r in enumerate(ranges):
-            path = child(out, config, shard_name(split, k, len(ranges)))
-            if complete_shard(path, len(r) * ROWS_PER_IMAGE) is None:
-                todo.setdefault(k, {})[config] = path
+    todo = missing_shards(out, config_list, run.split, ranges, ROWS_PER_IMAGE)
     if todo:
-        engine_options = {"engine": engine, "num_proc": num_proc, "ray_address": ray_address}
-        tasks = [
-            ImageTask(*image, seed, (), compress_level, split=split, cycle=cycle) for image, cycle in zip(schedule, cycles)
-        ]
-        jobs = _jobs(out, tasks, ranges, todo, seed, data, data_split, qsource, held_out_panels(out, split), engine_options)
+        tasks = [ImageTask(*image, o.seed, (), o.compress_level, split=run.split, cycle=cycle)
+                 for image, cycle in zip(schedule, cycles)]
+        jobs = _jobs(out, tasks, ranges, todo, o.seed, data, data_split, qsource, held_out_panels(out, run.split), run)
         total = sum(len(j.tasks) * len(j.paths) * ROWS_PER_IMAGE for j in jobs)
-        bar = tqdm(total=total, desc=f"multipanelvqa {split}", unit="row", disable=not progress)
-        try:
-            for stats in map_jobs(make_shard, jobs, **engine_options):
-                bar.update(stats["rows"])
-        finally:
-            bar.close()
+        run_jobs(make_shard, jobs, total, f"multipanelvqa {run.split}", run)
     write_card(out)
     return out
 
 
-def _jobs(out, images, ranges, todo, seed, data, data_split, qsource, held_out, engine_options) -> list[ShardJob]:
+def _jobs(out, images, ranges, todo, seed, data, data_split, qsource, held_out, run: RunOptions) -> list[ShardJob]:
     """The shard jobs, with imported image sets and LLM questions resolved here, on the driver."""
     tasks = {i: dataclasses.replace(images[i], configs=tuple(todo[k])) for k in sorted(todo) for i in ranges[k]}
     needed = sorted({(t.source, t.set_index) for t in tasks.values()})
@@ -277,7 +246,7 @@ def _jobs(out, images, ranges, todo, seed, data, data_split, qsource, held_out, 
         sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
     if qsource.model is not None:  # the prompt needs every image's target: make the sets here
         procedural = [(s, b, seed) for s, b in needed if s in PROCEDURAL]
-        sets.update(dict(map_jobs(_make_set, procedural, **engine_options)))
+        sets.update(dict(map_jobs(_make_set, procedural, engine=run.engine, num_proc=run.num_proc, ray_address=run.ray_address)))
         infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
         generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")
         tasks = {i: dataclasses.replace(t, generated=generated.get(i)) for i, t in tasks.items()}

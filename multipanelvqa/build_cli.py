@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.cli import add_build_arguments
+from benchkit.cli import add_build_arguments, build_handler, run_options
 
 from .adapters import DEFAULT_DATA
-from .build import SOURCES, build
+from .build import SOURCES, Options, build
 from .generate import SYNTHETIC_CONFIGS
 from .sources import PROCEDURAL
 
 
-def _handle(args: argparse.Namespace) -> int:
-    out = build(
-        args.out,
+def options(args: argparse.Namespace) -> Options:
+    """The build options the command line gives."""
+    return Options(
         seed=args.seed,
         sources=args.sources,
-        num_proc=args.num_proc,
         layouts=args.layouts,
         configs=args.configs,
         source_data={"magicbrush": args.magicbrush, "vqav2": args.vqav2},
@@ -25,18 +24,12 @@ def _handle(args: argparse.Namespace) -> int:
         questions=args.questions,
         llm_base_url=args.base_url,
         llm_api_key=args.api_key,
-        overwrite=args.overwrite,
         images_per_shard=args.images_per_shard,
         num_shards=args.num_shards,
-        engine=args.engine,
-        ray_address=args.ray_address,
         compress_level=args.compress_level,
-        progress=not args.quiet,
-        split=args.split,
         images=args.images,
+        run=run_options(args),
     )
-    print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
-    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,4 +47,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--images-per-shard", type=int, default=42, help="images per Parquet shard, 3 rows each (default 42)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test); train draws its own image sets")
     p.add_argument("--images", type=int, default=None, help="images per source (default one per layout); more cycle the layouts with fresh image sets")
-    p.set_defaults(func=_handle)
+    p.set_defaults(func=build_handler(build, options))

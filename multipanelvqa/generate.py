@@ -16,6 +16,7 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
+from benchkit import builds
 from benchkit.imageio import encode_png
 
 from .augment import for_config
@@ -30,15 +31,14 @@ SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
 _SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses
 Q1_KINDS = ("yes", "no_any", "no_all")  # "no_any" needs the set's absent answer, else it reads as "no_all"
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
-SPLITS = {"test": 0, "train": 1}
+SPLITS = builds.SPLITS
 SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
 
 
 def set_range(split: str) -> range:
     """The image-set indices of `split`: disjoint by construction (as dicobench's seed_range),
     so a train image can never be drawn from a test image set; recorded in the card."""
-    code = SPLITS[split]
-    return range(code << SET_BITS, (code + 1) << SET_BITS)
+    return builds.code_range(SPLITS[split], SET_BITS)
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchkit.geometry import Box
+
 from .positions import PositionError, describe_positions
 from .schema import CANVAS, LAYOUT_STYLES
 
-Box = tuple[int, int, int, int]
 
 MAX_PANELS = 8
 MIN_PANELS = 2

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-Box = tuple[int, int, int, int]
+from benchkit.geometry import Box
+
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 # Two boxes share a row (column) when their vertical (horizontal) extents overlap by at

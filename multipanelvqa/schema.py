@@ -1,4 +1,4 @@
-"""MultipanelVQA's fixed vocabulary and `datasets` features (the contract in DESIGN.md)."""
+"""MultipanelVQA's fixed vocabulary and `datasets` features (docs/ARCHITECTURE.md, "Schemas")."""
 
 from __future__ import annotations
 

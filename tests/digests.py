@@ -126,7 +126,7 @@ def model_edited(tmp: Path) -> dict:
     from dicobench import build
     from benchkit.photos import SizePolicy
     from dicobench.generate import BuildOptions, generate_row, photo_source
-    from dicobench.editors.diffusers_editor import Flux2KleinInpaintEditor
+    from dicobench.photo_editors.diffusers_editor import Flux2KleinInpaintEditor
     from dicobench.photo_models import Backends
     from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, save_tiny_pipeline
 

@@ -6,8 +6,7 @@ from datasets import ClassLabel, Image, load_dataset
 
 from benchkit.errors import UserError
 from dicobench import build
-from dicobench.build import AVAILABLE_TASKS
-from dicobench.schema import DIFFERENCE_TASKS, LETTERS
+from dicobench.schema import DIFFERENCE_TASKS, LETTERS, TASKS
 
 
 def test_build_loads_typed_with_every_config(small_build):
@@ -19,7 +18,7 @@ def test_build_loads_typed_with_every_config(small_build):
         assert row["image_a"].mode == "RGB" and 1600 <= max(row["image_a"].size) <= 2048
         assert len(row["options"]) == 5 and row["seed"] > 0
     everything = load_dataset(str(small_build), "all", split="test")
-    assert len(everything) == 2 * len(AVAILABLE_TASKS)
+    assert len(everything) == 2 * len(TASKS)
     assert len(set(everything["id"])) == len(everything)
 
 

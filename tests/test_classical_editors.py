@@ -5,7 +5,7 @@ skdata = pytest.importorskip("skimage.data")
 cv2 = pytest.importorskip("cv2")
 
 from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, check_difference_pixels  # noqa: E402
-from dicobench.editors.classical import (Insert, Move, Paste, Recolour, Remove, Trace, changed_box,  # noqa: E402
+from dicobench.photo_editors.classical import (Insert, Move, Paste, Recolour, Remove, Trace, changed_box,  # noqa: E402
                                          crack_pattern, crop, object_mask, pattern_mask, stain_pattern)
 
 # skimage's coffee photo (400x600): the spoon's handle region and the saucer's rim
@@ -114,7 +114,7 @@ def test_insert_from_another_photo_changes_only_the_placed_mask(astronaut, coffe
     assert_edit_confined(coffee, edited, support(coffee, placed))
     # the object is there, at its new size: its core matches the cut-out rescaled
     core = placed.alpha >= 0.99
-    own = cv2.resize(np.ascontiguousarray(mask.place(astronaut)), placed.window[2:])[core].mean(1)
+    own = cv2.resize(np.ascontiguousarray(mask.under(astronaut)), placed.window[2:])[core].mean(1)
     assert np.corrcoef(own, crop(edited.pixels, placed.window)[core].mean(1))[0, 1] > 0.9
 
 
@@ -126,7 +126,7 @@ def test_insert_keeps_the_objects_colours_only_without_poisson_blending(astronau
         op = Insert(astronaut, (400, 10), 1.3, poisson=poisson)
         placed = op.placed(mask)
         core = placed.alpha >= 0.99
-        own = cv2.resize(np.ascontiguousarray(mask.place(astronaut)), placed.window[2:], interpolation=cv2.INTER_CUBIC)[core]
+        own = cv2.resize(np.ascontiguousarray(mask.under(astronaut)), placed.window[2:], interpolation=cv2.INTER_CUBIC)[core]
         got = crop(op(coffee, mask).pixels, placed.window)[core]
         shift[poisson] = np.abs(got.astype(float).mean(0) - own.astype(float).mean(0)).max()
     assert shift[False] < 1 and shift[True] > 10

@@ -13,7 +13,7 @@ pytest.importorskip("cv2")
 skdata = pytest.importorskip("skimage.data")
 
 from benchkit.errors import UserError  # noqa: E402
-from dicobench.editors.diffusers_editor import (DiffusersEditor, Flux2KleinInpaintEditor,  # noqa: E402
+from dicobench.photo_editors.diffusers_editor import (DiffusersEditor, Flux2KleinInpaintEditor,  # noqa: E402
                                                 FluxFillEditor, StableDiffusionInpaintEditor, context_box, work_size)
 from tiny_diffusers import (KLEIN_OUT_LAYERS, Spy, save_tiny_pipeline, tiny_flux2_klein_inpaint_pipeline,  # noqa: E402
                             tiny_flux_fill_pipeline, tiny_sd_pipeline)

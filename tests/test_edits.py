@@ -7,7 +7,7 @@ from benchkit.catalogue import by_name
 from benchkit.palette import clearly_different
 from benchkit.render import footprint
 from benchkit.scenegen import random_scene
-from dicobench.edits import attribute, entity, move, traces
+from dicobench.scene_edits import attribute, entity, move, traces
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from benchkit.catalogue import FORMER_NAMES, by_name
 from benchkit.embeddings import shipped
 from benchkit.scene import PlacedObject
 from benchkit.scenegen import random_scene
-from dicobench.edits import entity
+from dicobench.scene_edits import entity
 from dicobench.looks import look, with_marking
 from dicobench.relations import RELATIONS, related, statement
 

@@ -13,7 +13,7 @@ from dicobench.generate import BuildOptions  # noqa: E402
 from dicobench.generate import row_from_seed  # noqa: E402
 from dicobench.photo_commonality import Photos, choose_candidates, name_index  # noqa: E402
 from dicobench.photo_commonality import category_proposal, instance_proposal  # noqa: E402
-from dicobench.photo_objects import apart  # noqa: E402
+from benchkit.geometry import apart  # noqa: E402
 from dicobench.schema import LETTERS, NONE_OPTIONS  # noqa: E402
 from photo_fixtures import ASTRONAUT, OTHERS, POLICY, TWINS, png, write_source  # noqa: E402
 
@@ -237,7 +237,7 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     pytest.importorskip("diffusers")
     from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, Spy
 
-    from dicobench.editors.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
+    from dicobench.photo_editors.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
     from dicobench.photo_models import Backends
 
     seed = rows["instance"]["E"]["seed"]

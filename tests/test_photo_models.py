@@ -14,7 +14,7 @@ from benchkit.judge import ChatClient  # noqa: E402
 from benchkit.photos import FolderSource, SizePolicy  # noqa: E402
 from datasets import load_dataset  # noqa: E402
 from dicobench.build import build  # noqa: E402
-from dicobench.editors.instructed import TARGET_COLOURS, template_plan  # noqa: E402
+from dicobench.photo_editors.instructed import TARGET_COLOURS, template_plan  # noqa: E402
 from dicobench.instructions import EditVerifier  # noqa: E402
 from dicobench.photo_models import Backends, ModelOptions  # noqa: E402
 from dicobench.photo_difference import choose_edits, remove  # noqa: E402

@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from benchkit.scene import PlacedObject, Scene
-from dicobench.edits import Edit
+from dicobench.scene_edits import SceneEdit
 
 NUM_EDITS = 4
 
@@ -21,13 +21,13 @@ NUM_EDITS = 4
 def collect(
     rng: np.random.Generator,
     scene: Scene,
-    make: Callable[[PlacedObject, frozenset[str]], Edit | None],
+    make: Callable[[PlacedObject, frozenset[str]], SceneEdit | None],
     candidates: Iterable[PlacedObject] | None = None,
-) -> list[Edit] | None:
+) -> list[SceneEdit] | None:
     """Four edits whose objects (subjects and any references) are all different, or None."""
     objects = list(candidates if candidates is not None else scene.objects)
     used: set[str] = set()
-    edits: list[Edit] = []
+    edits: list[SceneEdit] = []
     for idx in rng.permutation(len(objects)):
         obj = objects[idx]
         if obj.name in used:

@@ -21,7 +21,7 @@ from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, pick_colour, random_scene, surface_colour
 from dicobench.checks import Rejected, same_instance
 from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
-from dicobench.edits import kind_phrase
+from dicobench.scene_edits import kind_phrase
 from dicobench.tasks import NUM_EDITS
 
 NEAR = 0.55  # cosine similarity above which two names count as the same kind (mug / cup and saucer)

@@ -6,7 +6,7 @@ kinds, every kind is as likely as its objects allow, and traces that fit any obj
 
 from __future__ import annotations
 
-from dicobench.edits.traces import KINDS, add_trace, kinds_for
+from dicobench.scene_edits.traces import KINDS, add_trace, kinds_for
 from dicobench.tasks import NUM_EDITS
 from benchkit.scenegen import SceneConfig
 from dicobench.procedural import scene_difference

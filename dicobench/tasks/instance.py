@@ -20,7 +20,7 @@ from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, random_scene
 from dicobench.checks import same_instance
 from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, fits, other_scene, reserve, scene_commonality
-from dicobench.looks import with_marking as describe
+from dicobench.looks import with_marking as look
 from dicobench.tasks import NUM_EDITS
 
 STYLES = ("plain", "striped", "dotted", "two_tone")  # not outline: a hollow glyph hides its marking
@@ -79,11 +79,11 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     for obj, decoy in zip(marked, decoys):
         same = dataclasses.replace(decoy, style=obj.style, marking=obj.marking, colour=obj.colour, accent=obj.accent)
         candidates.append(SceneCandidate(
-            text=f"The same {describe(obj)} is in both images.",
+            text=f"The same {look(obj)} is in both images.",
             subject=obj.name,
             scene_b=scene_b.replace_object(decoy.uid, same),
             dirty=(footprint(decoy), footprint(same)),
-            cues=cue_pair(obj, same, f"{obj.name}: same instance ({describe(obj)})"),
+            cues=cue_pair(obj, same, f"{obj.name}: same instance ({look(obj)})"),
         ))
     return ScenePair(scene_a, scene_b, tuple(candidates))
 

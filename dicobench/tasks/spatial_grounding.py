@@ -18,7 +18,8 @@ import numpy as np
 
 from benchkit.catalogue import load_catalogue
 from benchkit.embeddings import shipped
-from benchkit.render import Box, footprint
+from benchkit.geometry import Box
+from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, inside, overlaps, random_scene
 from dicobench.checks import Rejected

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicobench.edits.move import move
+from dicobench.scene_edits.move import move
 from dicobench.tasks import collect
 from benchkit.scenegen import SceneConfig
 from dicobench.procedural import cue_objects, scene_difference

@@ -1,6 +1,6 @@
 """Classical photo edits (OpenCV): recolour, remove, insert (paste), move and traces.
 
-Each op is a small callable with explicit parameters, `op(pixels, mask) -> Edited`, that
+Each op is a small callable with explicit parameters, `op(pixels, mask) -> PixelEdit`, that
 returns a new image and the exact box of the pixels it changed. An op only touches pixels
 where the mask's `alpha` is positive (the object, dilated by the feather), so everything
 else stays bit-identical, which the difference checks then verify on the written pair.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from benchkit.render import Box, bounding
+from benchkit.geometry import Box, bounding
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,8 @@ class Mask:
         x, y = self.window[0] + int(xs.min()), self.window[1] + int(ys.min())
         return (x, y, int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
 
-    def place(self, pixels: np.ndarray) -> np.ndarray:
+    def under(self, pixels: np.ndarray) -> np.ndarray:
+        """The pixels of the mask's window (a view)."""
         return crop(pixels, self.window)
 
 
@@ -44,7 +45,7 @@ def crop(pixels: np.ndarray, box: Box) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Edited:
+class PixelEdit:
     pixels: np.ndarray
     changed: Box | None  # the tight box of every changed pixel; None when nothing changed
 
@@ -110,14 +111,14 @@ def object_mask(pixels: np.ndarray, box: Box, feather: float = 1.5, iterations: 
     return soft(hard > 0, window, feather)
 
 
-def _blend(pixels: np.ndarray, mask: Mask, new_window: np.ndarray) -> Edited:
+def _blend(pixels: np.ndarray, mask: Mask, new_window: np.ndarray) -> PixelEdit:
     """`pixels` with `new_window` (float or uint8, window-sized) blended in by the mask's alpha."""
     out = pixels.copy()
-    region = mask.place(out)
+    region = mask.under(out)
     a = mask.alpha[..., None]
     mixed = region.astype(np.float32) * (1 - a) + new_window.astype(np.float32) * a
     region[...] = np.where(a > 0, np.clip(np.rint(mixed), 0, 255), region).astype(np.uint8)
-    return Edited(out, changed_box(pixels, out, mask.window))
+    return PixelEdit(out, changed_box(pixels, out, mask.window))
 
 
 @dataclass(frozen=True)
@@ -129,8 +130,8 @@ class Recolour:
     chroma_scale: float = 1.0
     min_chroma: float = 0.0
 
-    def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
-        lab = cv2.cvtColor(mask.place(pixels).astype(np.float32) / 255.0, cv2.COLOR_RGB2Lab)
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
+        lab = cv2.cvtColor(mask.under(pixels).astype(np.float32) / 255.0, cv2.COLOR_RGB2Lab)
         t = math.radians(self.hue_degrees)
         a, b = lab[..., 1], lab[..., 2]
         ra = (a * math.cos(t) - b * math.sin(t)) * self.chroma_scale
@@ -150,14 +151,14 @@ class Remove:
     grow: int = 2
     method: int = cv2.INPAINT_TELEA
 
-    def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
         hole = cv2.dilate(mask.hard().astype(np.uint8), np.ones((2 * self.grow + 1,) * 2, np.uint8))
         hole &= (mask.alpha > 0).astype(np.uint8)  # never past the mask's support
-        filled = cv2.inpaint(np.ascontiguousarray(mask.place(pixels)), hole, self.radius, self.method)
+        filled = cv2.inpaint(np.ascontiguousarray(mask.under(pixels)), hole, self.radius, self.method)
         out = pixels.copy()
-        region = mask.place(out)
+        region = mask.under(out)
         region[hole > 0] = filled[hole > 0]
-        return Edited(out, changed_box(pixels, out, mask.window))
+        return PixelEdit(out, changed_box(pixels, out, mask.window))
 
 
 @dataclass(frozen=True)
@@ -183,13 +184,13 @@ class Insert:
             alpha[alpha < 1e-3] = 0.0  # as in `soft`: the support stays exact
         return Mask((int(self.at[0]), int(self.at[1]), alpha.shape[1], alpha.shape[0]), alpha)
 
-    def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
         target = self.placed(mask)
         x, y, w, h = target.window
         height, width = pixels.shape[:2]
         if not (0 < x and x + w < width and 0 < y and y + h < height):
             raise ValueError(f"inserting {mask.window} at {(x, y)} (scale {self.scale:g}) leaves the {width}x{height} image")
-        patch = np.ascontiguousarray(mask.place(self.source))
+        patch = np.ascontiguousarray(mask.under(self.source))
         if (w, h) != (patch.shape[1], patch.shape[0]):
             patch = cv2.resize(patch, (w, h), interpolation=cv2.INTER_AREA if self.scale < 1 else cv2.INTER_CUBIC)
         if not self.poisson:
@@ -203,7 +204,7 @@ class Insert:
         bx, by, bw, bh = cv2.boundingRect(inside)
         centre = (x + bx + bw // 2, y + by + bh // 2)
         cloned = cv2.seamlessClone(patch, np.ascontiguousarray(pixels), inside, centre, cv2.NORMAL_CLONE)
-        return _blend(pixels, target, target.place(cloned))
+        return _blend(pixels, target, target.under(cloned))
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ class Paste:
     dx: int
     dy: int
 
-    def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
         return Insert(self.source, (mask.window[0] + self.dx, mask.window[1] + self.dy))(pixels, mask)
 
 
@@ -226,11 +227,11 @@ class Move:
     dy: int
     remove: Remove = Remove()
 
-    def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
         removed = self.remove(pixels, mask)
         pasted = Paste(pixels, self.dx, self.dy)(removed.pixels, mask)
         touched = [box for box in (removed.changed, pasted.changed) if box is not None]
-        return Edited(pasted.pixels, changed_box(pixels, pasted.pixels, bounding(touched)) if touched else None)
+        return PixelEdit(pasted.pixels, changed_box(pixels, pasted.pixels, bounding(touched)) if touched else None)
 
 
 @dataclass(frozen=True)
@@ -242,9 +243,9 @@ class Trace:
     colour: tuple[float, float, float] = (0.35, 0.27, 0.22)
     strength: float = 0.85
 
-    def __call__(self, pixels: np.ndarray, mask: Mask) -> Edited:
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
         weaker = Mask(mask.window, mask.alpha * self.strength)
-        multiplied = mask.place(pixels).astype(np.float32) * np.asarray(self.colour, np.float32)
+        multiplied = mask.under(pixels).astype(np.float32) * np.asarray(self.colour, np.float32)
         return _blend(pixels, weaker, multiplied)
 
 

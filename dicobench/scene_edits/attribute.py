@@ -6,12 +6,13 @@ import dataclasses
 
 import numpy as np
 
+from benchkit.geometry import bounding
 from benchkit.palette import COLOURS, distance, stands_out
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, surface_colour
-from dicobench.edits import Cue, Edit, article, union
 from dicobench.looks import PATTERN_WORDS, look
+from dicobench.scene_edits import Cue, SceneEdit, article
 
 STYLE_WORDS = {
     "plain": "plain",
@@ -22,19 +23,19 @@ STYLE_WORDS = {
 }
 
 
-def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str) -> Edit:
+def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str) -> SceneEdit:
     a, b = footprint(old), footprint(new)
-    return Edit(
+    return SceneEdit(
         scene=scene.replace_object(old.uid, new),
         text=text,
         subject=old.name,
-        dirty=(union(a, b),),
+        dirty=(bounding((a, b)),),
         cues=(Cue(0, a, old.name), Cue(1, b, label)),
         touched=(old.name,),
     )
 
 
-def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> Edit | None:
+def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Change the main colour to another named colour, at least the difficulty's distance away
     (clearly different at `easy`), that still stands out."""
     surface = surface_colour(scene)
@@ -54,7 +55,7 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
     return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
 
 
-def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> Edit | None:
+def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline)."""
     styles = [s for s in STYLE_WORDS if s != obj.style]
     style = styles[rng.integers(len(styles))]

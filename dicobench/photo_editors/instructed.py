@@ -4,7 +4,7 @@ An instruction for the region (one of the LLM's six, picked by the seed, or a te
 claim can be checked on the pixels), the editor run on the region's mask, then the same pixel
 checks as every edit, and the VLM's verdict where one was asked for. An inpainting editor
 only changes pixels under its mask, so it cannot carry an object elsewhere: moves stay
-classical (`dicobench.editors.classical.Move`).
+classical (`dicobench.photo_editors.classical.Move`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from benchkit.render import Box
+from benchkit.geometry import Box
 from dicobench.checks import Rejected
-from dicobench.editors.classical import Edited, Mask, changed_box, crop, grow
+from dicobench.photo_editors.classical import PixelEdit, Mask, changed_box, crop, grow
 from dicobench.photo_models import Backends
 from dicobench.registry import Task, get_task, resolve
 
@@ -74,11 +74,11 @@ def edit_mask(mask: Mask, shape: tuple[int, ...], grow_by: int = 4) -> np.ndarra
     return cv2.dilate(full.astype(np.uint8), np.ones((2 * grow_by + 1,) * 2, np.uint8)) > 0
 
 
-def model_edit(rng: np.random.Generator, pixels: np.ndarray, mask: Mask, chosen: Plan, backends: Backends) -> Edited:
+def model_edit(rng: np.random.Generator, pixels: np.ndarray, mask: Mask, chosen: Plan, backends: Backends) -> PixelEdit:
     """Run the editor on the mask with the plan's instruction (its seed drawn from `rng`)."""
     hard = edit_mask(mask, pixels.shape)
     out = backends.editor.edit(pixels, hard, chosen.instruction, seed=int(rng.integers(2**31)))
-    return Edited(out, changed_box(pixels, out))
+    return PixelEdit(out, changed_box(pixels, out))
 
 
 def context(pixels: np.ndarray, box: Box) -> np.ndarray:

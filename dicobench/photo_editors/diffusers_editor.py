@@ -16,8 +16,8 @@ import numpy as np
 from PIL import Image
 
 from benchkit.errors import UserError
-from benchkit.render import Box
-from dicobench.editors.classical import crop, soft
+from benchkit.geometry import Box
+from dicobench.photo_editors.classical import crop, soft
 
 
 def context_box(mask_box: Box, margin: float, width: int, height: int) -> Box:

@@ -7,11 +7,12 @@ import dataclasses
 import numpy as np
 
 from benchkit.catalogue import load_catalogue
+from benchkit.geometry import bounding
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, cue_sized, occupied_boxes, place, random_object, surface_colour
-from dicobench.edits import Cue, Edit, article, capitalised, union
 from dicobench.looks import look
+from dicobench.scene_edits import Cue, SceneEdit, article, capitalised
 
 
 def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
@@ -20,7 +21,7 @@ def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: fr
 
 
 def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
-            cfg: SceneConfig = SceneConfig()) -> Edit | None:
+            cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Swap in an object of a different category at the same place, about the same size."""
     from benchkit.catalogue import by_name
 
@@ -33,20 +34,20 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
         if new is None:
             continue
         a, b = footprint(obj), footprint(new)
-        return Edit(
+        return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
             text=f"The {look(obj)} was replaced by {article(look(new))}.",
             subject=obj.name,
-            dirty=(union(a, b),),
+            dirty=(bounding((a, b)),),
             cues=(Cue(0, a, obj.name), Cue(1, b, new.name)),
             touched=(obj.name, new.name),
         )
     return None
 
 
-def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> Edit:
+def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> SceneEdit:
     box = footprint(obj)
-    return Edit(
+    return SceneEdit(
         scene=scene.replace_object(obj.uid, None),
         text=f"The {look(obj)} disappeared.",
         subject=obj.name,
@@ -56,7 +57,8 @@ def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fro
     )
 
 
-def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset(), cfg: SceneConfig = SceneConfig()) -> Edit | None:
+def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset(),
+        cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """A new object, absent from the scene, appears in free space."""
     pool = _absent_entries(scene, taken=taken)
     occupied = occupied_boxes(scene)
@@ -66,7 +68,7 @@ def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozense
         if new is None:
             continue
         box = footprint(new)
-        return Edit(
+        return SceneEdit(
             scene=scene.add(obj=new),
             text=capitalised(f"{article(look(new))} appeared."),
             subject=new.name,

@@ -1,11 +1,11 @@
-"""Edit operators: each turns a base scene into an edited scene plus the option text
+"""Scene edit operators: each turns a base scene into an edited scene plus the option text
 that states the edit, the rectangles it touched and where its cue is in each image."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchkit.render import Box, bounding
+from benchkit.geometry import Box
 from benchkit.scene import Scene
 
 
@@ -17,17 +17,13 @@ class Cue:
 
 
 @dataclass(frozen=True)
-class Edit:
+class SceneEdit:
     scene: Scene  # the edited scene
     text: str  # the option that states the edit
     subject: str  # the object the option is about; options of one row name different subjects
     dirty: tuple[Box, ...]  # rectangles to re-render
     cues: tuple[Cue, ...]
     touched: tuple[str, ...] = ()  # every object name the edit involves (subject, references)
-
-
-def union(a: Box, b: Box) -> Box:
-    return bounding((a, b))
 
 
 def article(noun: str) -> str:

@@ -14,10 +14,11 @@ import numpy as np
 
 from benchkit.catalogue import by_name
 from benchkit.palette import lab_distance
-from benchkit.render import Box, footprint, trace_extent, trace_patch
+from benchkit.geometry import Box
+from benchkit.render import footprint, trace_extent, trace_patch
 from benchkit.scene import PlacedObject, Scene, Trace
 from benchkit.scenegen import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
-from dicobench.edits import Cue, Edit
+from dicobench.scene_edits import Cue, SceneEdit
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
 FLAMMABLE = {"electronics", "household", "furniture", "stationery", "clothing", "food", "toy"}
@@ -124,12 +125,13 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
     return None
 
 
-def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind, cfg: SceneConfig = SceneConfig()) -> Edit | None:
+def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind,
+              cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     surface = surface_colour(scene)
     if kind.name in ("crack", "scorch"):
         new = dataclasses.replace(obj, damage=kind.name, damage_seed=int(rng.integers(2**31)))
         box = footprint(obj)
-        return Edit(
+        return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
             text=kind.sentence.format(name=obj.name),
             subject=obj.name,
@@ -159,7 +161,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
     if cfg.difficulty.trace_opacity != 1.0:
         trace = dataclasses.replace(trace, opacity=cfg.difficulty.trace_opacity)
     tbox = _trace_box(trace)
-    return Edit(
+    return SceneEdit(
         scene=scene.add(trace=trace),
         text=kind.sentence.format(name=obj.name, liquid=liquid),
         subject=obj.name,

@@ -7,10 +7,12 @@ import math
 
 import numpy as np
 
-from benchkit.render import Box, footprint
+from benchkit.geometry import Box
+
+from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, occupied_boxes, place
-from dicobench.edits import Cue, Edit
+from dicobench.scene_edits import Cue, SceneEdit
 
 RELATIONS = ("left of", "right of", "above", "below")
 NEAR = 380  # a reference farther than this is not a meaningful landmark
@@ -33,7 +35,7 @@ def _centre(box: Box) -> tuple[float, float]:
 
 
 def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
-         cfg: SceneConfig = SceneConfig()) -> Edit | None:
+         cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Move `obj` from one clear relation to a nearby reference into another clear relation."""
     a = footprint(obj)
     ca = _centre(a)
@@ -59,7 +61,7 @@ def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs
         moved = math.dist(ca, _centre(b))
         if after and after != before and moved >= max(a[2], a[3]):
             text = f"The {obj.name} moved from {before} the {ref.name} to {after} the {ref.name}."
-            return Edit(
+            return SceneEdit(
                 scene=scene.replace_object(obj.uid, dataclasses.replace(obj, cx=cand.cx, cy=cand.cy)),
                 text=text,
                 subject=obj.name,

@@ -93,7 +93,7 @@ def test_unannotated_regions_are_named_by_size_shape_colour_and_place(source):
 
 
 def test_shape_and_place_words():
-    from dicobench.editors.classical import soft
+    from dicobench.photo_editors.classical import soft
     from dicobench.photo_difference import place_words, shape_word
 
     disc = np.zeros((60, 60), np.float32)

@@ -1,0 +1,20 @@
+"""Boxes in image pixels, as every part of the project writes them: (x, y, w, h)."""
+
+from __future__ import annotations
+
+Box = tuple[int, int, int, int]  # x, y, w, h
+
+
+def bounding(boxes) -> Box:
+    """The smallest box holding all `boxes`."""
+    x0 = min(b[0] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    x1 = max(b[0] + b[2] for b in boxes)
+    y1 = max(b[1] + b[3] for b in boxes)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def apart(a: Box, b: Box, gap: int) -> bool:
+    """Whether the boxes are at least `gap` px apart, horizontally or vertically."""
+    return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
+            or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])
