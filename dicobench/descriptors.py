@@ -25,9 +25,27 @@ def shrink(pixels: np.ndarray, long_side: int) -> np.ndarray:
     h, w = pixels.shape[:2]
     if max(h, w) <= long_side:
         return pixels
+    return np.asarray(Image.fromarray(pixels).resize(_shrunk_size(h, w, long_side), Image.Resampling.BOX))
+
+
+def _shrunk_size(h: int, w: int, long_side: int) -> tuple[int, int]:
     scale = long_side / max(h, w)
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    return np.asarray(Image.fromarray(pixels).resize(size, Image.Resampling.BOX))
+    return max(1, round(w * scale)), max(1, round(h * scale))
+
+
+def shrink_region(pixels: np.ndarray, long_side: int, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The pixels `shrink` gives over the output pixels that `box` (x, y, w, h, full size) reaches,
+    computed for that region only (the box filter's weights are the same)."""
+    h, w = pixels.shape[:2]
+    if max(h, w) <= long_side:
+        x, y, bw, bh = box
+        return pixels[y : y + bh, x : x + bw]
+    out_w, out_h = _shrunk_size(h, w, long_side)
+    sx, sy = w / out_w, h / out_h
+    j0, i0 = int(box[0] // sx), int(box[1] // sy)
+    j1, i1 = min(out_w, int(-(-(box[0] + box[2]) // sx)) + 1), min(out_h, int(-(-(box[1] + box[3]) // sy)) + 1)
+    region = (j0 * sx, i0 * sy, j1 * sx, i1 * sy)
+    return np.asarray(Image.fromarray(pixels).resize((j1 - j0, i1 - i0), Image.Resampling.BOX, box=region))
 
 
 def visible_pixels(a: np.ndarray, b: np.ndarray) -> int:
@@ -35,9 +53,21 @@ def visible_pixels(a: np.ndarray, b: np.ndarray) -> int:
 
 
 def difference(image_a: np.ndarray, image_b: np.ndarray, cues: list[dict]) -> dict:
-    """Descriptors of one difference pair as written (image b is image a with the change)."""
+    """Descriptors of one difference pair as written (image b is image a with the change, inside
+    the cue boxes: the checks guarantee it, so only the cues' region is compared; with no cue
+    the whole image is)."""
     h, w = image_a.shape[:2]
-    step = np.abs(image_a.astype(np.int16) - image_b.astype(np.int16)).max(axis=2)
+    if cues:
+        x0 = max(0, min(c["bbox"][0] for c in cues))
+        y0 = max(0, min(c["bbox"][1] for c in cues))
+        x1 = min(w, max(c["bbox"][0] + c["bbox"][2] for c in cues))
+        y1 = min(h, max(c["bbox"][1] + c["bbox"][3] for c in cues))
+        region = (x0, y0, x1 - x0, y1 - y0)
+    else:
+        region = (0, 0, w, h)
+    x, y, rw, rh = region
+    crop_a, crop_b = image_a[y : y + rh, x : x + rw], image_b[y : y + rh, x : x + rw]
+    step = np.abs(crop_a.astype(np.int16) - crop_b.astype(np.int16)).max(axis=2)
     changed = step[step > 0]
     cue_area = max((c["bbox"][2] * c["bbox"][3] for c in cues), default=0)
     return {
@@ -45,7 +75,8 @@ def difference(image_a: np.ndarray, image_b: np.ndarray, cues: list[dict]) -> di
         "changed_pixels": int(changed.size),
         "contrast": float(np.median(changed)) if changed.size else 0.0,
         "visible": int((step > VISIBLE).sum()),
-        "visible_at": {str(side): visible_pixels(shrink(image_a, side), shrink(image_b, side)) for side in VIEW_SIDES},
+        "visible_at": {str(side): visible_pixels(shrink_region(image_a, side, region), shrink_region(image_b, side, region))
+                       for side in VIEW_SIDES},
     }
 
 

@@ -70,3 +70,16 @@ def test_builds_record_descriptors_per_row_and_in_the_card(tmp_path):
     assert attribute and all(d["visible"] >= 150 for d in attribute)
     card = (out / "README.md").read_text()
     assert "### Difficulty" in card and "Preset `easy`" in card and "visible @1024" in card
+
+
+def test_the_cue_region_gives_the_counts_of_the_whole_image():
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 255, (1242, 1988, 3), dtype=np.uint8)
+    b = a.copy()
+    b[400:431, 700:733] = rng.integers(0, 255, (31, 33, 3), dtype=np.uint8)
+    cues = [{"image": 0, "bbox": [698, 399, 37, 34]}, {"image": 1, "bbox": [700, 400, 33, 31]}]
+    fast, whole = difference(a, b, cues), difference(a, b, [])
+    assert fast["visible_at"] == whole["visible_at"] and fast["visible"] == whole["visible"] > 0
+    assert fast["changed_pixels"] == whole["changed_pixels"] and fast["contrast"] == whole["contrast"]
+    assert all(descriptors.visible_pixels(descriptors.shrink(a, s), descriptors.shrink(b, s)) == whole["visible_at"][str(s)]
+               for s in descriptors.VIEW_SIDES)
