@@ -27,7 +27,7 @@ CURATED: dict[str, tuple[str, str]] = {
     "cow": ("cow", "animal"), "hippo": ("hippo", "animal"), "frog": ("frog", "animal"),
     "fish-fins": ("fish", "animal"), "spider": ("spider", "animal"), "otter": ("otter", "animal"),
     "dove": ("dove", "animal"), "crow": ("crow", "animal"), "kiwi-bird": ("kiwi bird", "animal"),
-    "worm": ("worm", "animal"), "mosquito": ("mosquito", "animal"), "locust": ("locust", "animal"),
+    "worm": ("worm", "animal"), "mosquito": ("mosquito", "animal"), "locust": ("grasshopper", "animal"),
     "bug": ("beetle", "animal"), "shrimp": ("shrimp", "animal"), "dragon": ("toy dragon", "toy"),
     # vehicles
     "car": ("car", "vehicle"), "truck": ("truck", "vehicle"), "bus": ("bus", "vehicle"),
@@ -54,7 +54,7 @@ CURATED: dict[str, tuple[str, str]] = {
     "mug-hot": ("mug", "kitchenware"), "mug-saucer": ("cup and saucer", "kitchenware"),
     "spoon": ("spoon", "kitchenware"), "utensils": ("fork and knife", "kitchenware"),
     "blender": ("blender", "kitchenware"), "jar": ("jar", "kitchenware"),
-    "kitchen-set": ("cooking pot", "kitchenware"), "mortar-pestle": ("mortar and pestle", "kitchenware"),
+    "kitchen-set": ("pot and pan", "kitchenware"), "mortar-pestle": ("mortar and pestle", "kitchenware"),
     "bowl-rice": ("rice bowl", "kitchenware"), "wine-bottle": ("wine bottle", "drink"),
     "wine-glass": ("wine glass", "drink"), "martini-glass": ("cocktail glass", "drink"),
     "whiskey-glass": ("whiskey glass", "drink"), "beer-mug-empty": ("beer mug", "drink"),
@@ -66,7 +66,7 @@ CURATED: dict[str, tuple[str, str]] = {
     "pizza-slice": ("pizza slice", "food"), "burger": ("burger", "food"),
     "hotdog": ("hot dog", "food"), "ice-cream": ("ice cream", "food"), "cookie": ("cookie", "food"),
     "bread-slice": ("bread slice", "food"), "drumstick-bite": ("chicken drumstick", "food"),
-    "bacon": ("bacon", "food"), "fish": ("fish fillet", "food"), "bone": ("bone", "food"),
+    "bacon": ("bacon", "food"), "fish": ("whole fish", "food"), "bone": ("bone", "food"),
     "cake-candles": ("birthday cake", "food"), "candy-cane": ("candy cane", "food"),
     "stroopwafel": ("waffle", "food"),
     # electronics
@@ -103,7 +103,7 @@ CURATED: dict[str, tuple[str, str]] = {
     "trophy": ("trophy", "sports"), "medal": ("medal", "sports"), "stopwatch": ("stopwatch", "sports"),
     # music
     "guitar": ("guitar", "music"), "drum": ("drum", "music"), "record-vinyl": ("vinyl record", "music"),
-    "drum-steelpan": ("steelpan", "music"), "bell": ("bell", "music"),
+    "drum-steelpan": ("steel drum", "music"), "bell": ("bell", "music"),
     "bullhorn": ("megaphone", "music"),
     # stationery
     "pen": ("pen", "stationery"), "pencil": ("pencil", "stationery"),
@@ -128,14 +128,14 @@ CURATED: dict[str, tuple[str, str]] = {
     "clock": ("clock", "household"), "globe": ("globe", "household"),
     "piggy-bank": ("piggy bank", "household"), "coins": ("coins", "household"),
     "credit-card": ("credit card", "household"), "money-bill": ("banknote", "household"),
-    "fire-burner": ("stove burner", "household"),
+    "fire-burner": ("gas stove", "household"),
     # medical
     "syringe": ("syringe", "medical"), "pills": ("pill", "medical"),
     "thermometer": ("thermometer", "medical"), "stethoscope": ("stethoscope", "medical"),
     "bandage": ("bandage", "medical"), "crutch": ("crutch", "medical"),
     "prescription-bottle": ("pill bottle", "medical"), "capsules": ("capsule", "medical"),
     "eye-dropper": ("eye dropper", "medical"), "tooth": ("tooth", "medical"),
-    "flask": ("flask", "medical"), "vial": ("vial", "medical"), "microscope": ("microscope", "medical"),
+    "flask": ("flask", "medical"), "vial": ("test tube", "medical"), "microscope": ("microscope", "medical"),
     # plants and outdoors
     "tree": ("tree", "plant"), "seedling": ("seedling", "plant"), "leaf": ("leaf", "plant"),
     "clover": ("clover", "plant"), "feather": ("feather", "plant"), "tent": ("tent", "outdoor"),
@@ -157,6 +157,18 @@ CURATED: dict[str, tuple[str, str]] = {
     "file": ("sheet of paper", "stationery"), "fill-drip": ("paint bucket", "tool"),
     "chess-board": ("chessboard", "toy"), "handcuffs": ("handcuffs", "tool"),
     "bowl-food": ("food bowl", "kitchenware"),
+}
+
+# Names changed after an audit of the drawn glyphs (what a person calls what is drawn). The
+# name-embedding table keeps each one's former vector, since the object itself did not change,
+# so that seeded draws that rank names by meaning stay the same.
+FORMER_NAMES: dict[str, str] = {
+    "whole fish": "fish fillet",  # a whole fish is drawn
+    "gas stove": "stove burner",  # a flame on a stove top, not a lone burner
+    "steel drum": "steelpan",  # the everyday name of the instrument
+    "test tube": "vial",  # drawn as a round-bottomed tube
+    "grasshopper": "locust",  # the everyday name of what is drawn
+    "pot and pan": "cooking pot",  # a pot and a frying pan are drawn
 }
 
 FONT_FILES = {"solid": "fa-solid-900.ttf", "regular": "fa-regular-400.ttf"}

@@ -270,7 +270,7 @@ def _trace_pixels(trace: Trace):
         ox = oy = o
     opacity = _draw_trace(trace, ImageDraw.Draw(layer), ox, oy, np.random.default_rng(trace.seed))
     layer = layer.filter(ImageFilter.GaussianBlur(0.8))
-    alpha = np.asarray(layer, np.float32) / 255.0 * opacity
+    alpha = np.asarray(layer, np.float32) / 255.0 * (opacity * trace.opacity)
     rgb = np.broadcast_to(np.asarray(trace.colour, np.float32), (side, side, 3)).copy()
     return rgb, alpha, _tight_box(alpha, 0, 0)
 
@@ -279,14 +279,15 @@ def _trace_pixels(trace: Trace):
 
 @functools.lru_cache(maxsize=4)
 def _background(scene_key: tuple) -> np.ndarray:
-    kind, variant, tint, width, height, seed = scene_key
-    bg = make_background(kind, variant, tint, width, height, seed)
+    kind, variant, tint, width, height, seed, marks, grain = scene_key
+    bg = make_background(kind, variant, tint, width, height, seed, marks, grain)
     bg.setflags(write=False)
     return bg
 
 
 def background(scene: Scene) -> np.ndarray:
-    return _background((scene.background, scene.variant, scene.tint, scene.width, scene.height, scene.texture_seed))
+    return _background((scene.background, scene.variant, scene.tint, scene.width, scene.height, scene.texture_seed,
+                        scene.marks, scene.grain))
 
 
 def _intersect(a: Box, b: Box) -> Box | None:

@@ -45,6 +45,7 @@ class Trace:
     length: int = 0
     colour: tuple[int, int, int] = (60, 45, 35)
     seed: int = 0
+    opacity: float = 1.0  # times the kind's own opacity (fainter traces are harder to see)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class Scene:
     texture_seed: int
     objects: tuple[PlacedObject, ...] = ()
     traces: tuple[Trace, ...] = field(default_factory=tuple)
+    palette: tuple[str, ...] = ()  # the colours its objects are drawn from (empty: every named colour)
+    marks: int = 0  # unnamed small marks per megapixel on the surface (see benchkit.textures)
+    grain: float = 0.0  # per-pixel grain of the surface, levels
 
     def object(self, uid: int) -> PlacedObject:
         for obj in self.objects:

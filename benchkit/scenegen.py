@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchkit.catalogue import CatalogueEntry, load_catalogue
+from benchkit.difficulty import EASY, Difficulty
 from benchkit.palette import COLOURS, clearly_different, stands_out
 from benchkit.geometry import Box
 from benchkit.render import footprint
@@ -31,6 +32,14 @@ class SceneConfig:
     max_object_area: float = 0.01  # each object's footprint, as a fraction of the image
     backgrounds: tuple[str, ...] = KINDS
     styled_fraction: float = 0.35  # objects drawn with a pattern instead of plain
+    difficulty: Difficulty = EASY  # the dials beyond sizes and counts (overlap, palette, surface detail, edits)
+
+    @classmethod
+    def from_difficulty(cls, difficulty: Difficulty) -> "SceneConfig":
+        """The scenes a difficulty asks for (its sizes and counts, and the dials themselves)."""
+        return cls(min_long_side=difficulty.min_canvas, max_long_side=difficulty.max_canvas,
+                   min_objects=difficulty.min_objects, max_objects=difficulty.max_objects,
+                   min_size=difficulty.min_size, max_size=difficulty.max_size, difficulty=difficulty)
 
 
 def canvas_size(rng: np.random.Generator, cfg: SceneConfig) -> tuple[int, int]:
@@ -46,14 +55,38 @@ def overlaps(box: Box, boxes: list[Box], gap: int = GAP) -> bool:
     return any(x < bx + bw + gap and bx < x + w + gap and y < by + bh + gap and by < y + h + gap for bx, by, bw, bh in boxes)
 
 
+def intrudes(box: Box, boxes: list[Box], share: float) -> bool:
+    """Whether `box` and some other box cover more than `share` of either one's width or height
+    where they meet: neighbours may overlap a little, never hide each other."""
+    x, y, w, h = box
+    for bx, by, bw, bh in boxes:
+        ow = min(x + w, bx + bw) - max(x, bx)
+        oh = min(y + h, by + bh) - max(y, by)
+        if ow > 0 and oh > 0 and min(ow / min(w, bw), oh / min(h, bh)) > share:
+            return True
+    return False
+
+
+def clashes(box: Box, boxes: list[Box], cfg: "SceneConfig") -> bool:
+    """Whether a new footprint may not go there: apart from the others (GAP), or overlapping
+    them by at most the difficulty's share."""
+    share = cfg.difficulty.overlap
+    return intrudes(box, boxes, share) if share else overlaps(box, boxes)
+
+
 def inside(box: Box, width: int, height: int, margin: int = 4) -> bool:
     x, y, w, h = box
     return x >= margin and y >= margin and x + w <= width - margin and y + h <= height - margin
 
 
-def pick_colour(rng: np.random.Generator, surface: tuple[int, int, int], exclude: tuple[str, ...] = ()) -> str:
-    """A palette colour that stands out from the surface and is clearly unlike `exclude`."""
-    names = [n for n in COLOURS if stands_out(n, surface) and all(clearly_different(n, e) for e in exclude)]
+def pick_colour(rng: np.random.Generator, surface: tuple[int, int, int], exclude: tuple[str, ...] = (),
+                palette: tuple[str, ...] = ()) -> str:
+    """A colour of `palette` (default: every named colour) that stands out from the surface and is
+    clearly unlike `exclude`; the whole palette when the scene's own has none that fits."""
+    def fitting(pool):
+        return [n for n in pool if stands_out(n, surface) and all(clearly_different(n, e) for e in exclude)]
+
+    names = (palette and fitting(palette)) or fitting(COLOURS)
     return names[rng.integers(len(names))]
 
 
@@ -76,16 +109,17 @@ def place(
             cx, cy = int(rng.integers(0, scene.width)), int(rng.integers(0, scene.height))
         cand = dataclasses.replace(template, cx=cx, cy=cy)
         box = footprint(cand)
-        if box[2] * box[3] <= limit and inside(box, scene.width, scene.height) and not overlaps(box, occupied):
+        if box[2] * box[3] <= limit and inside(box, scene.width, scene.height) and not clashes(box, occupied, cfg):
             return cand
     return None
 
 
-def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, surface, cfg: SceneConfig) -> PlacedObject:
-    colour = pick_colour(rng, surface)
+def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, surface, cfg: SceneConfig,
+                  palette: tuple[str, ...] = ()) -> PlacedObject:
+    colour = pick_colour(rng, surface, palette=palette)
     styled = rng.random() < cfg.styled_fraction
     style = ("outline", "striped", "dotted", "two_tone")[rng.integers(4)] if styled else "plain"
-    accent = pick_colour(rng, surface, exclude=(colour,))
+    accent = pick_colour(rng, surface, exclude=(colour,), palette=palette)
     return PlacedObject(
         uid=uid,
         name=entry.name,
@@ -99,6 +133,14 @@ def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, sur
         shading=round(float(rng.uniform(0.15, 0.45)), 2),
         shadow=round(float(rng.uniform(0.25, 0.45)), 2),
     )
+
+
+def cue_sized(obj: PlacedObject, cfg: SceneConfig) -> PlacedObject:
+    """`obj` at a size the difficulty's cue scale allows (folded into that range, no draw taken)."""
+    limit = cfg.difficulty.cue_max_size
+    if not limit or obj.size <= limit:
+        return obj
+    return dataclasses.replace(obj, size=cfg.min_size + (obj.size - cfg.min_size) % (limit - cfg.min_size + 1))
 
 
 def surface_colour(scene: Scene) -> tuple[int, int, int]:
@@ -117,6 +159,7 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
         tint=list(TINTS)[rng.integers(len(TINTS))],
         texture_seed=int(rng.integers(2**31)),
     )
+    scene = with_surface_detail(rng, scene, cfg.difficulty)
     surface = surface_colour(scene)
     pool = [e for e in load_catalogue() if e.name not in exclude_names]
     order = rng.permutation(len(pool))
@@ -125,11 +168,23 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
     for idx in order:
         if len(objects) == target:
             break
-        obj = place(rng, scene, random_object(rng, len(objects), pool[idx], surface, cfg), occupied, cfg)
+        obj = place(rng, scene, random_object(rng, len(objects), pool[idx], surface, cfg, scene.palette), occupied, cfg)
         if obj is not None:
             objects.append(obj)
             occupied.append(footprint(obj))
     return dataclasses.replace(scene, objects=tuple(objects))
+
+
+def with_surface_detail(rng: np.random.Generator, scene: Scene, difficulty: Difficulty) -> Scene:
+    """The scene with the difficulty's surface marks, grain and colour palette (unchanged, and no
+    draw taken, when the difficulty asks for none of them)."""
+    if difficulty.palette:
+        fitting = [n for n in COLOURS if stands_out(n, surface_colour(scene))]
+        picked = rng.permutation(len(fitting))[: difficulty.palette]
+        scene = dataclasses.replace(scene, palette=tuple(fitting[i] for i in sorted(picked)))
+    if difficulty.marks or difficulty.grain:
+        scene = dataclasses.replace(scene, marks=difficulty.marks, grain=difficulty.grain)
+    return scene
 
 
 def occupied_boxes(scene: Scene, skip: int | None = None) -> list[Box]:

@@ -7,7 +7,7 @@ looks like a surface at 2K and keeps lossless PNGs compact, unlike per-pixel noi
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 
 KINDS = ("wood", "fabric", "paper", "desk", "carpet", "tiles", "concrete", "grass")
 
@@ -110,8 +110,10 @@ def base_colour(kind: str, variant: int) -> tuple[int, int, int]:
     return colours[variant % len(colours)]
 
 
-def make_background(kind: str, variant: int, tint: str, width: int, height: int, seed: int) -> np.ndarray:
-    """An HxWx3 uint8 surface: texture shading x base colour x lighting tint x soft vignette."""
+def make_background(kind: str, variant: int, tint: str, width: int, height: int, seed: int,
+                    marks: int = 0, grain: float = 0.0) -> np.ndarray:
+    """An HxWx3 uint8 surface: texture shading x base colour x lighting tint x soft vignette,
+    with `marks` unnamed small marks per megapixel and per-pixel `grain` (levels) on top."""
     if kind not in _SHADERS:
         raise ValueError(f"unknown background {kind!r}; expected one of {', '.join(KINDS)}")
     rng = np.random.default_rng(seed)
@@ -124,4 +126,42 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     levels = np.arange(LUT_SIZE, dtype=np.float32)[:, None] / LUT_SCALE
     lut = np.clip(levels * colour + 0.5, 0, 255).astype(np.uint8)
     index = np.clip(shade * LUT_SCALE + 0.5, 0, LUT_SIZE - 1).astype(np.uint16)
-    return lut[index]
+    out = lut[index]
+    if marks or grain:
+        _add_detail(out, np.random.default_rng([seed, 1]), marks, grain)
+    return out
+
+
+MARK_TONES = (0.55, 0.7, 1.25, 1.4)  # darker and lighter specks, relative to the surface
+ROWS_AT_ONCE = 512  # grain is added band by band, so memory stays flat at 8K
+
+
+def _add_detail(rgb: np.ndarray, rng: np.random.Generator, marks: int, grain: float) -> None:
+    """Scatter small marks (specks, dot clusters, scratches) and add grain, in place: the kind
+    of detail a real surface has and a cue must be found against."""
+    h, w = rgb.shape[:2]
+    if marks:
+        layer = Image.new("L", (w, h), 100)  # 100: leave the surface as it is
+        draw = ImageDraw.Draw(layer)
+        for _ in range(int(marks * w * h / 1e6)):
+            x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+            tone = int(100 * MARK_TONES[rng.integers(len(MARK_TONES))])
+            kind, r = int(rng.integers(3)), float(rng.uniform(1.2, 4.0))
+            if kind == 0:
+                draw.ellipse((x - r, y - r * 0.8, x + r, y + r * 0.8), fill=tone)
+            elif kind == 1:
+                for _ in range(3):
+                    dx, dy = rng.normal(0, 2.5 * r, 2)
+                    draw.ellipse((x + dx - r / 2, y + dy - r / 2, x + dx + r / 2, y + dy + r / 2), fill=tone)
+            else:
+                a, length = float(rng.uniform(0, np.pi)), float(rng.uniform(6, 20))
+                draw.line((x, y, x + length * np.cos(a), y + length * np.sin(a)), fill=tone, width=int(rng.integers(1, 3)))
+        factor = np.asarray(layer, np.uint8)
+        for y0 in range(0, h, ROWS_AT_ONCE):
+            band = rgb[y0 : y0 + ROWS_AT_ONCE]
+            band[:] = np.clip(band * (factor[y0 : y0 + ROWS_AT_ONCE, :, None] / np.float32(100)) + 0.5, 0, 255)
+    if grain:
+        for y0 in range(0, h, ROWS_AT_ONCE):
+            band = rgb[y0 : y0 + ROWS_AT_ONCE]
+            noise = rng.standard_normal((band.shape[0], w, 1), dtype=np.float32) * np.float32(grain)
+            band[:] = np.clip(band + noise + 0.5, 0, 255)

@@ -5,7 +5,9 @@ included) to the time it takes just to PNG-encode (level 1) the images the build
 the same number of processes (target <= 4), and the peak RSS of the largest build process
 (target: <= 1.3x for 4x the rows).
 
-    python benchmarks/bench_build.py [--per-task 4] [--num-proc 2]
+    python benchmarks/bench_build.py [--per-task 4] [--num-proc 2] [--difficulty hard|easy|extreme ...]
+
+Several `--difficulty` presets are measured one after the other.
 """
 
 from __future__ import annotations
@@ -26,16 +28,16 @@ from PIL import Image
 
 BUILD = (
     "import resource; from dicobench import build; "
-    "build({out!r}, per_task={n}, num_proc={p}, progress=False); "
+    "build({out!r}, per_task={n}, num_proc={p}, difficulty={d!r}, progress=False); "
     "print(max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))"
 )
 
 
-def run_build(out: Path, per_task: int, num_proc: int) -> tuple[float, float]:
+def run_build(out: Path, per_task: int, num_proc: int, difficulty: str = "hard") -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of the largest process (main or worker) of a build
     run in a fresh interpreter, as a user would run it."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", BUILD.format(out=str(out), n=per_task, p=num_proc)],
+    proc = subprocess.run([sys.executable, "-c", BUILD.format(out=str(out), n=per_task, p=num_proc, d=difficulty)],
                           check=True, capture_output=True, text=True)
     wall = time.perf_counter() - start
     return wall, int(proc.stdout.split()[-1]) / 1024
@@ -70,24 +72,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-task", type=int, default=4)
     parser.add_argument("--num-proc", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--difficulty", nargs="+", default=["hard"], help="presets to measure (default hard)")
     args = parser.parse_args()
+    for difficulty in args.difficulty:
+        print(f"== difficulty {difficulty}")
+        measure(difficulty, args.per_task, args.num_proc)
+
+
+def measure(difficulty: str, per_task: int, num_proc: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         # Build first: a child's peak RSS counts its parent's size at fork, so the parent
         # must not hold decoded images yet.
         builds = []
         for scale in (1, 4):
             out = Path(tmp) / f"x{scale}"
-            builds.append((out, *run_build(out, scale * args.per_task, args.num_proc)))
+            builds.append((out, *run_build(out, scale * per_task, num_proc, difficulty)))
         for out, wall, _ in builds:
             rows = sum(pq.ParquetFile(f).metadata.num_rows for f in out.glob("*/test-*.parquet"))
             images = written_images(out)
-            baseline = encode_time(images, args.num_proc)
+            baseline = encode_time(images, num_proc)
             del images
-            print(f"build: {rows} rows in {wall:.1f} s = {rows / wall:.2f} rows/s on {args.num_proc} processes; "
+            size = sum(f.stat().st_size for f in out.glob("*/test-*.parquet")) / rows / 2**20
+            print(f"build: {rows} rows in {wall:.1f} s = {rows / wall:.2f} rows/s on {num_proc} processes, "
+                  f"{size:.1f} MiB per row; "
                   f"PNG-encoding its images: {baseline:.1f} s; ratio {wall / baseline:.2f} (target <= 4)")
         (_, _, rss_small), (_, _, rss_large) = builds
-        print(f"peak RSS of the largest build process: {rss_small:.0f} MiB at {args.per_task} rows per task, "
-              f"{rss_large:.0f} MiB at {4 * args.per_task}, growth {rss_large / rss_small:.2f}x (target <= 1.3)")
+        print(f"peak RSS of the largest build process: {rss_small:.0f} MiB at {per_task} rows per task, "
+              f"{rss_large:.0f} MiB at {4 * per_task}, growth {rss_large / rss_small:.2f}x (target <= 1.3)")
 
 
 if __name__ == "__main__":

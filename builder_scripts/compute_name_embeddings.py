@@ -11,9 +11,10 @@ embeddings endpoint instead (e.g. --model text-embedding-3-small, as the paper d
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 
-from benchkit.catalogue import load_catalogue
+from benchkit.catalogue import FORMER_NAMES, load_catalogue
 from benchkit.embeddings import LOCAL_MODEL, TABLE, embed_names, local_embedder, openai_embedder, save
 
 
@@ -30,7 +31,9 @@ def main(argv=None) -> None:
         model = args.model
     else:
         embed, model = local_embedder(), LOCAL_MODEL
-    path = save(embed_names(names, embed, model), args.out)
+    # a renamed object keeps its former name's vector (see FORMER_NAMES)
+    table = embed_names([FORMER_NAMES.get(n, n) for n in names], embed, model)
+    path = save(dataclasses.replace(table, names=tuple(names)), args.out)
     print(f"wrote {len(names)} name embeddings ({model}) to {path}")
 
 

@@ -15,16 +15,20 @@ from dataclasses import dataclass
 
 import datasets
 
+from benchkit.difficulty import DEFAULT, preset
+from benchkit.scenegen import SceneConfig
 from dicobench.generate import BuildOptions, generate_row, letter_schedule
 from dicobench.schema import TASKS, features
 
 
 @dataclass
 class DiCoBenchConfig(datasets.BuilderConfig):
-    """One task, or `all`; `per_task` rows per task from root `seed`."""
+    """One task, or `all`; `per_task` rows per task from root `seed`, at a difficulty preset
+    (`easy`, `hard`, the default as for `dicobench build`, or `extreme`)."""
 
     per_task: int = 96
     seed: int = 0
+    difficulty: str = DEFAULT
 
 
 class DiCoBench(datasets.GeneratorBasedBuilder):
@@ -45,7 +49,8 @@ class DiCoBench(datasets.GeneratorBasedBuilder):
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"tasks": tasks, "split": "test"})]
 
     def _generate_examples(self, tasks, split):
-        opts = BuildOptions(per_task=self.config.per_task, seed=self.config.seed, split=split)
+        opts = BuildOptions(per_task=self.config.per_task, seed=self.config.seed, split=split,
+                            scene=SceneConfig.from_difficulty(preset(self.config.difficulty)))
         for task in tasks:
             letters = letter_schedule(task, opts.per_task, opts.seed, split)
             for index, letter in enumerate(letters):

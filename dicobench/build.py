@@ -18,6 +18,7 @@ from benchkit import __version__
 from benchkit.builds import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
                              other_split_shards, refuse_shared, run_jobs)
 from benchkit.decisions import build_rejections, holds_rejected
+from benchkit.difficulty import DEFAULT, Difficulty, preset
 from benchkit.errors import UserError
 from benchkit.photos import SizePolicy
 from benchkit.scenegen import SceneConfig
@@ -33,9 +34,24 @@ PHOTO_KINDS = ("folder", "vstar", "hf")
 
 @dataclasses.dataclass(frozen=True)
 class Procedural:
-    """Rows from the offline scene engine."""
+    """Rows from the offline scene engine, at a difficulty (default: `hard`; see
+    `benchkit.difficulty`)."""
 
-    scene: SceneConfig = dataclasses.field(default_factory=SceneConfig)
+    scene: SceneConfig = dataclasses.field(default_factory=lambda: SceneConfig.from_difficulty(preset(DEFAULT)))
+
+    @classmethod
+    def at(cls, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> "Procedural":
+        """Scenes at a preset (or `Difficulty`) with single dials (`axes`, field -> value) set apart."""
+        return cls(SceneConfig.from_difficulty(resolve_difficulty(difficulty, axes)))
+
+
+def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:
+    """The build's `Difficulty` from a preset name (or value) and single dials set apart."""
+    try:
+        chosen = preset(difficulty) if isinstance(difficulty, str) else difficulty
+        return chosen.with_axes(**(axes or {}))
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"--difficulty: {exc}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,22 +88,25 @@ class Options:
            edit_steps: int | None = None, edit_size: int | None = None, num_proc: int | None = None,
            split: str = "test", overwrite: bool = False, rows_per_shard: int = 48, num_shards: int | None = None,
            compress_level: int = 1, engine: str = "local", ray_address: str | None = None,
-           progress: bool = True) -> "Options":
+           progress: bool = True, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> "Options":
         models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
-        chosen = source_settings(source, min_long_side, upscale, test_photos, models, Endpoint(base_url, api_key))
+        chosen = source_settings(source, min_long_side, upscale, test_photos, models, Endpoint(base_url, api_key),
+                                 difficulty, axes)
         run = RunOptions(split, overwrite, engine, num_proc, ray_address, progress)
         return cls(per_task, seed, tasks, chosen, rows_per_shard, num_shards, compress_level, run)
 
 
 def source_settings(source: str, min_long_side: int = 1024, upscale: bool = False, test_photos: float | None = None,
-                    models: ModelOptions = ModelOptions(), endpoint: Endpoint = Endpoint()) -> Procedural | Photos:
-    """The settings of `--source`: the scene engine, or photos with their size policy and models."""
+                    models: ModelOptions = ModelOptions(), endpoint: Endpoint = Endpoint(),
+                    difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> Procedural | Photos:
+    """The settings of `--source`: the scene engine at a difficulty, or photos with their size
+    policy and models (the difficulty dials are the scene engine's)."""
     if source != "procedural":
         return Photos(source, min_long_side, upscale, test_photos, models, endpoint)
     if models != ModelOptions() or test_photos is not None:
         models.check()
         raise UserError("--editor, --instructions, --verify and --test-photos apply to photo sources (--source)")
-    return Procedural()
+    return Procedural.at(difficulty, axes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +145,8 @@ def make_shard(job: ShardJob) -> dict:
                     f"{job.opts.split} row {row['id']} uses base {row['source']}, which another split in "
                     f"{job.path.rsplit('/', 2)[0]} already uses; splits must not share a base scene or photo"))
                 shards.write(job.task, row)
-                kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side})
+                kept.append({"answer": row["answer"], "changed_area": row["changed_area"], "long_side": info.long_side,
+                             "descriptors": info.descriptors})
                 rejections.update(info.rejections)
             shards.stats[job.task] = _shard_stats(job.task, kept, rejections)
     finally:
@@ -208,6 +228,7 @@ def _shard_stats(task: str, rows: list[dict], rejections: Counter) -> dict:
         "rejections": dict(rejections),
         "changed_area": [r["changed_area"] for r in rows if r["answer"] != "E"],
         "long_side": [r["long_side"] for r in rows],
+        "descriptors": [r["descriptors"] for r in rows],
     }
 
 
@@ -252,7 +273,9 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
 
     Give either an `Options` or its keyword form (`Options.of`): `per_task`, `seed`, `tasks`,
     `source`, `num_proc`, `split`, `overwrite`, `rows_per_shard`, `num_shards`, `compress_level`,
-    `engine`, `ray_address`, `progress`, and for photo sources `min_long_side`, `upscale`,
+    `engine`, `ray_address`, `progress`, for procedural builds `difficulty` (`easy`, `hard`, the
+    default, or `extreme`; or a `benchkit.difficulty.Difficulty`) and `axes` (single dials set
+    apart from it, field name -> value), and for photo sources `min_long_side`, `upscale`,
     `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`.
 
     `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes the file

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from benchkit.cli import add_build_arguments, build_handler, http_url, positive_int, run_options
+from benchkit.difficulty import DEFAULT, PRESETS, Difficulty
 from dicobench.build import Options, build, source_settings
 from dicobench.photo_models import Endpoint, ModelOptions
 from dicobench.schema import TASKS
@@ -15,7 +16,8 @@ def options(args: argparse.Namespace) -> Options:
     run = run_options(args)
     models = ModelOptions(args.editor, args.instructions, args.verify, args.edit_steps, args.edit_size)
     source = source_settings(args.source, args.min_long_side, args.upscale, args.test_photos, models,
-                             Endpoint(args.base_url, args.api_key))
+                             Endpoint(args.base_url, args.api_key), args.difficulty,
+                             {f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()})
     return Options(args.per_task, args.seed, args.tasks, source, args.rows_per_shard, args.num_shards,
                    args.compress_level, run)
 
@@ -48,4 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--api-key", default=None, help="API key for --instructions/--verify (default $OPENAI_API_KEY)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
     p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
+    p.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS),
+                   help=f"how small the cues and how cluttered the procedural scenes are (default {DEFAULT}; easy is the "
+                        "first release's world); the options below set single dials apart from the preset")
+    dials = p.add_argument_group("difficulty dials (procedural scenes)")
+    for f, axis, doc in Difficulty.axis_fields():
+        dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}")
     p.set_defaults(func=build_handler(build, options))

@@ -16,6 +16,7 @@ from benchkit.decisions import REVIEW_REJECTION
 from benchkit.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
 from benchkit.review_report import review_section
 from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
 from dicobench.checks import Reason
 from dicobench.schema import LETTERS, TASKS, features, track_of
@@ -132,6 +133,7 @@ def _creation(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]
             "Build options (rebuild with the same ones to get the same bytes):\n\n```json\n"
             + json.dumps(manifest, indent=1, sort_keys=True) + "\n```",
         ]
+        parts += _difficulty_section(manifest, stats.get(split, {}))
         reasons = {Reason.parse(k): v for k, v in rejections.items() if k != REVIEW_REJECTION}
         skipped = {r.code: v for r, v in reasons.items() if r.kind == "skipped"}
         checks = {r.code: v for r, v in reasons.items() if r.kind == "check"}
@@ -190,6 +192,38 @@ LIMITATIONS = (
     "rows are not the paper's numbers. Photo builds inherit the content, biases and terms of their "
     "photos; their model edits can leave artefacts that give an edit away."
 )
+
+
+def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> list[str]:
+    """The difficulty the scenes were built at and, per task, the descriptors of its rows
+    (`dicobench.descriptors`; E rows have none)."""
+    parts = ["### Difficulty"]
+    level = (manifest.get("scene") or {}).get("difficulty")
+    if manifest["source"] == "procedural" and level:
+        dials = ", ".join(f"{k} {v}" for k, v in level.items() if k != "preset")
+        parts.append(f"Preset `{level['preset']}` ({dials}).")
+    per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d]) for t, shards in split_stats.items()}
+    diff = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "visible_min" in s]
+    common = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "shared_size_median" in s]
+    if diff:
+        parts += [f"Difference rows (medians; visible: pixels differing by more than {VISIBLE} levels, at full size and "
+                  "after area-downscaling both images to a long side of " + ", ".join(map(str, VIEW_SIDES)) + " px):",
+                  markdown_table(["task", "cue share", "changed px", "contrast", "visible (min)", "visible"]
+                                 + [f"visible @{s}" for s in VIEW_SIDES] + ["rows"], diff)]
+    if common:
+        parts += ["Commonality rows (medians over both images: objects, the shared object's size in px and share of the "
+                  "image, other objects of its kind and of its colour, Lab distance of the nearest same-kind decoy's colour):",
+                  markdown_table(["task", "objects", "shared px", "shared share", "same kind", "same colour",
+                                  "kind colour distance", "rows"], common)]
+    return parts if len(parts) > 1 else []
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value < 1:
+        return f"{value:.2e}"
+    return f"{value:.0f}" if isinstance(value, float) else str(value)
 
 
 def _photo_note(manifest: dict) -> str:

@@ -26,7 +26,8 @@ from benchkit.shards import shard_ranges
 from dicobench.checks import Rejected
 from dicobench.photo_models import Backends, ModelOptions
 from dicobench.registry import get_task
-from dicobench.rows import Inputs, make_row
+from dicobench import descriptors
+from dicobench.rows import Inputs, Proposal, make_row, pick
 from dicobench.schema import LETTERS, TASKS
 
 SPLITS = builds.SPLITS
@@ -76,6 +77,7 @@ class RowInfo:
 
     rejections: Counter
     long_side: int
+    descriptors: dict = field(default_factory=dict)  # how hard the row is (dicobench.descriptors)
 
 
 @functools.lru_cache(maxsize=2)
@@ -91,6 +93,13 @@ def row_from_seed(task: str, seed: int, letter: str, opts: BuildOptions, source=
     """One attempt: the checked row (without its id) of `task` drawn from `seed`, and the long
     side of the images it was drawn from; `Rejected` if a check fails. `source` is the photo
     source of a photo build (default: the one `opts.source` names)."""
+    row, proposal = proposed_row(task, seed, letter, opts, source, backends)
+    return row, proposal.long_side
+
+
+def proposed_row(task: str, seed: int, letter: str, opts: BuildOptions, source=None, backends: Backends | None = None
+                 ) -> tuple[dict, Proposal]:
+    """`row_from_seed`, with the proposal the row was made from."""
     spec = get_task(task)
     if opts.source == "procedural" and source is None:
         inputs = Inputs()
@@ -98,7 +107,18 @@ def row_from_seed(task: str, seed: int, letter: str, opts: BuildOptions, source=
         source = source if source is not None else photo_source(opts.source, opts.photos, opts.split, opts.test_photos)
         inputs = Inputs(source, backends or Backends())
     proposal = spec.proposer("procedural" if inputs.source is None else "photos")(spec, seed, opts, inputs)
-    return make_row(task, seed, letter, proposal, opts.compress_level), proposal.long_side
+    return make_row(task, seed, letter, proposal, opts.compress_level), proposal
+
+
+def describe(proposal: Proposal, track: str, letter: str) -> dict:
+    """The row's difficulty descriptors: of the pixels for a difference pair, of the scenes
+    (where its proposer offers them) for a commonality pair; none for E rows."""
+    if letter == "E":
+        return {}
+    image_b, cues = pick(proposal, letter)
+    if track == "difference":
+        return descriptors.difference(proposal.image_a, image_b, cues)
+    return proposal.describe(letter, cues) if proposal.describe else {}
 
 
 def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends: Backends | None = None,
@@ -114,12 +134,12 @@ def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backend
             rejections[REVIEW_REJECTION] += 1
             continue
         try:
-            row, long_side = row_from_seed(task, seed, letter, opts, backends=backends)
+            row, proposal = proposed_row(task, seed, letter, opts, backends=backends)
         except Rejected as rej:
             rejections[rej.reason.key] += 1
             continue
         row["id"] = row_id(task, opts.split, opts.seed, index)
-        return row, RowInfo(rejections, long_side)
+        return row, RowInfo(rejections, proposal.long_side, describe(proposal, row["track"], letter))
     reasons = ", ".join(f"{k} {v}" for k, v in rejections.most_common())
     raise UserError(f"{task} row {index}: no valid sample in {MAX_ATTEMPTS} attempts ({reasons}); "
                     + ("the photos give too few usable regions or photos for this task" if opts.source != "procedural"

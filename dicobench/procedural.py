@@ -1,6 +1,6 @@
 """Proposals from the procedural scene engine, for the tasks of both tracks.
 
-A difference task offers `propose(rng, scene) -> list[SceneEdit] | None`: four edits of one
+A difference task offers `propose(rng, scene, cfg) -> list[SceneEdit] | None`: four edits of one
 base scene on four different objects, the options A-D. A commonality task offers
 `propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b) -> frozenset[str]`:
 two different scenes that share nothing the task asks about (the E pair) plus four candidates,
@@ -21,22 +21,25 @@ from benchkit.catalogue import by_name
 from benchkit.geometry import Box, bounding
 from benchkit.render import background, footprint, render, render_edit
 from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import SceneConfig, occupied_boxes, place, random_object, random_scene, surface_colour
+from benchkit.scenegen import SceneConfig, cue_sized, occupied_boxes, place, random_object, random_scene, surface_colour
 from benchkit.textures import TINTS
+from benchkit.difficulty import EASY
+from dicobench import descriptors
 from dicobench.checks import Rejected
 from dicobench.scene_edits import Cue
+from dicobench.schema import LETTERS
 from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
 
 ENGINE = "procedural scene engine"
 
 
 def scene_difference(propose):
-    """The proposer of a difference task whose scene edits `propose(rng, scene)` makes."""
+    """The proposer of a difference task whose scene edits `propose(rng, scene, cfg)` makes."""
 
     def proposer(task, seed: int, opts, inputs=None) -> Proposal:
         rng = np.random.default_rng(seed)
         base = random_scene(rng, opts.scene)
-        edits = propose(rng, base)
+        edits = propose(rng, base, opts.scene)
         if edits is None:
             raise Rejected("too_few_edits")
         pixels_a = render(base)
@@ -45,7 +48,7 @@ def scene_difference(propose):
             for e in edits
         )
         return Proposal(pixels_a, pixels_a, candidates, AgainstImageA(), f"procedural:{seed}",
-                        generator(ENGINE, f"{task.name} edits"), max(base.width, base.height))
+                        generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)), max(base.width, base.height))
 
     return proposer
 
@@ -72,7 +75,8 @@ def scene_commonality(propose, commonalities):
 
     def proposer(task, seed: int, opts, inputs=None) -> Proposal:
         rng = np.random.default_rng(seed)
-        pair = propose(rng, opts.scene)
+        cfg = opts.scene
+        pair = propose(rng, cfg)
         if pair is None:
             raise Rejected("too_few_candidates")
 
@@ -89,11 +93,30 @@ def scene_commonality(propose, commonalities):
             for c in pair.candidates
         )
         check = CuesDrawn((background(pair.scene_a), background(pair.scene_b)), consistent)
-        made_by = f"{task.name} commonalities" + (f"; {pair.note}" if pair.note else "")
+        made_by = f"{task.name} commonalities" + (f"; {pair.note}" if pair.note else "") + difficulty_note(cfg)
         long_side = max(pair.scene_a.width, pair.scene_a.height, pair.scene_b.width, pair.scene_b.height)
-        return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by), long_side)
+
+        def describe(letter: str, cues: list[dict]) -> dict:
+            scene_b = pair.candidates[LETTERS.index(letter)].scene_b
+            return descriptors.commonality((pair.scene_a, scene_b), cues, footprint)
+
+        return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by), long_side,
+                        describe)
 
     return proposer
+
+
+def difficulty_note(cfg: SceneConfig) -> str:
+    """What the `generator` column adds for a build harder than the first release's world (an
+    `easy` row reads as it always did)."""
+    return "" if cfg.difficulty == EASY else f"; difficulty {cfg.difficulty.describe()}"
+
+
+def cue_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
+    """The objects an edit may change: all of them, or the small ones the difficulty's cue
+    scale allows (the bigger ones stay as clutter)."""
+    limit = cfg.difficulty.cue_max_size
+    return [o for o in scene.objects if o.size <= limit] if limit else list(scene.objects)
 
 
 # ---- scene helpers the commonality tasks share ---------------------------------------------
@@ -111,9 +134,9 @@ def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene, exclud
 
 
 def new_object(rng: np.random.Generator, scene: Scene, name: str, cfg: SceneConfig, uid: int | None = None) -> PlacedObject:
-    """A randomly styled `name` for `scene` (not yet placed)."""
+    """A randomly styled `name` for `scene` (not yet placed), at the difficulty's cue scale."""
     uid = scene.next_uid() if uid is None else uid
-    return random_object(rng, uid, by_name()[name], surface_colour(scene), cfg)
+    return cue_sized(random_object(rng, uid, by_name()[name], surface_colour(scene), cfg, scene.palette), cfg)
 
 
 def reserve(rng: np.random.Generator, scene: Scene, templates: list[PlacedObject], cfg: SceneConfig) -> list[PlacedObject] | None:

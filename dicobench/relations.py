@@ -1,6 +1,7 @@
 """Functional relations between catalogue objects, for the commonality reasoning task.
 
-The paper's four kinds: combination (the two form one whole), supply (one provides the
+The paper's four kinds: combination (the two make one thing: a key opens its padlock, a
+trailer is towed by its truck), supply (one provides the
 energy or resource the other depends on), embedding (one is shaped to fit into the other)
 and cooperation (the two work together on one task). Each entry is directed (x, y): x
 powers, fits into, ... y. The table is also what keeps other cross-image pairs unrelated,
@@ -22,14 +23,14 @@ class Relation:
     x: str
     y: str
     kind: str
-    verb: str  # "{x} {verb} {y}" for directed kinds; unused for symmetric ones
+    verb: str  # "{x} {verb} {y}": how a person says it (cooperation is symmetric: "are used together")
 
 
 _TABLE: dict[str, list[tuple[str, str, str]]] = {
     "combination": [
-        ("key", "padlock", ""), ("key", "handcuffs", ""), ("gemstone", "ring", ""),
-        ("cheese", "bread slice", ""), ("bacon", "bread slice", ""), ("trailer", "pickup truck", ""),
-        ("trailer", "tractor", ""), ("caravan", "car", ""), ("sleigh", "horse", ""),
+        ("key", "padlock", "opens"), ("key", "handcuffs", "unlocks"), ("gemstone", "ring", "is set in"),
+        ("cheese", "bread slice", "goes on"), ("bacon", "bread slice", "goes on"), ("trailer", "pickup truck", "is towed by"),
+        ("trailer", "tractor", "is towed by"), ("caravan", "car", "is towed by"), ("sleigh", "horse", "is pulled by"),
     ],
     "supply": [
         ("battery", "walkie-talkie", "powers"), ("battery", "toy robot", "powers"),
@@ -38,7 +39,7 @@ _TABLE: dict[str, list[tuple[str, str, str]]] = {
         ("fuel pump", "motorcycle", "fuels"), ("fuel pump", "tractor", "fuels"), ("fuel pump", "truck", "fuels"),
         ("solar panel", "car battery", "charges"), ("plug", "laptop", "powers"), ("plug", "electric fan", "powers"),
         ("plug", "television", "powers"), ("bone", "dog", "feeds"), ("carrot", "horse", "feeds"),
-        ("fish fillet", "cat", "feeds"), ("food bowl", "dog", "feeds"), ("stove burner", "cooking pot", "heats"),
+        ("whole fish", "cat", "feeds"), ("food bowl", "dog", "feeds"), ("gas stove", "pot and pan", "heats"),
         ("faucet", "bathtub", "fills"), ("faucet", "sink", "fills"),
     ],
     "embedding": [
@@ -51,7 +52,7 @@ _TABLE: dict[str, list[tuple[str, str, str]]] = {
     ],
     "cooperation": [
         ("paintbrush", "paint palette", ""), ("paint roller", "paint bucket", ""),
-        ("keyboard", "computer mouse", ""), ("laptop", "computer mouse", ""), ("syringe", "vial", ""),
+        ("keyboard", "computer mouse", ""), ("laptop", "computer mouse", ""), ("syringe", "test tube", ""),
         ("pencil", "ruler", ""), ("pencil", "eraser", ""), ("compass", "map", ""),
         ("tape roll", "cardboard box", ""), ("pen", "sheet of paper", ""), ("chess knight", "chessboard", ""),
         ("chess pawn", "chessboard", ""), ("chess king", "chessboard", ""),
@@ -80,9 +81,6 @@ def statement(rel: Relation, image_of_x: int) -> str:
     """The option text stating that `rel` links an object of image 1 with one of image 2."""
     x = f"the {rel.x} in image {image_of_x}"
     y = f"the {rel.y} in image {3 - image_of_x}"
-    if rel.kind == "combination":
-        first, second = (x, y) if image_of_x == 1 else (y, x)
-        return f"{first[0].upper()}{first[1:]} and {second} together form one whole."
     if rel.kind == "cooperation":
         first, second = (x, y) if image_of_x == 1 else (y, x)
         return f"{first[0].upper()}{first[1:]} and {second} are used together."

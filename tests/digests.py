@@ -89,15 +89,23 @@ def procedural(tmp: Path) -> dict:
     """All eight DiCoBench tasks from the scene engine, three rows each, several shards."""
     from dicobench import build
 
-    return folder_digests(build(tmp / "bench", per_task=3, seed=0, rows_per_shard=2, num_proc=1, progress=False))
+    return folder_digests(build(tmp / "bench", per_task=3, seed=0, rows_per_shard=2, num_proc=1, progress=False, difficulty="easy"))
 
 
 def procedural_train(tmp: Path) -> dict:
     """Another seed and the train split's seed range, at another compression level."""
     from dicobench import build
 
-    out = build(tmp / "bench", per_task=2, seed=5, split="train", compress_level=3, num_proc=1, progress=False)
+    out = build(tmp / "bench", per_task=2, seed=5, split="train", compress_level=3, num_proc=1, progress=False, difficulty="easy")
     return folder_digests(out)
+
+
+def procedural_hard(tmp: Path) -> dict:
+    """The default difficulty (`hard`: small cues among many, partly overlapping objects on
+    marked, grainy surfaces), all eight tasks, two rows each."""
+    from dicobench import build
+
+    return folder_digests(build(tmp / "bench", per_task=2, seed=0, num_proc=1, progress=False))
 
 
 def photos(tmp: Path) -> dict:
@@ -146,7 +154,7 @@ def ray(tmp: Path) -> dict:
     ray_lib.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
     try:
         out = build(tmp / "bench", per_task=2, tasks="attribute,instance", split="train", rows_per_shard=1,
-                    engine="ray", progress=False)
+                    engine="ray", progress=False, difficulty="easy")
     finally:
         ray_lib.shutdown()
     return folder_digests(out)
@@ -159,7 +167,7 @@ def multipanelvqa(tmp: Path) -> dict:
     return folder_digests(build(tmp / "mpv", layouts="6,140", images_per_shard=2, num_proc=1, progress=False))
 
 
-CASES = {f.__name__: f for f in (procedural, procedural_train, photos, model_edited, ray, multipanelvqa)}
+CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, photos, model_edited, ray, multipanelvqa)}
 
 
 def fixture(case: str) -> dict:

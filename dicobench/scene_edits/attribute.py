@@ -7,11 +7,12 @@ import dataclasses
 import numpy as np
 
 from benchkit.geometry import bounding
-from benchkit.palette import COLOURS, clearly_different, distance, stands_out
+from benchkit.palette import COLOURS, distance, stands_out
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import surface_colour
-from dicobench.scene_edits import Cue, SceneEdit
+from benchkit.scenegen import SceneConfig, surface_colour
+from dicobench.looks import PATTERN_WORDS, look
+from dicobench.scene_edits import Cue, SceneEdit, article
 
 STYLE_WORDS = {
     "plain": "plain",
@@ -34,13 +35,14 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
     )
 
 
-def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> SceneEdit | None:
-    """Change the main colour to a clearly different named colour that still stands out."""
+def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+    """Change the main colour to another named colour, at least the difficulty's distance away
+    (clearly different at `easy`), that still stands out."""
     surface = surface_colour(scene)
     choices = [
         c
         for c in COLOURS
-        if clearly_different(c, obj.colour)
+        if distance(c, obj.colour) >= cfg.difficulty.recolour_distance
         and stands_out(c, surface)
         and (obj.style == "plain" or distance(c, obj.accent) >= 25)
     ]
@@ -48,10 +50,12 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> Scene
         return None
     colour = choices[rng.integers(len(choices))]
     new = dataclasses.replace(obj, colour=colour)
-    return _edit(scene, obj, new, f"The {obj.name} changed colour from {obj.colour} to {colour}.", f"{obj.name} ({colour})")
+    text = (f"The {look(obj)} became {article(look(new))}." if obj.style in PATTERN_WORDS
+            else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
+    return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
 
 
-def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject) -> SceneEdit | None:
+def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline)."""
     styles = [s for s in STYLE_WORDS if s != obj.style]
     style = styles[rng.integers(len(styles))]

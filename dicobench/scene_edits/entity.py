@@ -10,7 +10,8 @@ from benchkit.catalogue import load_catalogue
 from benchkit.geometry import bounding
 from benchkit.render import footprint
 from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import SceneConfig, occupied_boxes, place, random_object, surface_colour
+from benchkit.scenegen import SceneConfig, cue_sized, occupied_boxes, place, random_object, surface_colour
+from dicobench.looks import look
 from dicobench.scene_edits import Cue, SceneEdit, article, capitalised
 
 
@@ -19,15 +20,15 @@ def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: fr
     return [e for e in load_catalogue() if e.name not in present and e.category != exclude_category]
 
 
-def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> SceneEdit | None:
+def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
+            cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Swap in an object of a different category at the same place, about the same size."""
     from benchkit.catalogue import by_name
 
     pool = _absent_entries(scene, by_name()[obj.name].category, taken)
     occupied = occupied_boxes(scene, skip=obj.uid)
-    cfg = SceneConfig()
     for idx in rng.permutation(len(pool))[:12]:
-        fresh = random_object(rng, obj.uid, pool[idx], surface_colour(scene), cfg)
+        fresh = random_object(rng, obj.uid, pool[idx], surface_colour(scene), cfg, scene.palette)
         fresh = dataclasses.replace(fresh, size=obj.size, cx=obj.cx, cy=obj.cy)
         new = place(rng, scene, fresh, occupied, cfg, tries=1, near=(obj.cx, obj.cy, 0))
         if new is None:
@@ -35,7 +36,7 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
         a, b = footprint(obj), footprint(new)
         return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
-            text=f"The {obj.name} was replaced by {article(new.colour + ' ' + new.name)}.",
+            text=f"The {look(obj)} was replaced by {article(look(new))}.",
             subject=obj.name,
             dirty=(bounding((a, b)),),
             cues=(Cue(0, a, obj.name), Cue(1, b, new.name)),
@@ -48,7 +49,7 @@ def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fro
     box = footprint(obj)
     return SceneEdit(
         scene=scene.replace_object(obj.uid, None),
-        text=f"The {obj.colour} {obj.name} disappeared.",
+        text=f"The {look(obj)} disappeared.",
         subject=obj.name,
         dirty=(box,),
         cues=(Cue(0, box, obj.name), Cue(1, box, f"{obj.name} (gone)")),
@@ -56,19 +57,20 @@ def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fro
     )
 
 
-def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset()) -> SceneEdit | None:
+def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset(),
+        cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """A new object, absent from the scene, appears in free space."""
     pool = _absent_entries(scene, taken=taken)
-    cfg = SceneConfig()
     occupied = occupied_boxes(scene)
     for idx in rng.permutation(len(pool))[:8]:
-        new = place(rng, scene, random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg), occupied, cfg)
+        fresh = cue_sized(random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg, scene.palette), cfg)
+        new = place(rng, scene, fresh, occupied, cfg)
         if new is None:
             continue
         box = footprint(new)
         return SceneEdit(
             scene=scene.add(obj=new),
-            text=capitalised(f"{article(new.colour + ' ' + new.name)} appeared."),
+            text=capitalised(f"{article(look(new))} appeared."),
             subject=new.name,
             dirty=(box,),
             cues=(Cue(1, box, f"{new.name} (new)"),),

@@ -34,7 +34,8 @@ def _centre(box: Box) -> tuple[float, float]:
     return box[0] + box[2] / 2, box[1] + box[3] / 2
 
 
-def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset()) -> SceneEdit | None:
+def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
+         cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Move `obj` from one clear relation to a nearby reference into another clear relation."""
     a = footprint(obj)
     ca = _centre(a)
@@ -52,7 +53,7 @@ def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs
     occupied = occupied_boxes(scene, skip=obj.uid)
     cx, cy = _centre(rbox)
     for _ in range(8):
-        cand = place(rng, scene, obj, occupied, SceneConfig(), tries=25, near=(int(cx), int(cy), 260))
+        cand = place(rng, scene, obj, occupied, cfg, tries=25, near=(int(cx), int(cy), cfg.difficulty.move_reach))
         if cand is None:
             continue
         b = footprint(cand)

@@ -17,7 +17,7 @@ from benchkit.palette import lab_distance
 from benchkit.geometry import Box
 from benchkit.render import footprint, trace_extent, trace_patch
 from benchkit.scene import PlacedObject, Scene, Trace
-from benchkit.scenegen import inside, occupied_boxes, overlaps, surface_colour
+from benchkit.scenegen import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
 from dicobench.scene_edits import Cue, SceneEdit
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
@@ -79,8 +79,14 @@ def _trace_box(trace: Trace) -> Box:
     return trace_patch(trace).box
 
 
-def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour, trail: bool) -> Trace | None:
-    """Put a surface trace next to (or leading to) the object, on free surface only, so it is seen."""
+def _scaled(value: int, scale: float, least: int) -> int:
+    return value if scale == 1.0 else max(least, round(value * scale))
+
+
+def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour, trail: bool, scale: float = 1.0
+                         ) -> Trace | None:
+    """Put a surface trace next to (or leading to) the object, on free surface only, so it is seen;
+    `scale` shortens trails (fewer prints) and shrinks spills, puddles and scatters."""
     box = footprint(obj)
     cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
     reach = max(box[2], box[3]) / 2
@@ -88,9 +94,9 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
     for _ in range(40):
         theta = rng.uniform(0, 2 * math.pi)
         if trail:
-            steps = int(rng.integers(5, 8))
+            steps = _scaled(int(rng.integers(5, 8)), scale, 2)
             step = {"footprints": 34, "paw_prints": 26}.get(kind, 1)
-            length = steps if kind != "tyre_tracks" else int(rng.integers(160, 260))
+            length = steps if kind != "tyre_tracks" else _scaled(int(rng.integers(160, 260)), scale, 60)
             span = (steps - 1) * step if kind != "tyre_tracks" else length
             # footprints end at the object (heading towards it); tyre tracks start at it
             gap = reach + 22
@@ -108,7 +114,7 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
             oy = 40.0 if math.sin(a) >= 0 else side - 40.0
             trace = dataclasses.replace(probe, x=int(round(sx - ox)), y=int(round(sy - oy)), seed=int(rng.integers(2**31)))
         else:
-            length = int(rng.integers(50, 80))
+            length = _scaled(int(rng.integers(50, 80)), scale, 20)
             dist = reach + length * 0.6 + 10
             px, py = cx + dist * math.cos(theta), cy + dist * math.sin(theta)
             side = trace_extent(Trace(kind, 0, 0, length=length))
@@ -119,7 +125,8 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
     return None
 
 
-def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind) -> SceneEdit | None:
+def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind,
+              cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     surface = surface_colour(scene)
     if kind.name in ("crack", "scorch"):
         new = dataclasses.replace(obj, damage=kind.name, damage_seed=int(rng.integers(2**31)))
@@ -148,9 +155,11 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
     else:  # puddle
         colour = _contrasting((110, 140, 170), surface, (180, 205, 225))
     trail = kind.name in ("footprints", "paw_prints", "tyre_tracks")
-    trace = _place_surface_trace(rng, scene, obj, kind.name, colour, trail)
+    trace = _place_surface_trace(rng, scene, obj, kind.name, colour, trail, cfg.difficulty.trace_scale)
     if trace is None:
         return None
+    if cfg.difficulty.trace_opacity != 1.0:
+        trace = dataclasses.replace(trace, opacity=cfg.difficulty.trace_opacity)
     tbox = _trace_box(trace)
     return SceneEdit(
         scene=scene.add(trace=trace),

@@ -1,7 +1,7 @@
 """Task generators, one module per task, each registered in `dicobench.registry`.
 
 Each module's `proposal` is its procedural proposer (see `dicobench.procedural`): difference
-tasks build it from `propose(rng, scene) -> list[SceneEdit] | None`, four edits of one base
+tasks build it from `propose(rng, scene, cfg) -> list[SceneEdit] | None`, four edits of one base
 scene on four different objects (options A-D); commonality tasks from
 `propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b)`, what two scenes
 really share, used to check every row."""

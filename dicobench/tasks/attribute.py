@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from dicobench.scene_edits.attribute import recolour, restyle
 from dicobench.tasks import collect
-from dicobench.procedural import scene_difference
+from benchkit.scenegen import SceneConfig
+from dicobench.procedural import cue_objects, scene_difference
 
 
-def propose(rng, scene):
+def propose(rng, scene, cfg=SceneConfig()):
     def make(obj, used):
-        return (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj)
+        return (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj, cfg)
 
-    return collect(rng, scene, make)
+    return collect(rng, scene, make, cue_objects(scene, cfg))
 
 
 proposal = scene_difference(propose)

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from dicobench.scene_edits.traces import KINDS, add_trace, kinds_for
 from dicobench.tasks import NUM_EDITS
+from benchkit.scenegen import SceneConfig
 from dicobench.procedural import scene_difference
 
 TRIES_PER_KIND = 5
 
 
-def propose(rng, scene):
+def propose(rng, scene, cfg=SceneConfig()):
     used: set[str] = set()
     edits = []
     for k in rng.permutation(len(KINDS)):
         kind = KINDS[k]
         objects = [o for o in scene.objects if o.name not in used and kind in kinds_for(o)]
         for idx in rng.permutation(len(objects))[:TRIES_PER_KIND]:
-            edit = add_trace(rng, scene, objects[idx], kind)
+            edit = add_trace(rng, scene, objects[idx], kind, cfg)
             if edit is not None:
                 edits.append(edit)
                 used.update(edit.touched)

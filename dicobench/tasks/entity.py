@@ -4,26 +4,27 @@ from __future__ import annotations
 
 from dicobench.scene_edits import entity
 from dicobench.tasks import collect
-from dicobench.procedural import scene_difference
+from benchkit.scenegen import SceneConfig
+from dicobench.procedural import cue_objects, scene_difference
 
 
-def propose(rng, scene):
+def propose(rng, scene, cfg=SceneConfig()):
     # every kind of entity change appears among a row's options
     ops = list(rng.permutation(["replace", "remove", "add", ("replace", "remove", "add")[rng.integers(3)]]))
 
     def make(obj, used):
         op = ops[0]
         if op == "replace":
-            edit = entity.replace(rng, scene, obj, taken=used)
+            edit = entity.replace(rng, scene, obj, taken=used, cfg=cfg)
         elif op == "remove":
             edit = entity.remove(rng, scene, obj, taken=used)
         else:
-            edit = entity.add(rng, scene, taken=used | {obj.name})
+            edit = entity.add(rng, scene, taken=used | {obj.name}, cfg=cfg)
         if edit is not None:
             ops.pop(0)
         return edit
 
-    return collect(rng, scene, make)
+    return collect(rng, scene, make, cue_objects(scene, cfg))
 
 
 proposal = scene_difference(propose)

@@ -20,23 +20,12 @@ from benchkit.scene import PlacedObject, Scene
 from benchkit.scenegen import SceneConfig, random_scene
 from dicobench.checks import same_instance
 from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, fits, other_scene, reserve, scene_commonality
+from dicobench.looks import with_marking as look
 from dicobench.tasks import NUM_EDITS
 
 STYLES = ("plain", "striped", "dotted", "two_tone")  # not outline: a hollow glyph hides its marking
 MARKINGS = ("sticker", "band", "spots")
 MIN_SIZE = 48  # markings on smaller glyphs are too small to tell apart
-PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}
-
-
-def look(obj: PlacedObject) -> str:
-    """`red-and-white striped mug with a band`: the look that makes it this very object."""
-    if obj.style in PATTERN_WORDS:
-        look = f"{obj.colour}-and-{obj.accent} {PATTERN_WORDS[obj.style]} {obj.name}"
-        mark = {"sticker": "a sticker", "band": "a band", "spots": "spots"}[obj.marking]
-    else:
-        look = f"{obj.colour} {obj.name}"
-        mark = {"sticker": f"a {obj.accent} sticker", "band": f"a {obj.accent} band", "spots": f"{obj.accent} spots"}[obj.marking]
-    return f"{look} with {mark}"
 
 
 def _pose(rng: np.random.Generator, obj: PlacedObject, uid: int, cfg: SceneConfig) -> PlacedObject:

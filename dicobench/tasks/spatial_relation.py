@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dicobench.scene_edits.move import move
 from dicobench.tasks import collect
-from dicobench.procedural import scene_difference
+from benchkit.scenegen import SceneConfig
+from dicobench.procedural import cue_objects, scene_difference
 
 
-def propose(rng, scene):
-    return collect(rng, scene, lambda obj, used: move(rng, scene, obj, exclude_refs=used))
+def propose(rng, scene, cfg=SceneConfig()):
+    return collect(rng, scene, lambda obj, used: move(rng, scene, obj, exclude_refs=used, cfg=cfg), cue_objects(scene, cfg))
 
 
 proposal = scene_difference(propose)
