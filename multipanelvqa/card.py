@@ -3,6 +3,7 @@ so a resumed build or a later `import` always describes exactly the files that a
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 
 from huggingface_hub import DatasetCardData
@@ -131,6 +132,41 @@ def _creation(out: Location, synthetic: dict[str, dict], real: dict | None) -> s
     return "\n\n".join(parts)
 
 
+def _median(values: list) -> str:
+    values = [v for v in values if v is not None]
+    return f"{statistics.median(values):g}" if values else "-"
+
+
+def _difficulty(out: Location, synthetic: dict[str, dict]) -> str:
+    """The panel difficulty of each split's build and, per config and source, the medians of its
+    rows' descriptors (`generate.descriptors`): what makes the target hard to read, measured
+    without a model."""
+    parts = []
+    for split, manifest in synthetic.items():
+        level = manifest.get("difficulty")
+        if not level:
+            continue
+        parts.append(f"### Panels: split `{split}`\n\nPreset `{level['preset']}` ({level['description']}).")
+        table = []
+        for config in manifest["configs"]:
+            rows: dict[str, list[dict]] = {}
+            for shard in _stats(out, config, split):
+                for d in shard.get("descriptors", []):
+                    rows.setdefault(d["source"], []).append(d)
+            for source, ds in sorted(rows.items()):
+                px = [d["detail_px"] for d in ds if d["detail_px"] is not None]
+                table.append([config, source, len(ds), _median(px), min(px) if px else "-",
+                              _median([d["objects"] for d in ds]), _median([d["near_duplicates"] for d in ds])])
+        if table:
+            parts.append(
+                "Per row (medians): the answer object's size on the 1000x1000 canvas (its glyph em size times the "
+                "target panel's scale; the smallest too), the objects in the target panel, and the other panels "
+                "that repeat the target's scene but for that object (near duplicates).\n\n"
+                + markdown_table(["config", "source", "rows", "detail px", "detail px (min)", "objects",
+                                  "near duplicates"], table))
+    return "\n\n".join(parts)
+
+
 def _licence(out: Location, synthetic: dict[str, dict], real: dict | None) -> Licence:
     """Glyphs' CC BY 4.0, COCO's terms where MagicBrush or VQAv2 photos were used, and what the
     user stated for imported real-world images."""
@@ -214,6 +250,9 @@ def write_card(out: Location) -> Location:
 
     review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG}, "config",
                             [k for k, _ in CRITERIA], "multipanelvqa review")
+    difficulty = _difficulty(out, synthetic)
+    if difficulty:
+        sections = insert_section(sections, Section("difficulty", "Difficulty", difficulty), after="creation")
     if review:
         sections = insert_section(sections, human_review(review), after="creation")
     return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections)

@@ -195,7 +195,7 @@ def descriptors(image_set: ImageSet, rows: Sequence[dict]) -> list[dict]:
         k = row["num_subfigures"]
         scaled = round(image_set.detail_size * max(w, h) / image_set.crop_side) if image_set.crop_side else None
         dups = 0 if row["augmentation"] == "low_similarity" else image_set.near_duplicates(k)
-        out.append({"id": row["id"], "detail_px": scaled, "objects": image_set.objects or None, "near_duplicates": dups})
+        out.append({"id": row["id"], "source": row["source"], "detail_px": scaled, "objects": image_set.objects or None, "near_duplicates": dups})
     return out
 
 

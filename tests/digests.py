@@ -169,7 +169,16 @@ def multipanelvqa(tmp: Path) -> dict:
                               difficulty="easy"))
 
 
-CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, photos, model_edited, ray, multipanelvqa)}
+def multipanelvqa_hard(tmp: Path) -> dict:
+    """The default panel difficulty (`hard`: more, smaller objects per panel, a small answer
+    object, near-duplicate panels, layout position words), every config, two layouts."""
+    from multipanelvqa.build import build
+
+    return folder_digests(build(tmp / "mpv", layouts="6,140", num_proc=1, progress=False))
+
+
+CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, photos, model_edited, ray, multipanelvqa,
+                                 multipanelvqa_hard)}
 
 
 def fixture(case: str) -> dict:
