@@ -9,7 +9,8 @@ Three schemes are tried: rows (panels grouped by shared vertical extent, read le
 right), columns (the transpose), and, when neither grouping is clean (scattered splash
 layouts), ranks along one axis ("second subfigure from the left") with a visible gap to
 the neighbours. Among clean row/column schemes the shorter wording wins, or, with
-`words="layout"`, the longer one (a reader must follow rows or columns to find the panel).
+`words="layout"`, the one that names the first box (the target) at most length, e.g.
+"second column from the left" over "top row" (a reader must count rows or columns).
 
 Words that would change if a threshold moved a little (a panel half in a row, a barely
 visible gap) are refused: they are unclear to a reader, and they could change when an
@@ -43,7 +44,7 @@ class PositionError(ValueError):
 
 def describe_positions(boxes: Sequence[Box], words: str = "short") -> list[str]:
     """One description per box, unique within the layout; raises PositionError otherwise.
-    `words` is "short" (the shortest clean scheme) or "layout" (the longest)."""
+    `words` is "short" (the shortest clean scheme) or "layout" (the longest for the first box)."""
     boxes = [tuple(int(v) for v in b) for b in boxes]
     if len(boxes) < 2:
         raise PositionError("need at least two boxes to describe positions")
@@ -71,8 +72,9 @@ def layout_positions(boxes: Sequence[Box], words: str = "short") -> list[str]:
 def _describe(boxes: list[Box], share: float, gap: float, words: str = "short") -> list[str]:
     schemes = [s for s in (_grouped(boxes, 1, share), _grouped(boxes, 0, share)) if s is not None]
     if schemes:
-        pick = max if words == "layout" else min
-        return pick(schemes, key=lambda s: sum(len(d.split()) for d in s))
+        if words == "layout":
+            return max(schemes, key=lambda s: (len(s[0].split()), sum(len(d.split()) for d in s)))
+        return min(schemes, key=lambda s: sum(len(d.split()) for d in s))
     return _ranked(boxes, gap)
 
 

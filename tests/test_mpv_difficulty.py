@@ -131,3 +131,17 @@ def test_hard_panels_hold_their_answers(source, index):
     for i in set(range(1, MAX_PANELS)) - set(dups):  # the others are scenes of their own
         other = np.asarray(decode_panel(s.panels[i])).astype(int)
         assert other.shape != target.shape or (np.abs(target - other).max(axis=2) > 0).mean() > 0.3
+
+
+def test_layout_position_words_name_the_target_by_rows_or_columns():
+    from multipanelvqa.layouts import generate_layouts
+    from multipanelvqa.positions import describe_positions, layout_positions
+
+    longer = 0
+    for layout in generate_layouts(0)[:40]:
+        short, hard = describe_positions(layout.boxes), layout_positions(layout.boxes, "layout")
+        assert len(set(hard)) == len(hard) == len(short)  # still one wording per panel
+        assert len(hard[0].split()) >= len(short[0].split())
+        longer += len(hard[0].split()) > len(short[0].split())
+    assert longer >= 5
+    assert layout_positions(generate_layouts(0)[0].boxes) == describe_positions(generate_layouts(0)[0].boxes)
