@@ -127,6 +127,7 @@ def _creation(out: Location, synthetic: dict[str, dict], real: dict | None) -> s
             f"{info['template_fallbacks']} of {info['images']} images kept template questions "
             "because the reply failed the checks. Q1 and Q3 balance is then the model's."
         )
+    parts += [p for p in [_difficulty(out, synthetic)] if p]
     if real:
         parts += ["### Real-world images", f"Imported from `{real['folder']}`: {real['images']} images, {real['rows']} questions."]
     return "\n\n".join(parts)
@@ -146,7 +147,7 @@ def _difficulty(out: Location, synthetic: dict[str, dict]) -> str:
         level = manifest.get("difficulty")
         if not level:
             continue
-        parts.append(f"### Panels: split `{split}`\n\nPreset `{level['preset']}` ({level['description']}).")
+        parts.append(f"### Difficulty: split `{split}`\n\nPanel preset `{level['preset']}` ({level['description']}).")
         table = []
         for config in manifest["configs"]:
             rows: dict[str, list[dict]] = {}
@@ -250,9 +251,6 @@ def write_card(out: Location) -> Location:
 
     review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG}, "config",
                             [k for k, _ in CRITERIA], "multipanelvqa review")
-    difficulty = _difficulty(out, synthetic)
-    if difficulty:
-        sections = insert_section(sections, Section("difficulty", "Difficulty", difficulty), after="creation")
     if review:
         sections = insert_section(sections, human_review(review), after="creation")
     return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections)

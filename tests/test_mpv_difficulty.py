@@ -95,8 +95,9 @@ def test_descriptors_are_recorded_per_row_and_in_the_card(built):
     # the same layout box holds a smaller answer object, still one a person reads at 1000x1000
     assert hard_px.keys() == easy_px.keys() and all(14 <= hard_px[i] < easy_px[i] for i in hard_px)
     card = (hard / "README.md").read_text()
-    assert "## Difficulty" in card and "Preset `hard`" in card and "near duplicates" in card
-    assert "Preset `easy`" in (easy / "README.md").read_text()
+    assert "### Difficulty: split `test`" in card and "Panel preset `hard`" in card and "near duplicates" in card
+    assert "| original | procedural_scene | 6 |" in card  # two images of three rows each
+    assert "Panel preset `easy`" in (easy / "README.md").read_text()
     manifest = json.loads((hard / ".multipanelvqa" / "synthetic.json").read_text())
     assert manifest["difficulty"]["preset"] == "hard" and manifest["difficulty"]["detail_size"] == HARD.detail_size
 
