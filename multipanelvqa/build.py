@@ -27,6 +27,7 @@ from benchkit.cli.errors import UserError
 from benchkit.io.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
 
 from multipanelvqa.sources.adapters import ADAPTERS, load_sets
+from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve
 from multipanelvqa.card import MANIFEST_DIR, manifest_name, write_card
 from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
@@ -98,7 +99,7 @@ def held_out_panels(out: Location, split: str) -> frozenset[str]:
     return frozenset(sub["source_id"] for f in shards for subs in read_column(f, "subfigures") for sub in subs)
 
 
-def _make_set(spec: tuple[str, int, int]):
+def _make_set(spec: tuple[str, int, int, int, PanelDifficulty]):
     return spec[:2], procedural_set(*spec)
 
 
@@ -116,7 +117,8 @@ def make_shard(job: ShardJob) -> dict:
     """Generate and write one shard in each of its configs; the stats go to the sidecars."""
     with ShardSet(dict(job.paths), features(), row_group_size=ROWS_PER_IMAGE) as shards:
         kept: dict[str, list[dict]] = {c: [] for c, _ in job.paths}
-        for rows in shard_rows(job.tasks, dict(job.sets)):
+        measured: dict[str, list[dict]] = {c: [] for c, _ in job.paths}
+        for rows, described in shard_rows(job.tasks, dict(job.sets)):
             for config, config_rows in rows.items():
                 for row in config_rows:
                     refuse_shared(sorted({s["source_id"] for s in row["subfigures"]}), job.held_out, lambda image: (
@@ -124,7 +126,8 @@ def make_shard(job: ShardJob) -> dict:
                         "uses; splits must not share a base image set"))
                     shards.write(config, row)
                 kept[config] += [{k: v for k, v in r.items() if k != "image"} for r in config_rows]
-        shards.stats = {c: _shard_stats(c, kept[c]) for c in kept}
+                measured[config] += described[config]
+        shards.stats = {c: {**_shard_stats(c, kept[c]), "descriptors": measured[c]} for c in kept}
     return {"rows": sum(s["rows"] for s in shards.stats.values())}
 
 
@@ -160,11 +163,20 @@ class Options:
     compress_level: int = 1
     images: int | None = None  # per source (default one per layout)
     run: RunOptions = RunOptions()
+    difficulty: str | PanelDifficulty = DEFAULT  # a preset name or settings (multipanelvqa.difficulty)
+    axes: dict | None = None  # dials set apart from the preset, by field name
 
     @classmethod
     def of(cls, *, num_proc: int | None = None, overwrite: bool = False, engine: str = "local",
            ray_address: str | None = None, progress: bool = True, split: str = "test", **fields) -> "Options":
         return cls(**fields, run=RunOptions(split, overwrite, engine, num_proc, ray_address, progress))
+
+    def panels(self) -> PanelDifficulty:
+        """The resolved panel difficulty; a clear error for a bad preset or dial."""
+        try:
+            return resolve(self.difficulty, self.axes)
+        except (ValueError, TypeError) as exc:
+            raise UserError(f"--difficulty: {exc}") from None
 
 
 def build(out_dir: str | os.PathLike, options: Options | None = None, **settings) -> Location:
@@ -181,6 +193,8 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     `split="train"` draws image sets from the train range (`generate.set_range`), disjoint
     from test's, and refuses rows whose panel images another split in the folder uses;
     `images` (per source, default one per layout) cycles the layouts with fresh image sets.
+    `difficulty` (a preset of `multipanelvqa.difficulty`, default hard; `easy` gives the first
+    release's bytes) and `axes` (single dials set apart) decide what the procedural panels hold.
     `out_dir` may be an fsspec URL (`s3://...`); the result is then that URL, else a `Path`.
     """
     if options is None:
@@ -198,6 +212,7 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     if o.images_per_shard <= 0:
         raise UserError("images per shard must be positive")
     check_compress_level(o.compress_level)
+    panels = o.panels()
     run.check()
     qsource = QuestionSource.parse(o.questions, o.llm_base_url, o.llm_api_key)
     all_layouts = generate_layouts(o.seed)
@@ -226,6 +241,7 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
         "questions": qsource.spec,
         "images_per_shard": images_per_shard,
         "compress_level": o.compress_level,
+        "difficulty": {"description": panels.describe(), **dataclasses.asdict(panels)},
     }))
     claim(out, child(out, MANIFEST_DIR, manifest_name(run.split)), manifest, SYNTHETIC_CONFIGS, run,
           f"synthetic {run.split} build")
@@ -235,7 +251,7 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     todo = missing_shards(out, config_list, run.split, ranges, ROWS_PER_IMAGE,
                           stale=lambda path: holds_rejected(path, rejected), linked=True)
     if todo:
-        tasks = [ImageTask(*image, o.seed, (), o.compress_level, split=run.split, cycle=cycle)
+        tasks = [ImageTask(*image, o.seed, (), o.compress_level, split=run.split, cycle=cycle, difficulty=panels)
                  for image, cycle in zip(schedule, cycles)]
         tasks = [dataclasses.replace(t, redo=redo_count(t, config_list, rejected)) for t in tasks]
         jobs = _jobs(out, tasks, ranges, todo, o.seed, data, data_split, qsource, held_out_panels(out, run.split), run)
@@ -254,7 +270,8 @@ def _jobs(out, images, ranges, todo, seed, data, data_split, qsource, held_out, 
         loaded = load_sets(source, data[source], data_split[source], BASES_PER_STYLE)
         sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
     if qsource.model is not None:  # the prompt needs every image's target: make the sets here
-        procedural = [(s, b, seed) for s, b in needed if s in PROCEDURAL]
+        difficulty = next(iter(tasks.values())).difficulty
+        procedural = [(s, b, seed, 0, difficulty) for s, b in needed if s in PROCEDURAL]
         sets.update(dict(map_jobs(_make_set, procedural, engine=run.engine, num_proc=run.num_proc, ray_address=run.ray_address)))
         infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
         generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")

@@ -3,6 +3,7 @@ so a resumed build or a later `import` always describes exactly the files that a
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 
 from huggingface_hub import DatasetCardData
@@ -126,8 +127,44 @@ def _creation(out: Location, synthetic: dict[str, dict], real: dict | None) -> s
             f"{info['template_fallbacks']} of {info['images']} images kept template questions "
             "because the reply failed the checks. Q1 and Q3 balance is then the model's."
         )
+    parts += [p for p in [_difficulty(out, synthetic)] if p]
     if real:
         parts += ["### Real-world images", f"Imported from `{real['folder']}`: {real['images']} images, {real['rows']} questions."]
+    return "\n\n".join(parts)
+
+
+def _median(values: list) -> str:
+    values = [v for v in values if v is not None]
+    return f"{statistics.median(values):g}" if values else "-"
+
+
+def _difficulty(out: Location, synthetic: dict[str, dict]) -> str:
+    """The panel difficulty of each split's build and, per config and source, the medians of its
+    rows' descriptors (`generate.descriptors`): what makes the target hard to read, measured
+    without a model."""
+    parts = []
+    for split, manifest in synthetic.items():
+        level = manifest.get("difficulty")
+        if not level:
+            continue
+        parts.append(f"### Difficulty: split `{split}`\n\nPanel preset `{level['preset']}` ({level['description']}).")
+        table = []
+        for config in manifest["configs"]:
+            rows: dict[str, list[dict]] = {}
+            for shard in _stats(out, config, split):
+                for d in shard.get("descriptors", []):
+                    rows.setdefault(d["source"], []).append(d)
+            for source, ds in sorted(rows.items()):
+                px = [d["detail_px"] for d in ds if d["detail_px"] is not None]
+                table.append([config, source, len(ds), _median(px), min(px) if px else "-",
+                              _median([d["objects"] for d in ds]), _median([d["near_duplicates"] for d in ds])])
+        if table:
+            parts.append(
+                "Per row (medians): the answer object's size on the 1000x1000 canvas (its glyph em size times the "
+                "target panel's scale; the smallest too), the objects in the target panel, and the other panels "
+                "that repeat the target's scene but for that object (near duplicates).\n\n"
+                + markdown_table(["config", "source", "rows", "detail px", "detail px (min)", "objects",
+                                  "near duplicates"], table))
     return "\n\n".join(parts)
 
 

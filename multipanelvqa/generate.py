@@ -22,7 +22,8 @@ from benchkit.io.imageio import encode_png
 from multipanelvqa.composite.augment import for_config
 from multipanelvqa.composite.compose import Composition, render
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
-from multipanelvqa.composite.positions import caption_numbers, describe_positions
+from multipanelvqa.difficulty import EASY, PanelDifficulty
+from multipanelvqa.composite.positions import caption_numbers, layout_positions
 from multipanelvqa.questions.common import Question, q2, questions
 from multipanelvqa.schema import AUGMENTATIONS, SOURCES
 from multipanelvqa.sources.image_sets import ImageSet, decode_panel, procedural_set
@@ -56,6 +57,7 @@ class ImageTask:
     split: str = "test"
     cycle: int = 0  # pass over the layouts; every pass fills them from fresh image sets
     redo: int = 0  # versions of this image reviewers rejected: its set and seed are drawn afresh this often
+    difficulty: PanelDifficulty = EASY  # what the procedural panels hold and how the target is named
 
     @property
     def set_index(self) -> int:
@@ -96,7 +98,7 @@ def target_info(task: ImageTask, image_set: ImageSet) -> dict:
         "num_subfigures": task.layout.num_panels,
         "common_question": image_set.question,
         "target_answer": image_set.answers[0],
-        "position": describe_positions(task.layout.boxes)[0],
+        "position": layout_positions(task.layout.boxes, task.difficulty.position_words)[0],
     }
 
 
@@ -144,7 +146,7 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     layout = task.layout
     k = layout.num_panels
     panel_bytes, answers, ids = image_set.take(k)
-    positions = describe_positions(layout.boxes)
+    positions = layout_positions(layout.boxes, task.difficulty.position_words)
     seed = image_seed(task.root_seed, task.source, layout.layout_id, task.seed_variant)
     base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])
     composites: dict[str, tuple] = {}
@@ -183,13 +185,28 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     return out
 
 
-def shard_rows(tasks: Sequence[ImageTask], sets: Mapping[tuple[str, int], ImageSet]) -> Iterator[dict[str, list[dict]]]:
-    """The rows of one shard's images, image by image, in order. Procedural image sets are made
-    here (pure in source, index and root seed), so only imported sets travel in `sets`,
-    keyed by (source, set index)."""
+def descriptors(image_set: ImageSet, rows: Sequence[dict]) -> list[dict]:
+    """How hard each row's target is to read, without a model: the answer object's size on the
+    canvas (its em size times the target box's scale; None for imported sets), the objects in
+    the target panel, and how many other panels repeat the target's scene but for that object."""
+    out = []
+    for row in rows:
+        w, h = row["subfigures"][0]["bbox"][2:]
+        k = row["num_subfigures"]
+        scaled = round(image_set.detail_size * max(w, h) / image_set.crop_side) if image_set.crop_side else None
+        dups = 0 if row["augmentation"] == "low_similarity" else image_set.near_duplicates(k)
+        out.append({"id": row["id"], "source": row["source"], "detail_px": scaled, "objects": image_set.objects or None, "near_duplicates": dups})
+    return out
+
+
+def shard_rows(tasks: Sequence[ImageTask], sets: Mapping[tuple[str, int], ImageSet]) -> Iterator[tuple[dict, dict]]:
+    """(rows, descriptors) of one shard's images, image by image, in order, both keyed by
+    config. Procedural image sets are made here (pure in source, index, root seed and
+    difficulty), so only imported sets travel in `sets`, keyed by (source, set index)."""
     made = dict(sets)
     for task in tasks:
         key = (task.source, task.set_index) + ((task.redo,) if task.redo else ())
         if key not in made:
-            made[key] = procedural_set(task.source, task.set_index, task.root_seed, task.redo)
-        yield image_rows(task, made[key])
+            made[key] = procedural_set(task.source, task.set_index, task.root_seed, task.redo, task.difficulty)
+        rows = image_rows(task, made[key])
+        yield rows, {config: descriptors(made[key], config_rows) for config, config_rows in rows.items()}

@@ -161,13 +161,24 @@ def ray(tmp: Path) -> dict:
 
 
 def multipanelvqa(tmp: Path) -> dict:
-    """Every synthetic MultipanelVQA config from both procedural sources, two layouts, two shards."""
+    """Every synthetic MultipanelVQA config from both procedural sources, two layouts, two shards, at
+    `--difficulty easy` (the first release's panels)."""
     from multipanelvqa.build import build
 
-    return folder_digests(build(tmp / "mpv", layouts="6,140", images_per_shard=2, num_proc=1, progress=False))
+    return folder_digests(build(tmp / "mpv", layouts="6,140", images_per_shard=2, num_proc=1, progress=False,
+                              difficulty="easy"))
 
 
-CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, photos, model_edited, ray, multipanelvqa)}
+def multipanelvqa_hard(tmp: Path) -> dict:
+    """The default panel difficulty (`hard`: more, smaller objects per panel, a small answer
+    object, near-duplicate panels, layout position words), every config, two layouts."""
+    from multipanelvqa.build import build
+
+    return folder_digests(build(tmp / "mpv", layouts="6,140", num_proc=1, progress=False))
+
+
+CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, photos, model_edited, ray, multipanelvqa,
+                                 multipanelvqa_hard)}
 
 
 def fixture(case: str) -> dict:

@@ -8,6 +8,7 @@ from benchkit.cli.commands import add_build_arguments, build_handler, http_url, 
 
 from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.build import SOURCES, Options, build
+from multipanelvqa.difficulty import DEFAULT, POSITION_WORDS, PRESETS, PanelDifficulty
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.sources.image_sets import PROCEDURAL
 
@@ -29,6 +30,8 @@ def options(args: argparse.Namespace) -> Options:
         compress_level=args.compress_level,
         images=args.images,
         run=run_options(args),
+        difficulty=args.difficulty,
+        axes={f.name: getattr(args, f.name) for f, _, _ in PanelDifficulty.axis_fields()},
     )
 
 
@@ -47,4 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--images-per-shard", type=int, default=42, help="images per Parquet shard, 3 rows each (default 42)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test); train draws its own image sets")
     p.add_argument("--images", type=int, default=None, help="images per source (default one per layout); more cycle the layouts with fresh image sets")
+    p.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS),
+                   help=f"how cluttered the procedural panels are and how small the detail that sets the target apart "
+                        f"(default {DEFAULT}; easy is the first release's panels); the options below set single dials apart")
+    dials = p.add_argument_group("difficulty dials (procedural panels)")
+    for f, axis, doc in PanelDifficulty.axis_fields():
+        kind = {"choices": POSITION_WORDS} if f.name == "position_words" else {}
+        dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}", **kind)
     p.set_defaults(func=build_handler(build, options))

@@ -8,7 +8,9 @@ so questions can say "the {description}".
 Three schemes are tried: rows (panels grouped by shared vertical extent, read left to
 right), columns (the transpose), and, when neither grouping is clean (scattered splash
 layouts), ranks along one axis ("second subfigure from the left") with a visible gap to
-the neighbours. Among clean row/column schemes the shorter wording wins.
+the neighbours. Among clean row/column schemes the shorter wording wins, or, with
+`words="layout"`, the one that names the first box (the target) at most length, e.g.
+"second column from the left" over "top row" (a reader must count rows or columns).
 
 Words that would change if a threshold moved a little (a panel half in a row, a barely
 visible gap) are refused: they are unclear to a reader, and they could change when an
@@ -40,24 +42,38 @@ class PositionError(ValueError):
     """The boxes cannot be told apart by position words."""
 
 
-def describe_positions(boxes: Sequence[Box]) -> list[str]:
-    """One description per box, unique within the layout; raises PositionError otherwise."""
+def describe_positions(boxes: Sequence[Box], words: str = "short") -> list[str]:
+    """One description per box, unique within the layout; raises PositionError otherwise.
+    `words` is "short" (the shortest clean scheme) or "layout" (the longest for the first box)."""
     boxes = [tuple(int(v) for v in b) for b in boxes]
     if len(boxes) < 2:
         raise PositionError("need at least two boxes to describe positions")
-    descriptions = _describe(boxes, SHARE, RANK_GAP)
+    descriptions = _describe(boxes, SHARE, RANK_GAP, words)
     for ds in (-SLACK, SLACK):
         for dg in (-SLACK, SLACK):
-            if _describe(boxes, SHARE + ds, RANK_GAP + dg) != descriptions:
+            if _describe(boxes, SHARE + ds, RANK_GAP + dg, words) != descriptions:
                 raise PositionError(f"positions of {boxes} are borderline: they depend on the thresholds")
     if len(set(descriptions)) != len(descriptions):
         raise PositionError(f"descriptions are not unique: {descriptions}")
     return descriptions
 
 
-def _describe(boxes: list[Box], share: float, gap: float) -> list[str]:
+def layout_positions(boxes: Sequence[Box], words: str = "short") -> list[str]:
+    """`describe_positions` in `words`, falling back to the short words where the layout's
+    wording would be borderline or not unique (the layouts are checked for the short ones)."""
+    if words != "short":
+        try:
+            return describe_positions(boxes, words)
+        except PositionError:
+            pass
+    return describe_positions(boxes)
+
+
+def _describe(boxes: list[Box], share: float, gap: float, words: str = "short") -> list[str]:
     schemes = [s for s in (_grouped(boxes, 1, share), _grouped(boxes, 0, share)) if s is not None]
     if schemes:
+        if words == "layout":
+            return max(schemes, key=lambda s: (len(s[0].split()), sum(len(d.split()) for d in s)))
         return min(schemes, key=lambda s: sum(len(d.split()) for d in s))
     return _ranked(boxes, gap)
 

@@ -8,9 +8,10 @@ procedural sources stand on the scene engine:
 - `procedural_scene` (VQAv2-like): different scenes sharing a question, either "What color
   is the <object>?" or "Is there <object> in the image?".
 
-Panels are square crops of small scenes (a few large objects) so the object stays
-recognisable at panel size (180-440 px); they are kept PNG-encoded so a set is cheap to
-send to a worker process. `low_similarity` replacements are other scenes whose answer to
+Panels are square crops of small scenes (at `easy`, a few large objects, so the object
+stays recognisable at panel size, 180-440 px; harder `PanelDifficulty` presets draw more,
+smaller objects, a smaller answer object and near-duplicate panels); they are kept
+PNG-encoded so a set is cheap to send to a worker process. `low_similarity` replacements are other scenes whose answer to
 the question differs from the target's (and from `absent_answer`).
 """
 
@@ -29,6 +30,8 @@ from benchkit.io.imageio import encode_png
 from benchkit.scene.palette import COLOURS, clearly_different, stands_out
 from benchkit.scene.render import footprint, render
 from benchkit.scene.random_scenes import SceneConfig, place, random_object, random_scene, surface_colour
+
+from multipanelvqa.difficulty import EASY, PanelDifficulty
 
 PANEL_SCENE = SceneConfig(
     min_long_side=520, max_long_side=600, min_objects=3, max_objects=5, min_size=80, max_size=120, max_object_area=0.25
@@ -53,6 +56,13 @@ class ImageSet:
     replacement_answers: tuple[str, ...] = ()
     replacement_ids: tuple[str, ...] = ()
     absent_answer: str | None = None  # an answer no panel or replacement has (Q1's "any ... no")
+    # descriptors (0 / empty where unknown, as for imported sets): the answer object's em size and
+    # the side of the square crop it is drawn in (scene px), the objects in the target's crop, and
+    # per panel whether it repeats the target's scene with only that object changed
+    detail_size: int = 0
+    crop_side: int = 0
+    objects: int = 0
+    near_duplicate: tuple[bool, ...] = ()
 
     def __post_init__(self):
         if not len(self.panels) == len(self.answers) == len(self.panel_ids) >= 2:
@@ -67,11 +77,19 @@ class ImageSet:
         }:
             raise ValueError(f"{self.set_id}: absent answer {self.absent_answer!r} is some panel's answer")
 
+    def _order(self, k: int) -> list[int]:
+        return [0] + [1 + i % (len(self.panels) - 1) for i in range(k - 1)]
+
     def take(self, k: int) -> tuple[list[bytes], list[str], list[str]]:
         """Panels, answers and ids for a k-panel image: the target, then the others in order,
         repeated when the set has fewer (real sources can be small)."""
-        order = [0] + [1 + i % (len(self.panels) - 1) for i in range(k - 1)]
+        order = self._order(k)
         return [self.panels[i] for i in order], [self.answers[i] for i in order], [self.panel_ids[i] for i in order]
+
+    def near_duplicates(self, k: int) -> int:
+        """How many of a k-panel image's other panels repeat the target's scene, differing only in
+        the answer's object."""
+        return sum(self.near_duplicate[i] for i in self._order(k)[1:]) if self.near_duplicate else 0
 
     def take_replacements(self, k: int) -> tuple[list[bytes], list[str], list[str]]:
         """k - 1 replacements (repeated when there are fewer); empty lists when there are none."""
@@ -105,13 +123,22 @@ def set_seed(root: int, source: str, index: int, attempt: int = 0) -> int:
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def procedural_set(source: str, index: int, root: int, fresh: int = 0) -> ImageSet:
-    """Image set `index` of a procedural source: a pure function of (source, index, root seed).
-    `fresh` > 0 draws a replacement from seeds of its own (for an image reviewers rejected)."""
+def panel_scene(difficulty: PanelDifficulty) -> SceneConfig:
+    """The scene config of a panel at `difficulty` (`easy`: PANEL_SCENE itself)."""
+    if difficulty == EASY:
+        return PANEL_SCENE
+    return dataclasses.replace(PANEL_SCENE, min_objects=difficulty.min_objects, max_objects=difficulty.max_objects,
+                               min_size=difficulty.min_size, max_size=difficulty.max_size)
+
+
+def procedural_set(source: str, index: int, root: int, fresh: int = 0, difficulty: PanelDifficulty = EASY) -> ImageSet:
+    """Image set `index` of a procedural source: a pure function of (source, index, root seed,
+    difficulty). `fresh` > 0 draws a replacement from seeds of its own (for an image reviewers
+    rejected)."""
     make = {"procedural_edit": _edit_set, "procedural_scene": _scene_set}[source]
     for attempt in range(fresh * _ATTEMPTS, (fresh + 1) * _ATTEMPTS):
         seed = set_seed(root, source, index, attempt)
-        result = make(np.random.default_rng(seed), f"{source}:{seed}")
+        result = make(np.random.default_rng(seed), f"{source}:{seed}", difficulty)
         if result is not None:
             return result
     raise RuntimeError(f"{source} set {index}: no valid set in {_ATTEMPTS} attempts")
@@ -148,11 +175,13 @@ def _distinct_colours(rng: np.random.Generator, n: int) -> list[str]:
             return picked
 
 
-def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | None, tries: int = 20):
+def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | None,
+                difficulty: PanelDifficulty = EASY, tries: int = 20):
     """A scene whose square crop holds `entry` in `colour` fully (or, colour None, nowhere);
     returns (scene, uid of the object or None, crop), or None when no try fitted."""
+    cfg = panel_scene(difficulty)
     for _ in range(tries):
-        scene = random_scene(rng, PANEL_SCENE, exclude_names=frozenset({entry.name}))
+        scene = random_scene(rng, cfg, exclude_names=frozenset({entry.name}))
         crop = _square(scene)
         # Objects cut by the crop stay in the scene but not in the picture; none of them is `entry`.
         if colour is None:
@@ -160,10 +189,10 @@ def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | N
         surface = surface_colour(scene)
         if not stands_out(colour, surface):
             continue
-        template = random_object(rng, scene.next_uid(), entry, surface, PANEL_SCENE)
-        template = dataclasses.replace(template, colour=colour, style="plain")
+        template = random_object(rng, scene.next_uid(), entry, surface, cfg)
+        template = dataclasses.replace(template, colour=colour, style="plain", size=difficulty.detail_size or template.size)
         near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] // 3)
-        obj = place(rng, scene, template, [footprint(o) for o in scene.objects], PANEL_SCENE, near=near)
+        obj = place(rng, scene, template, [footprint(o) for o in scene.objects], cfg, near=near)
         if obj is not None and _within(footprint(obj), crop):
             return scene.add(obj), obj.uid, crop
     return None
@@ -171,6 +200,19 @@ def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | N
 
 def _render_crop(scene, crop) -> bytes:
     return encode_png(render(scene, crop))
+
+
+def _descriptors(made, near_duplicate: Sequence[bool]) -> dict:
+    """ImageSet's descriptor fields for a target made by `_scene_with`."""
+    scene, uid, crop = made
+    shown = sum(_overlaps(footprint(o), crop) for o in scene.objects)
+    return {"detail_size": scene.object(uid).size if uid is not None else 0, "crop_side": crop[2], "objects": shown,
+            "near_duplicate": tuple(near_duplicate)}
+
+
+def _overlaps(box, region) -> bool:
+    return box[0] < region[0] + region[2] and region[0] < box[0] + box[2] and box[1] < region[1] + region[3] \
+        and region[1] < box[1] + box[3]
 
 
 def _article(name: str) -> str:
@@ -183,23 +225,34 @@ def _other_colours(rng: np.random.Generator, colours: Sequence[str], n: int) -> 
     return [out[i] for i in rng.permutation(len(out))]
 
 
-def _colour_scenes(rng, entry, colours: Sequence[str], tag: str) -> tuple[list[bytes], list[str]] | None:
-    """One fresh scene per colour, each holding `entry` in that colour."""
-    panels = []
-    for colour in colours:
-        made = _scene_with(rng, entry, colour)
+def _colour_scenes(rng, entry, colours: Sequence[str], tag: str, difficulty: PanelDifficulty = EASY,
+                   near_duplicates: int = 0) -> tuple[list[bytes], list[str], tuple] | None:
+    """One fresh scene per colour, each holding `entry` in that colour; the first
+    `near_duplicates` after the first repeat its scene with only the object recoloured.
+    Returns (panels, ids, the first scene as `_scene_with` made it)."""
+    panels: list[bytes] = []
+    first = None
+    for i, colour in enumerate(colours):
+        if first is not None and i <= near_duplicates:
+            scene, uid, crop = first
+            if not stands_out(colour, surface_colour(scene)):
+                return None
+            panels.append(_render_crop(scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=colour)), crop))
+            continue
+        made = _scene_with(rng, entry, colour, difficulty)
         if made is None:
             return None
+        first = first or made
         panels.append(_render_crop(made[0], made[2]))
-    return panels, [f"{tag}:{i}" for i in range(len(panels))]
+    return panels, [f"{tag}:{i}" for i in range(len(panels))], first
 
 
-def _edit_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
+def _edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty = EASY) -> ImageSet | None:
     """One scene; the named object's colour is the edit: the target's colour is unique."""
     entries = _question_objects()
     entry = entries[int(rng.integers(len(entries)))]
     target, a, b, absent = _distinct_colours(rng, 4)
-    made = _scene_with(rng, entry, target)
+    made = _scene_with(rng, entry, target, difficulty)
     if made is None:
         return None
     scene, uid, crop = made
@@ -210,7 +263,7 @@ def _edit_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
     obj = scene.object(uid)
     panels = [_render_crop(scene.replace_object(uid, dataclasses.replace(obj, colour=c)), crop) for c in answers]
     repl_answers = _other_colours(rng, (a, b), MAX_PANELS - 1)
-    replaced = _colour_scenes(rng, entry, repl_answers, f"{set_id}:replacement")
+    replaced = _colour_scenes(rng, entry, repl_answers, f"{set_id}:replacement", difficulty)
     if replaced is None:
         return None
     return ImageSet(
@@ -224,33 +277,42 @@ def _edit_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
         replacement_answers=tuple(repl_answers),
         replacement_ids=tuple(replaced[1]),
         absent_answer=absent,
+        **_descriptors(made, [False] + [True] * (len(panels) - 1)),
     )
 
 
-def _scene_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
-    """Different scenes sharing a question: the named object's colour, or whether it is there."""
+def _scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty = EASY) -> ImageSet | None:
+    """Different scenes sharing a question: the named object's colour, or whether it is there.
+    The first `difficulty.near_duplicates` other panels repeat the target's scene with only
+    that object recoloured (or removed)."""
     entries = _question_objects()
     entry = entries[int(rng.integers(len(entries)))]
     n = 2 * MAX_PANELS - 1  # panels, then low_similarity replacements
+    dups = difficulty.near_duplicates
     if rng.random() < 0.5:
         target, a, b, absent = _distinct_colours(rng, 4)
         answers = [target] + _other_colours(rng, (a, b), n - 1)
-        made = _colour_scenes(rng, entry, answers, set_id)
+        made = _colour_scenes(rng, entry, answers, set_id, difficulty, dups)
         if made is None:
             return None
+        panels, ids, first = made
         question = f"What color is the {entry.name}?"
     else:
         absent = None
         answers = ["yes"] + ["no"] * (n - 1)
         panels = []
+        first = None
         for i, answer in enumerate(answers):
-            got = _scene_with(rng, entry, _distinct_colours(rng, 1)[0] if answer == "yes" else None)
+            if first is not None and i <= dups:  # the target's scene without the object
+                panels.append(_render_crop(first[0].replace_object(first[1], None), first[2]))
+                continue
+            got = _scene_with(rng, entry, _distinct_colours(rng, 1)[0] if answer == "yes" else None, difficulty)
             if got is None:
                 return None
+            first = first or got
             panels.append(_render_crop(got[0], got[2]))
-        made = panels, [f"{set_id}:{i}" for i in range(n)]
+        ids = [f"{set_id}:{i}" for i in range(n)]
         question = f"Is there {_article(entry.name)} {entry.name} in the image?"
-    panels, ids = made
     k = MAX_PANELS
     return ImageSet(
         source="procedural_scene",
@@ -263,4 +325,5 @@ def _scene_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
         replacement_answers=tuple(answers[k:]),
         replacement_ids=tuple(ids[k:]),
         absent_answer=absent,
+        **_descriptors(first, [0 < i <= dups for i in range(k)]),
     )
