@@ -2,6 +2,6 @@
 
 __version__ = "0.1.0"
 
-from benchkit.extract import extract_choice  # noqa: E402
+from benchkit.eval.extract import extract_choice  # noqa: E402
 
 __all__ = ["__version__", "extract_choice"]

@@ -9,7 +9,7 @@ import random
 import sys
 import time
 
-from benchkit.extract import extract_choice
+from benchkit.eval.extract import extract_choice
 
 OPTIONS = [
     "The mug on the desk changed from red to blue",

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import datasets
 
-from benchkit.difficulty import DEFAULT, preset
-from benchkit.scenegen import SceneConfig
+from benchkit.scene.difficulty import DEFAULT, preset
+from benchkit.scene.random_scenes import SceneConfig
 from dicobench.generate import BuildOptions, generate_row, letter_schedule
 from dicobench.schema import TASKS, features
 

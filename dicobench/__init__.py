@@ -1,7 +1,7 @@
 """DiCoBench: generate, ship and score the multi-image fine-grained perception benchmark."""
 
 from benchkit import __version__
-from benchkit.metric_modules import MODULES
+from benchkit.release.metric_modules import MODULES
 from dicobench.build import build
 from dicobench.evaluation import evaluate
 from dicobench.prompting import prompt
@@ -15,6 +15,6 @@ __all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt"
 def leaderboard(results, out, *, human=()):
     """The leaderboard of `results` (result folders or scores.json files) written to `out`, as the
     `leaderboard` command writes it: (the table, the files written)."""
-    from dicobench.leaderboard_cli import make_leaderboard  # deferred: charts need matplotlib, scoring does not
+    from dicobench.cli.leaderboard import make_leaderboard  # deferred: charts need matplotlib, scoring does not
 
     return make_leaderboard(results, out, human=human)

@@ -1,4 +1,4 @@
-"""`dicobench.build`: the DiCoBench side of the shared build driver (`benchkit.builds`).
+"""`dicobench.build`: the DiCoBench side of the shared build driver (`benchkit.engines.driver`).
 
 `Options` says what to build (procedural or photo settings apart) and how to run it; `build`
 resolves it into the generation options every worker receives (`dicobench.generate.BuildOptions`,
@@ -15,18 +15,18 @@ from collections import Counter
 from typing import Sequence
 
 from benchkit import __version__
-from benchkit.builds import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
+from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
                              other_split_shards, refuse_shared, run_jobs)
-from benchkit.decisions import build_rejections, holds_rejected
-from benchkit.difficulty import DEFAULT, Difficulty, preset
-from benchkit.errors import UserError
-from benchkit.photos import SizePolicy
-from benchkit.scenegen import SceneConfig
-from benchkit.shards import Location, child, location, read_column, shard_ranges
+from benchkit.people.decisions import build_rejections, holds_rejected
+from benchkit.scene.difficulty import DEFAULT, Difficulty, preset
+from benchkit.cli.errors import UserError
+from benchkit.photos.sources import SizePolicy
+from benchkit.scene.random_scenes import SceneConfig
+from benchkit.io.shards import Location, child, location, read_column, shard_ranges
 from dicobench.card import MANIFEST_DIR, write_card
 from dicobench.generate import BuildOptions, photo_source, shard_rows
-from dicobench.photo_models import Endpoint, ModelOptions
-from dicobench.registry import get_task, tasks_from
+from dicobench.editors.models import Endpoint, ModelOptions
+from dicobench.tasks.registry import get_task, tasks_from
 from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
 
 PHOTO_KINDS = ("folder", "vstar", "hf")
@@ -35,7 +35,7 @@ PHOTO_KINDS = ("folder", "vstar", "hf")
 @dataclasses.dataclass(frozen=True)
 class Procedural:
     """Rows from the offline scene engine, at a difficulty (default: `hard`; see
-    `benchkit.difficulty`)."""
+    `benchkit.scene.difficulty`)."""
 
     scene: SceneConfig = dataclasses.field(default_factory=lambda: SceneConfig.from_difficulty(preset(DEFAULT)))
 
@@ -127,7 +127,7 @@ def _backends(job: ShardJob):
     the build, one cache per shard, so a rerun of the shard sends nothing."""
     if job.opts.models == ModelOptions():
         return None
-    from dicobench.photo_models import open_backends
+    from dicobench.editors.models import open_backends
 
     stem = os.path.basename(job.path).removesuffix(".parquet")
     cache = os.path.join(os.path.dirname(os.path.dirname(job.path)), MANIFEST_DIR, "llm-cache", job.task, stem)
@@ -277,7 +277,7 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     Give either an `Options` or its keyword form (`Options.of`): `per_task`, `seed`, `tasks`,
     `source`, `num_proc`, `split`, `overwrite`, `rows_per_shard`, `num_shards`, `compress_level`,
     `engine`, `ray_address`, `progress`, for procedural builds `difficulty` (`easy`, `hard`, the
-    default, or `extreme`; or a `benchkit.difficulty.Difficulty`) and `axes` (single dials set
+    default, or `extreme`; or a `benchkit.scene.difficulty.Difficulty`) and `axes` (single dials set
     apart from it, field name -> value), and for photo sources `min_long_side`, `upscale`,
     `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`.
 

@@ -9,13 +9,13 @@ from collections import Counter
 
 from huggingface_hub import DatasetCardData
 
-from benchkit import citations
-from benchkit.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
+from benchkit.release import citations
+from benchkit.release.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
                            long_side_summary, markdown_table, shard_sizes, size_category, write_card_file)
-from benchkit.decisions import REVIEW_REJECTION
-from benchkit.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
-from benchkit.review_report import review_section
-from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from benchkit.people.decisions import REVIEW_REJECTION
+from benchkit.release.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
+from benchkit.people.review_report import review_section
+from benchkit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
 from dicobench.checks import Reason

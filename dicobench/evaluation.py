@@ -2,7 +2,7 @@
 
 Modes: `direct` is the paper's protocol (the letter only, the prompt of docs/ARCHITECTURE.md); `describe` is its
 error-analysis protocol (a brief description first, then the letter), read with the same
-extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (benchkit.views).
+extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (benchkit.eval.views).
 An LLM judge (`judge=`) classifies each wrong answer into the paper's error types, as `score --judge`.
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from benchkit import evaluation
-from benchkit.extract import extract_choice
-from benchkit.errors import UserError
-from benchkit.runners import Prompt
-from benchkit.views import VIEWS, apply_view
-from dicobench import score_cli
+from benchkit.eval import evaluation
+from benchkit.eval.extract import extract_choice
+from benchkit.cli.errors import UserError
+from benchkit.eval.runners import Prompt
+from benchkit.eval.views import VIEWS, apply_view
+from dicobench.cli import score as score_cli
 from dicobench.prompting import prompt
 from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
 
@@ -81,7 +81,7 @@ def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "t
     """Ask `model` every row (those not answered in `out` yet) and score; the scores.json dict.
 
     `model` is a function `(images: list[PIL.Image.Image], prompt: str) -> str` (the two
-    images in order and the multiple-choice prompt), a `benchkit.runners.Runner`, or a spec
+    images in order and the multiple-choice prompt), a `benchkit.eval.runners.Runner`, or a spec
     such as "hf:ORG/MODEL" or "openai:gpt-4o" built with `runner_options` (batch_size,
     concurrency, base_url, dtype, ...). With `out` the predictions file is the one `dicobench
     eval` writes, and a second call resumes it. While rows fail the result is incomplete

@@ -16,16 +16,16 @@ from typing import Iterator
 
 import numpy as np
 
-from benchkit import builds
-from benchkit.decisions import REVIEW_REJECTION
-from benchkit.errors import UserError
-from benchkit.photos import SizePolicy
-from benchkit.render import clear_caches
-from benchkit.scenegen import SceneConfig
-from benchkit.shards import shard_ranges
+from benchkit.engines import driver as builds
+from benchkit.people.decisions import REVIEW_REJECTION
+from benchkit.cli.errors import UserError
+from benchkit.photos.sources import SizePolicy
+from benchkit.scene.render import clear_caches
+from benchkit.scene.random_scenes import SceneConfig
+from benchkit.io.shards import shard_ranges
 from dicobench.checks import Rejected
-from dicobench.photo_models import Backends, ModelOptions
-from dicobench.registry import get_task
+from dicobench.editors.models import Backends, ModelOptions
+from dicobench.tasks.registry import get_task
 from dicobench import descriptors
 from dicobench.rows import Inputs, Proposal, make_row, pick
 from dicobench.schema import LETTERS, TASKS
@@ -83,7 +83,7 @@ class RowInfo:
 @functools.lru_cache(maxsize=2)
 def photo_source(spec: str, policy: SizePolicy, split: str = "test", test_share: float | None = None):
     """The photos a split may use, opened once per process (file lists are read on opening)."""
-    from benchkit.photos import open_source, split_photos  # deferred: photos need OpenCV, scenes do not
+    from benchkit.photos.sources import open_source, split_photos  # deferred: photos need OpenCV, scenes do not
 
     return split_photos(open_source(spec, policy), split, test_share)
 

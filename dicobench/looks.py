@@ -7,7 +7,7 @@ named after the look it is drawn on.
 
 from __future__ import annotations
 
-from benchkit.scene import PlacedObject
+from benchkit.scene.model import PlacedObject
 
 PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}
 

@@ -17,11 +17,11 @@ from typing import Callable, Protocol
 import numpy as np
 
 from benchkit import __version__
-from benchkit.imageio import decode, encode_png
-from benchkit.geometry import Box
+from benchkit.io.imageio import decode, encode_png
+from benchkit.scene.geometry import Box
 from dicobench.checks import Rejected, check_cues_drawn, check_difference_pair, check_difference_pixels, check_options
-from dicobench.photo_models import Backends
-from dicobench.registry import get_task
+from dicobench.editors.models import Backends
+from dicobench.tasks.registry import get_task
 from dicobench.schema import LETTERS
 
 
@@ -31,7 +31,7 @@ def cue(image: int, box: Box, label: str) -> dict:
 
 
 def cue_dicts(cues) -> list[dict]:
-    """`dicobench.scene_edits.Cue`s as row cues."""
+    """`dicobench.editors.scene.Cue`s as row cues."""
     return [cue(c.image, c.bbox, c.label) for c in cues]
 
 
@@ -43,9 +43,9 @@ def generator(engine: str, made_by: str) -> str:
 @dataclass(frozen=True)
 class Inputs:
     """What a proposer draws from besides its seed and the build options: the photos a split
-    may use (photo sources) and the opened models (`dicobench.photo_models.Backends`)."""
+    may use (photo sources) and the opened models (`dicobench.editors.models.Backends`)."""
 
-    source: object | None = None  # a benchkit.photos.PhotoSource
+    source: object | None = None  # a benchkit.photos.sources.PhotoSource
     backends: Backends = field(default_factory=Backends)
 
 

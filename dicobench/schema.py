@@ -1,14 +1,14 @@
 """DiCoBench's fixed vocabulary and `datasets` features (docs/ARCHITECTURE.md, "Schemas").
 
-The tracks and tasks come from `dicobench.registry`, in its frozen order: a task's position
+The tracks and tasks come from `dicobench.tasks.registry`, in its frozen order: a task's position
 is its `task` ClassLabel value and seeds its rows."""
 
 from __future__ import annotations
 
 import datasets
 
-from dicobench.registry import TASK_REGISTRY, get_task
-from dicobench.registry import TRACKS as _TRACKS
+from dicobench.tasks.registry import TASK_REGISTRY, get_task
+from dicobench.tasks.registry import TRACKS as _TRACKS
 
 TRACKS = tuple(t.name for t in _TRACKS)
 DIFFERENCE_TASKS = tuple(t.name for t in TASK_REGISTRY if t.track.name == "difference")

@@ -19,22 +19,22 @@ from typing import Sequence
 import numpy as np
 
 from benchkit import __version__
-from benchkit.builds import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
+from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
                              other_split_shards, refuse_shared, run_jobs)
-from benchkit.decisions import build_rejections, holds_rejected
-from benchkit.engines import map_jobs
-from benchkit.errors import UserError
-from benchkit.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
+from benchkit.people.decisions import build_rejections, holds_rejected
+from benchkit.engines.local import map_jobs
+from benchkit.cli.errors import UserError
+from benchkit.io.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
 
-from .adapters import ADAPTERS, load_sets
-from .card import MANIFEST_DIR, manifest_name, write_card
-from .generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
-from .layouts import BASES_PER_STYLE, Layout, generate_layouts
-from .llm_questions import QuestionSource, generated_questions
-from .questions import balanced_schedule
-from .review_rebuild import redo_count
-from .schema import CHOICE_LETTERS, QUESTION_TYPES, features
-from .sources import PROCEDURAL, procedural_set
+from multipanelvqa.sources.adapters import ADAPTERS, load_sets
+from multipanelvqa.card import MANIFEST_DIR, manifest_name, write_card
+from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
+from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
+from multipanelvqa.questions.llm import QuestionSource, generated_questions
+from multipanelvqa.questions.common import balanced_schedule
+from multipanelvqa.review_rebuild import redo_count
+from multipanelvqa.schema import CHOICE_LETTERS, QUESTION_TYPES, features
+from multipanelvqa.sources.image_sets import PROCEDURAL, procedural_set
 
 SOURCES = PROCEDURAL + ADAPTERS
 ROWS_PER_IMAGE = len(QUESTION_TYPES)

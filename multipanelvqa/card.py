@@ -7,15 +7,15 @@ from collections import Counter
 
 from huggingface_hub import DatasetCardData
 
-from benchkit import citations
-from benchkit.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
+from benchkit.release import citations
+from benchkit.release.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
                            long_side_summary, markdown_table, shard_sizes, size_category, write_card_file)
-from benchkit.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
-from benchkit.review_report import review_section
-from benchkit.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from benchkit.release.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
+from benchkit.people.review_report import review_section
+from benchkit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 
-from .generate import set_range
-from .schema import CANVAS, CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
+from multipanelvqa.generate import set_range
+from multipanelvqa.schema import CANVAS, CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 
 MANIFEST_DIR = ".multipanelvqa"
 PRETTY_NAME = "MultipanelVQA (generated)"

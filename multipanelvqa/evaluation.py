@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from benchkit import evaluation
-from benchkit.errors import UserError
-from benchkit.extract import extract_choice
-from benchkit.runners import Prompt
-from multipanelvqa import score_cli
+from benchkit.eval import evaluation
+from benchkit.cli.errors import UserError
+from benchkit.eval.extract import extract_choice
+from benchkit.eval.runners import Prompt
+from multipanelvqa.cli import score as score_cli
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 from multipanelvqa.views import VIEWS, apply_view, targets_one

@@ -16,16 +16,16 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
-from benchkit import builds
-from benchkit.imageio import encode_png
+from benchkit.engines import driver as builds
+from benchkit.io.imageio import encode_png
 
-from .augment import for_config
-from .compose import Composition, render
-from .layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
-from .positions import caption_numbers, describe_positions
-from .questions import Question, q2, questions
-from .schema import AUGMENTATIONS, SOURCES
-from .sources import ImageSet, decode_panel, procedural_set
+from multipanelvqa.composite.augment import for_config
+from multipanelvqa.composite.compose import Composition, render
+from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
+from multipanelvqa.composite.positions import caption_numbers, describe_positions
+from multipanelvqa.questions.common import Question, q2, questions
+from multipanelvqa.schema import AUGMENTATIONS, SOURCES
+from multipanelvqa.sources.image_sets import ImageSet, decode_panel, procedural_set
 
 SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
 _SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses

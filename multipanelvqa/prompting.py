@@ -8,7 +8,7 @@ phrase for Q1 and Q2.
 
 from __future__ import annotations
 
-from .schema import QUESTION_TYPES
+from multipanelvqa.schema import QUESTION_TYPES
 
 INSTRUCTIONS = {
     "q1": "Answer the question using a single word or phrase.",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from .generate import ImageTask, image_seed, row_id
-from .schema import QUESTION_TYPES
-from .sources import PROCEDURAL
+from multipanelvqa.generate import ImageTask, image_seed, row_id
+from multipanelvqa.schema import QUESTION_TYPES
+from multipanelvqa.sources.image_sets import PROCEDURAL
 
 
 def redo_count(task: ImageTask, configs: Sequence[str], rejected: frozenset[tuple[str, int]]) -> int:

@@ -6,7 +6,7 @@ given, with the two prompts of the paper's Appendix D (Table 6); without a judge
 wrong. A judge that fails (API error, or a reply that is neither yes nor no) leaves the row
 unjudged, and a failed model call leaves it unanswered: either is unscored, never counted wrong
 nor left out; a result with unscored rows is incomplete and reports accuracy bounds
-(benchkit.completeness). Accuracy is per question, not per image.
+(benchkit.eval.completeness). Accuracy is per question, not per image.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Hashable, Sequence
 
 import numpy as np
 
-from benchkit.cache import default_cache_dir
-from benchkit.completeness import bounded, completeness
-from benchkit.extract import extract_choice
-from benchkit.stats import cluster_bootstrap_ci
+from benchkit.eval.reply_cache import default_cache_dir
+from benchkit.eval.completeness import bounded, completeness
+from benchkit.eval.extract import extract_choice
+from benchkit.eval.stats import cluster_bootstrap_ci
 from multipanelvqa.factors import check_names as check_factor_names
 from multipanelvqa.factors import factors as compare_factors
 from multipanelvqa.schema import LAYOUT_STYLES
@@ -160,7 +160,7 @@ def score(
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
     if judge:
-        from benchkit.judge import parse_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
+        from benchkit.eval.judge import parse_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
 
         parse_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
@@ -254,7 +254,7 @@ def _decide(predictions, references, questions, qtypes, row_choices, answered, j
 def _run_judge(judge, rows, verdicts, predictions, references, questions, qtypes, row_choices,
                base_url, api_key, cache_dir, concurrency, timeout) -> dict:
     """Ask the judge about `rows`, filling `verdicts` in place (None stays for unjudged rows)."""
-    from benchkit.judge import ChatClient, parse_judge
+    from benchkit.eval.judge import ChatClient, parse_judge
 
     client = ChatClient(parse_judge(judge), base_url=base_url, api_key=api_key,
                         cache_dir=cache_dir if cache_dir is not None else default_cache_dir(),

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from multipanelvqa.augment import Chessboard
-from multipanelvqa.compose import chessboard
+from multipanelvqa.composite.augment import Chessboard
+from multipanelvqa.composite.compose import chessboard
 
 VIEWS = ("full", "isolated", "single")
 TARGETED = ("q2",)  # question types that target one subfigure

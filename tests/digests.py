@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from benchkit.shards import sidecar_path
+from benchkit.io.shards import sidecar_path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "digests"
 CORE = ("id", "image_a", "image_b", "question", "options", "answer", "cues")
@@ -124,10 +124,10 @@ def model_edited(tmp: Path) -> dict:
     """Instructed inpainting edits by a tiny Stable Diffusion pipeline (moves stay classical), and
     photo commonality rows whose cut-outs a tiny FLUX.2 Klein blends in from reference images."""
     from dicobench import build
-    from benchkit.photos import SizePolicy
+    from benchkit.photos.sources import SizePolicy
     from dicobench.generate import BuildOptions, generate_row, photo_source
-    from dicobench.photo_editors.diffusers_editor import Flux2KleinInpaintEditor
-    from dicobench.photo_models import Backends
+    from dicobench.editors.photo.diffusers_editor import Flux2KleinInpaintEditor
+    from dicobench.editors.models import Backends
     from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, save_tiny_pipeline
 
     folder = _photo_folder(tmp)

@@ -1,6 +1,6 @@
-"""Task generators, one module per task, each registered in `dicobench.registry`.
+"""Task generators, one module per task, each registered in `dicobench.tasks.registry`.
 
-Each module's `proposal` is its procedural proposer (see `dicobench.procedural`): difference
+Each module's `proposal` is its procedural proposer (see `dicobench.sources.procedural`): difference
 tasks build it from `propose(rng, scene, cfg) -> list[SceneEdit] | None`, four edits of one base
 scene on four different objects (options A-D); commonality tasks from
 `propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b)`, what two scenes
@@ -12,8 +12,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from benchkit.scene import PlacedObject, Scene
-from dicobench.scene_edits import SceneEdit
+from benchkit.scene.model import PlacedObject, Scene
+from dicobench.editors.scene import SceneEdit
 
 NUM_EDITS = 4
 

@@ -6,7 +6,7 @@ image a are the options; image b holds none of image a's kinds, nor any kind who
 means nearly the same (by the shipped name embeddings: no "beer mug" beside a "mug"). A
 candidate adds its kind to image b with another colour, style and size, so the options never
 depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
-`dicobench.procedural`.
+`dicobench.sources.procedural`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.embeddings import shipped
-from benchkit.render import footprint
-from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import SceneConfig, pick_colour, random_scene, surface_colour
+from benchkit.scene.embeddings import shipped
+from benchkit.scene.render import footprint
+from benchkit.scene.model import PlacedObject, Scene
+from benchkit.scene.random_scenes import SceneConfig, pick_colour, random_scene, surface_colour
 from dicobench.checks import Rejected, same_instance
-from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
-from dicobench.scene_edits import kind_phrase
+from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
+from dicobench.editors.scene import kind_phrase
 from dicobench.tasks import NUM_EDITS
 
 NEAR = 0.55  # cosine similarity above which two names count as the same kind (mug / cup and saucer)

@@ -1,12 +1,12 @@
 """Commonality reasoning: an object of each image forms a functional relation with the other.
 
-Four relations from `dicobench.relations`, one of each kind and with no relation between
+Four relations from `dicobench.sources.relations`, one of each kind and with no relation between
 any of their members, give the options ("The key in image 1 and the padlock in image 2
 together form one whole."). Image a holds one member of every pair; a candidate adds the
 other member to image b. Neither scene holds anything related to the other's objects
 (checked against the relation table both ways), so exactly the candidate's pair is related.
 The relation kind is recorded in the cue labels. `propose(rng, cfg)` and
-`commonalities(a, b)` follow `dicobench.procedural`.
+`commonalities(a, b)` follow `dicobench.sources.procedural`.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import itertools
 
 import numpy as np
 
-from benchkit.render import footprint
-from benchkit.scene import Scene
-from benchkit.scenegen import SceneConfig, random_scene
-from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
-from dicobench.relations import KINDS, RELATIONS, Relation, partners, related, statement
+from benchkit.scene.render import footprint
+from benchkit.scene.model import Scene
+from benchkit.scene.random_scenes import SceneConfig, random_scene
+from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
+from dicobench.sources.relations import KINDS, RELATIONS, Relation, partners, related, statement
 
 
 def subject(rel: Relation) -> str:

@@ -6,10 +6,10 @@ kinds, every kind is as likely as its objects allow, and traces that fit any obj
 
 from __future__ import annotations
 
-from dicobench.scene_edits.traces import KINDS, add_trace, kinds_for
+from dicobench.editors.scene.traces import KINDS, add_trace, kinds_for
 from dicobench.tasks import NUM_EDITS
-from benchkit.scenegen import SceneConfig
-from dicobench.procedural import scene_difference
+from benchkit.scene.random_scenes import SceneConfig
+from dicobench.sources.procedural import scene_difference
 
 TRIES_PER_KIND = 5
 

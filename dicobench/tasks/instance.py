@@ -6,7 +6,7 @@ at another place, 10-30% larger or smaller and turned by 20-60 degrees, with the
 but another marking: same-named distractors. A candidate makes its image-b copy carry
 image a's exact look, so the option texts (which describe image a's objects) never
 depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
-`dicobench.procedural`.
+`dicobench.sources.procedural`.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.render import footprint
-from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import SceneConfig, random_scene
+from benchkit.scene.render import footprint
+from benchkit.scene.model import PlacedObject, Scene
+from benchkit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.checks import same_instance
-from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, fits, other_scene, reserve, scene_commonality
+from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, fits, other_scene, reserve, scene_commonality
 from dicobench.looks import with_marking as look
 from dicobench.tasks import NUM_EDITS
 

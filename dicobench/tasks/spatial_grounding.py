@@ -6,7 +6,7 @@ options pair an object of image a that is alone in its cell with an object of im
 more cells away, choosing pairs whose names are semantically far apart (lowest text-embedding
 similarity, as the paper ranks grid captions) so meaning gives no hint. A candidate moves its
 image-b object into its partner's cell. `propose(rng, cfg)` and `commonalities(a, b)` follow
-`dicobench.procedural`.
+`dicobench.sources.procedural`.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from collections import defaultdict
 
 import numpy as np
 
-from benchkit.catalogue import load_catalogue
-from benchkit.embeddings import shipped
-from benchkit.geometry import Box
-from benchkit.render import footprint
-from benchkit.scene import PlacedObject, Scene
-from benchkit.scenegen import SceneConfig, inside, overlaps, random_scene
+from benchkit.scene.catalogue import load_catalogue
+from benchkit.scene.embeddings import shipped
+from benchkit.scene.geometry import Box
+from benchkit.scene.render import footprint
+from benchkit.scene.model import PlacedObject, Scene
+from benchkit.scene.random_scenes import SceneConfig, inside, overlaps, random_scene
 from dicobench.checks import Rejected
-from dicobench.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, scene_commonality
+from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, scene_commonality
 from dicobench.tasks import NUM_EDITS
 
 GRID = 6

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dicobench.scene_edits.move import move
+from dicobench.editors.scene.move import move
 from dicobench.tasks import collect
-from benchkit.scenegen import SceneConfig
-from dicobench.procedural import cue_objects, scene_difference
+from benchkit.scene.random_scenes import SceneConfig
+from dicobench.sources.procedural import cue_objects, scene_difference
 
 
 def propose(rng, scene, cfg=SceneConfig()):

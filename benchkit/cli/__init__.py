@@ -1,0 +1,1 @@
+"""The command line both benchmarks share: its plumbing and the shared subcommands."""

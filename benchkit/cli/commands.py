@@ -1,0 +1,137 @@
+"""Shared command-line plumbing: subcommands registered by modules, one-line errors."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, NoReturn, Sequence
+
+from benchkit import __version__
+from benchkit.cli.errors import UserError
+
+Registrar = Callable[[argparse._SubParsersAction], None]
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one `error:` line (status 2), like every other
+    bad input; the usage itself stays one `--help` away."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
+    """Build the parser from `registrars` (each adds one subcommand whose handler is `args.func`)
+    and run it: 0 on success, 2 with a single `error:` line on bad input."""
+    parser = OneLineParser(prog=prog, description=description)
+    parser.add_argument("--version", action="version", version=f"{prog} {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for register in registrars:
+        register(sub)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        return _fail(prog, str(exc))
+    except OSError as exc:  # a file or the network the user pointed at: their input, not a bug
+        return _fail(prog, describe_os_error(exc))
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+
+
+def _fail(prog: str, message: str) -> int:
+    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
+    return 2
+
+
+def describe_os_error(exc: OSError) -> str:
+    """`strerror: filename` for file errors, the first line of the message for others."""
+    if exc.strerror and exc.filename is not None:
+        return f"{exc.strerror}: {exc.filename}"
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def output_folder(path: Path | str, flag: str = "--out") -> Path:
+    """Create the folder `path` (and its parents) for a command's output; a one-line UserError
+    where it cannot be (a file is in the way, no permission)."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{flag} {path} exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{flag} {path}: cannot create the folder ({exc.strerror or exc})") from None
+    return path
+
+
+def output_file(path: Path | str, flag: str = "--out") -> Path:
+    """Make sure the file `path` can be written: its folder exists (or is created) and it is not a folder."""
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{flag} {path} is a folder; give a file name")
+    output_folder(path.parent, f"the folder of {flag}")
+    return path
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def http_url(text: str) -> str:
+    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1."""
+    if not re.match(r"https?://[^/\s]+", text):
+        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {text!r}")
+    return text
+
+
+def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,
+                        compress_note: str = "default 1") -> None:
+    """The options every `build` command shares (`compress_level`: its default, and the help's note on it)."""
+    parser.add_argument("--out", required=True, help="output folder (created; must be empty unless resuming or --overwrite)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="root seed, 0 or more (default 0)")
+    parser.add_argument("--num-proc", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing build")
+    parser.add_argument("--compress-level", type=int, default=compress_level,
+                        help=f"PNG compress level 0-9 ({compress_note}; lossless at any level)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--engine", default="local", choices=["local", "ray"],
+                        help="local: worker processes here (default); ray: Ray Data on a Ray cluster (pip install 'dicobench[scale]')")
+    parser.add_argument("--ray-address", default=None,
+                        help="with --engine ray: auto (the running cluster) or ray://HOST:PORT; default: a local Ray with --num-proc CPUs")
+    parser.add_argument("--num-shards", type=int, default=None,
+                        help="Parquet shards per config, at most (overrides the rows per shard); fixes file names across rebuilds")
+
+
+def run_options(args: argparse.Namespace):
+    """The `benchkit.engines.driver.RunOptions` the shared build arguments give."""
+    from benchkit.engines.driver import RunOptions
+
+    return RunOptions(args.split, args.overwrite, args.engine, args.num_proc, args.ray_address, not args.quiet)
+
+
+def build_handler(build: Callable, options: Callable[[argparse.Namespace], object]) -> Callable[[argparse.Namespace], int]:
+    """The handler of a `build` subcommand: build the options the arguments give, then say how to load the result."""
+
+    def handle(args: argparse.Namespace) -> int:
+        out = build(args.out, options(args))
+        print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
+        return 0
+
+    return handle

@@ -1,0 +1,1 @@
+"""The build driver both benchmarks share and the engines its shard jobs run on."""

@@ -1,0 +1,1 @@
+"""Dataset I/O: Parquet shards, row lookup, image encoding, manifests and the inputs users name."""

@@ -1,0 +1,190 @@
+"""Serving a Starlette app: the access rules every page shares and the listening socket.
+
+Loopback servers are open to local pages, but a state-changing request (always a POST)
+must carry the session token in a header, which a foreign web page cannot read or set
+without a CORS preflight we never grant; the Host header must name the loopback address,
+which stops DNS-rebinding pages. Any other address needs the token on every request,
+page, image and API alike (query `token=`, header `X-Token`, or the cookie the first
+page with a valid token sets); without it: 403.
+"""
+
+from __future__ import annotations
+
+import errno
+import hmac
+import ipaddress
+import secrets
+import socket
+import threading
+import webbrowser
+from http.cookies import SimpleCookie
+from importlib import resources
+from urllib.parse import parse_qs
+
+from starlette.responses import PlainTextResponse, Response
+
+from benchkit.cli.errors import UserError
+
+TOKEN_HEADER = "x-token"
+COOKIE = "benchkit_token"
+LOOPBACK_NAMES = ("localhost",)
+
+
+def is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host in LOOPBACK_NAMES
+
+
+class AccessGuard:
+    """ASGI middleware enforcing the token and Host rules above."""
+
+    def __init__(self, app, token: str, token_everywhere: bool, loopback: bool):
+        self.app, self.token, self.everywhere, self.loopback = app, token, token_everywhere, loopback
+
+    def _given(self, scope) -> tuple[str, bool]:
+        """The token the request carries (header, query or cookie), and whether in the query."""
+        headers = dict(scope.get("headers") or [])
+        if TOKEN_HEADER.encode() in headers:
+            return headers[TOKEN_HEADER.encode()].decode("latin-1"), False
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
+        if query:
+            return query[0], True
+        cookie = SimpleCookie(headers.get(b"cookie", b"").decode("latin-1"))
+        return (cookie[COOKIE].value if COOKIE in cookie else ""), False
+
+    def _same(self, given: str) -> bool:
+        """Constant-time comparison (as bytes: any character may arrive)."""
+        return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self.token.encode())
+
+    def _with_cookie(self, send):
+        cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
+
+        async def wrapped(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
+            await send(message)
+
+        return wrapped
+
+    def _host_ok(self, scope) -> bool:
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        name = host.rsplit(":", 1)[0].strip("[]") if host.count(":") <= 1 or host.startswith("[") else host
+        return is_loopback(name)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        given, in_query = self._given(scope)
+        valid = self._same(given)
+        headers = dict(scope.get("headers") or [])
+        if self.loopback and not self._host_ok(scope):
+            reason = "forbidden: unexpected Host header"
+        elif self.everywhere and not valid:
+            reason = "forbidden: missing or wrong access token"
+        elif scope["method"] not in ("GET", "HEAD") and not (
+            scope["method"] == "POST" and self._same(headers.get(TOKEN_HEADER.encode(), b"").decode("latin-1"))
+        ):
+            reason = "forbidden: state-changing requests are POSTs carrying the token header"
+        elif valid and in_query:  # the page's own links and images then carry it as a cookie
+            return await self.app(scope, receive, self._with_cookie(send))
+        else:
+            return await self.app(scope, receive, send)
+        await PlainTextResponse(reason, status_code=403)(scope, receive, send)
+
+
+def static_files() -> dict[str, tuple[bytes, str]]:
+    """The page assets, read once from the package: nothing else can ever be served as a file."""
+    kinds = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+    folder = resources.files("benchkit.people.webapp") / "static"
+    return {f.name: (f.read_bytes(), kinds[f.name[f.name.rfind("."):]]) for f in folder.iterdir()
+            if f.name[f.name.rfind("."):] in kinds}
+
+
+def page(files: dict[str, tuple[bytes, str]], name: str, settings: str) -> Response:
+    """An HTML page with its settings (JSON) put in place of the `__SETTINGS__` marker."""
+    body, kind = files[name]
+    return Response(body.replace(b"__SETTINGS__", settings.replace("</", "<\\/").encode()), media_type=kind,
+                    headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
+def asset_endpoint(files: dict[str, tuple[bytes, str]]):
+    """Serves the scripts and styles by name (pages only through their own routes)."""
+
+    async def asset(request) -> Response:
+        name = request.path_params["name"]
+        if name not in files or name.endswith(".html"):
+            return PlainTextResponse("not found", status_code=404)
+        body, kind = files[name]
+        return Response(body, media_type=kind, headers={"X-Content-Type-Options": "nosniff"})
+
+    return asset
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, or a one-line UserError (port in use, unknown address)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise UserError(f"cannot listen on {host}: {exc.strerror}") from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise UserError(f"port {port} on {host} is in use; choose another with --port") from None
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+class Served:
+    """A running server (in a background thread, for the Python API and tests)."""
+
+    def __init__(self, server, thread, url: str):
+        self.server, self.thread, self.url = server, thread, url
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def access(host: str, token: str | None) -> tuple[str, bool]:
+    """The session token (the given one, else a fresh one) and whether every request must
+    carry it: always off loopback, and on loopback when the user gave one."""
+    if not is_loopback(host) and token == "":
+        raise UserError("a server on a non-loopback address needs an access token")
+    return token or new_token(), token is not None or not is_loopback(host)
+
+
+def serve(app, *, host: str, port: int, token: str, everywhere: bool, path: str = "/", open_browser: bool = False,
+          background: bool = False, announce=print):
+    """Listen on host:port and serve `app`; print (announce) the URL, with the token when one
+    is needed. Blocks until interrupted, unless `background` (then returns a `Served`)."""
+    import uvicorn
+
+    wrapped = AccessGuard(app, token, everywhere, is_loopback(host))
+    sock = bind(host, port)
+    real_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{real_port}{path}" + (f"?token={token}" if everywhere else "")
+    config = uvicorn.Config(wrapped, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    announce(f"serving on {url}")
+    if open_browser:
+        webbrowser.open(url)
+    if background:
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        return Served(server, thread, url)
+    server.run(sockets=[sock])
+    return None

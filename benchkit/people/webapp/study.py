@@ -1,0 +1,192 @@
+"""The timed study: a seeded, group-balanced sample of rows, asked in a seeded order per
+participant, one item at a time, the clock kept by the server.
+
+Answers go to `<build>/.study/<participant>-<time_limit>.jsonl` in the predictions format
+(`id`, `response`, `latency`, `time_limit`, `participant`, `timed_out`), so `score` reads a
+participant like a model. Nothing sent to the page names the row, its task, cues or answer:
+items are numbered by position in the session and carry only `spec.study_view`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from benchkit.cli.errors import UserError
+from benchkit.io.predictions import read_sample, write_sample
+from benchkit.io.rowstore import RowStore
+from benchkit.people.webapp.review import IMAGE_HEADERS
+from benchkit.people.webapp.server import asset_endpoint, page, static_files
+from benchkit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
+
+
+GRACE_S = 1.0  # network and rendering slack before a late answer counts as a timeout
+NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def limit_label(time_limit: float | None) -> str:
+    return "none" if time_limit is None else f"{time_limit:g}"
+
+
+def session_path(root: Path, participant: str, time_limit: float | None) -> Path:
+    if not NAME.fullmatch(participant) or participant.startswith("."):
+        raise UserError(f"participant name {participant!r}: use 1-64 letters, digits, '_', '-' or '.'")
+    return root / STUDY_DIR / f"{participant}-{limit_label(time_limit)}.jsonl"
+
+
+def sample(store: RowStore, spec: BenchmarkSpec, n: int, seed: int) -> list[str]:
+    """`n` row ids balanced over `spec.study_group` (round robin over seeded shuffles of
+    each group), the same for every participant of a seed."""
+    if n <= 0:
+        raise UserError("--n must be positive")
+    groups: dict[str, list[str]] = {}
+    for row_id, row in store.rows.items():
+        groups.setdefault(row[spec.study_group], []).append(row_id)
+    queues = [[sorted(groups[g])[i] for i in np.random.default_rng([seed, k]).permutation(len(groups[g]))]
+              for k, g in enumerate(sorted(groups))]
+    chosen: list[str] = []
+    while len(chosen) < n and any(queues):
+        for q in queues:
+            if q and len(chosen) < n:
+                chosen.append(q.pop(0))
+    return chosen
+
+
+def participant_order(ids: list[str], seed: int, participant: str) -> list[str]:
+    digest = int.from_bytes(hashlib.sha256(participant.encode()).digest()[:8], "big")
+    return [ids[i] for i in np.random.default_rng([seed, digest]).permutation(len(ids))]
+
+
+def declare_sample(path: Path, order: list[str], answered: set[str], **about) -> None:
+    """Declare beside the answers the rows this session asks, so that `score` scores exactly
+    those (benchkit.io.predictions.join). Resuming a session whose answers belong to another sample
+    (other --n, --seed or --config) would mix two samples in one file: refused."""
+    declared = read_sample(path)
+    if (declared is not None and declared["ids"] != order and answered) or not answered <= set(order):
+        raise UserError(f"{path} was started with another sample (--n, --seed or --config differ): "
+                        "resume it with the same options, or use another --participant")
+    if declared is None or declared["ids"] != order:
+        write_sample(path, order, **about)
+
+
+class Session:
+    """One participant's run: which item is open, since when; answers appended durably."""
+
+    def __init__(self, path: Path, order: list[str], participant: str, time_limit: float | None):
+        self.path, self.order, self.participant, self.time_limit = path, order, participant, time_limit
+        self.lock = threading.Lock()
+        self.answered = self._answered()
+        self.open: tuple[int, float] | None = None  # (position, monotonic time served)
+
+    def _answered(self) -> set[str]:
+        if not self.path.exists():
+            return set()
+        done = set()
+        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                done.add(json.loads(line)["id"])
+            except (ValueError, KeyError, TypeError):
+                raise UserError(f"{self.path}:{number}: not a study answer; fix or move the file") from None
+        return done
+
+    def remaining(self) -> list[int]:
+        return [k for k, row_id in enumerate(self.order) if row_id not in self.answered]
+
+    def _record(self, k: int, response: str | None, latency: float) -> dict:
+        timed_out = self.time_limit is not None and (response is None or latency > self.time_limit + GRACE_S)
+        line = {"id": self.order[k], "response": None if timed_out else response, "latency": round(latency, 3),
+                "time_limit": self.time_limit, "participant": self.participant, "timed_out": timed_out}
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self.answered.add(self.order[k])
+        self.open = None
+        return line
+
+    def next_item(self) -> tuple[int, float | None] | None:
+        """The open item (re-served with the time it has left) or the next one; None when done.
+        An open item whose time ran out while nobody answered is recorded as a timeout."""
+        with self.lock:
+            while True:
+                now = time.monotonic()
+                if self.open is not None:
+                    k, since = self.open
+                    if self.time_limit is None or now - since <= self.time_limit:
+                        return k, None if self.time_limit is None else self.time_limit - (now - since)
+                    self._record(k, None, now - since)
+                todo = self.remaining()
+                if not todo:
+                    return None
+                self.open = (todo[0], now)
+
+    def answer(self, k: int, response: str | None) -> dict:
+        with self.lock:
+            if self.open is None or self.open[0] != k:
+                raise ValueError("that item is not the open one")
+            return self._record(k, response, time.monotonic() - self.open[1])
+
+
+def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str, instructions: str) -> Starlette:
+    files = static_files()
+
+    def settings() -> str:
+        return json.dumps({"mode": "study", "benchmark": spec.name, "token": token, "images": spec.image_labels,
+                           "time_limit": session.time_limit, "n": len(session.order),
+                           "participant": session.participant, "instructions": instructions})
+
+    async def index(request: Request) -> Response:
+        return page(files, "study.html", settings())
+
+    def item(k: int, left: float | None) -> dict:
+        return {"k": k, "position": len(session.order) - len(session.remaining()) + 1, "n": len(session.order),
+                "seconds_left": left, **spec.study_view(store.rows[session.order[k]])}
+
+    async def state(request: Request) -> Response:
+        return JSONResponse({"n": len(session.order), "answered": len(session.order) - len(session.remaining())})
+
+    async def next_item(request: Request) -> Response:
+        got = session.next_item()
+        if got is None:
+            return JSONResponse({"done": True, "file": f"{STUDY_DIR}/{session.path.name}"})
+        return JSONResponse(item(*got))
+
+    async def answer(request: Request) -> Response:
+        try:
+            body = await request.json()
+            response = body.get("response")
+            if response is not None and (not isinstance(response, str) or len(response) > 2000):
+                raise ValueError("response must be a short string or null")
+            session.answer(int(body["k"]), response)
+        except (ValueError, KeyError, TypeError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"saved": True})
+
+    async def image(request: Request) -> Response:
+        k, which = request.path_params["k"], request.path_params["which"]
+        open_item = session.open
+        if not (k.isdigit() and which.isdigit() and open_item and open_item[0] == int(k)
+                and int(which) < len(spec.image_columns)):
+            return PlainTextResponse("not found", status_code=404)  # only the open item's images
+        return Response(store.image(session.order[int(k)], spec.image_columns[int(which)]), media_type="image/png",
+                        headers=IMAGE_HEADERS)
+
+    return Starlette(routes=[
+        Route("/", index),
+        Route("/static/{name}", asset_endpoint(files)),
+        Route("/api/state", state),
+        Route("/api/next", next_item, methods=["POST"]),
+        Route("/api/answer", answer, methods=["POST"]),
+        Route("/image/{k}/{which}", image),
+    ])

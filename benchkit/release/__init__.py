@@ -1,0 +1,1 @@
+"""Releases: dataset cards, Hub publication, licences, citations and the metric modules."""

@@ -1,0 +1,1 @@
+"""Reports: leaderboards, charts and contact sheets."""

@@ -1,0 +1,40 @@
+"""Scene edit operators: each turns a base scene into an edited scene plus the option text
+that states the edit, the rectangles it touched and where its cue is in each image."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchkit.scene.geometry import Box
+from benchkit.scene.model import Scene
+
+
+@dataclass(frozen=True)
+class Cue:
+    image: int  # 0 = image_a, 1 = image_b
+    bbox: Box
+    label: str
+
+
+@dataclass(frozen=True)
+class SceneEdit:
+    scene: Scene  # the edited scene
+    text: str  # the option that states the edit
+    subject: str  # the object the option is about; options of one row name different subjects
+    dirty: tuple[Box, ...]  # rectangles to re-render
+    cues: tuple[Cue, ...]
+    touched: tuple[str, ...] = ()  # every object name the edit involves (subject, references)
+
+
+def article(noun: str) -> str:
+    return ("an " if noun[0].lower() in "aeiou" else "a ") + noun
+
+
+def kind_phrase(name: str) -> str:
+    """`a mug`, but `scissors`: plural names (socks, coins, binoculars) take no article."""
+    plural = name.endswith("s") and not name.endswith(("ss", "us"))
+    return name if plural else article(name)
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,64 @@
+"""Attribute edits: one object's colour or surface style changes; identity and place stay."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from benchkit.scene.geometry import bounding
+from benchkit.scene.palette import COLOURS, distance, stands_out
+from benchkit.scene.render import footprint
+from benchkit.scene.model import PlacedObject, Scene
+from benchkit.scene.random_scenes import SceneConfig, surface_colour
+from dicobench.looks import PATTERN_WORDS, look
+from dicobench.editors.scene import Cue, SceneEdit, article
+
+STYLE_WORDS = {
+    "plain": "plain",
+    "outline": "hollow outline",
+    "striped": "striped",
+    "dotted": "polka-dotted",
+    "two_tone": "two-tone",
+}
+
+
+def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str) -> SceneEdit:
+    a, b = footprint(old), footprint(new)
+    return SceneEdit(
+        scene=scene.replace_object(old.uid, new),
+        text=text,
+        subject=old.name,
+        dirty=(bounding((a, b)),),
+        cues=(Cue(0, a, old.name), Cue(1, b, label)),
+        touched=(old.name,),
+    )
+
+
+def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+    """Change the main colour to another named colour, at least the difficulty's distance away
+    (clearly different at `easy`), that still stands out."""
+    surface = surface_colour(scene)
+    choices = [
+        c
+        for c in COLOURS
+        if distance(c, obj.colour) >= cfg.difficulty.recolour_distance
+        and stands_out(c, surface)
+        and (obj.style == "plain" or distance(c, obj.accent) >= 25)
+    ]
+    if not choices:
+        return None
+    colour = choices[rng.integers(len(choices))]
+    new = dataclasses.replace(obj, colour=colour)
+    text = (f"The {look(obj)} became {article(look(new))}." if obj.style in PATTERN_WORDS
+            else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
+    return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
+
+
+def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+    """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline)."""
+    styles = [s for s in STYLE_WORDS if s != obj.style]
+    style = styles[rng.integers(len(styles))]
+    new = dataclasses.replace(obj, style=style)
+    text = f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}."
+    return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})")

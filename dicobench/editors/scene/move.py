@@ -1,0 +1,72 @@
+"""Spatial edits: an object moves so that its relation to a named reference object changes."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from benchkit.scene.geometry import Box
+
+from benchkit.scene.render import footprint
+from benchkit.scene.model import PlacedObject, Scene
+from benchkit.scene.random_scenes import SceneConfig, occupied_boxes, place
+from dicobench.editors.scene import Cue, SceneEdit
+
+RELATIONS = ("left of", "right of", "above", "below")
+NEAR = 380  # a reference farther than this is not a meaningful landmark
+
+
+def relation(mover: Box, ref: Box, clear: float = 2.0) -> str | None:
+    """The mover's relation to the reference, or None when it is not clear-cut
+    (the dominant axis must exceed the other by `clear`, so a person would agree)."""
+    dx = (mover[0] + mover[2] / 2) - (ref[0] + ref[2] / 2)
+    dy = (mover[1] + mover[3] / 2) - (ref[1] + ref[3] / 2)
+    if abs(dx) >= clear * abs(dy) and abs(dx) > (mover[2] + ref[2]) / 2:
+        return "right of" if dx > 0 else "left of"
+    if abs(dy) >= clear * abs(dx) and abs(dy) > (mover[3] + ref[3]) / 2:
+        return "below" if dy > 0 else "above"
+    return None
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return box[0] + box[2] / 2, box[1] + box[3] / 2
+
+
+def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
+         cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+    """Move `obj` from one clear relation to a nearby reference into another clear relation."""
+    a = footprint(obj)
+    ca = _centre(a)
+    refs = []
+    for other in scene.objects:
+        if other.uid == obj.uid or other.name in exclude_refs:
+            continue
+        box = footprint(other)
+        if math.dist(ca, _centre(box)) <= NEAR and relation(a, box):
+            refs.append((other, box))
+    if not refs:
+        return None
+    ref, rbox = refs[rng.integers(len(refs))]
+    before = relation(a, rbox)
+    occupied = occupied_boxes(scene, skip=obj.uid)
+    cx, cy = _centre(rbox)
+    for _ in range(8):
+        cand = place(rng, scene, obj, occupied, cfg, tries=25, near=(int(cx), int(cy), cfg.difficulty.move_reach))
+        if cand is None:
+            continue
+        b = footprint(cand)
+        after = relation(b, rbox)
+        moved = math.dist(ca, _centre(b))
+        if after and after != before and moved >= max(a[2], a[3]):
+            text = f"The {obj.name} moved from {before} the {ref.name} to {after} the {ref.name}."
+            return SceneEdit(
+                scene=scene.replace_object(obj.uid, dataclasses.replace(obj, cx=cand.cx, cy=cand.cy)),
+                text=text,
+                subject=obj.name,
+                dirty=(a, b),
+                cues=(Cue(0, a, f"{obj.name} ({before} {ref.name})"), Cue(1, b, f"{obj.name} ({after} {ref.name})")),
+                touched=(obj.name, ref.name),
+            )
+    return None

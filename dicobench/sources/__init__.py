@@ -1,0 +1,1 @@
+"""Proposers of DiCoBench rows, one module per source kind (procedural scenes, photos)."""

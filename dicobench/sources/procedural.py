@@ -1,0 +1,160 @@
+"""Proposals from the procedural scene engine, for the tasks of both tracks.
+
+A difference task offers `propose(rng, scene, cfg) -> list[SceneEdit] | None`: four edits of one
+base scene on four different objects, the options A-D. A commonality task offers
+`propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b) -> frozenset[str]`:
+two different scenes that share nothing the task asks about (the E pair) plus four candidates,
+each a version of image b in which exactly that candidate is shared; what is shared is
+recomputed from the scenes to check every pair. `scene_difference` and `scene_commonality`
+turn those into the task's registered proposer (`dicobench.tasks.registry`), which renders the
+images into a `dicobench.rows.Proposal`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchkit.scene.catalogue import by_name
+from benchkit.scene.geometry import Box, bounding
+from benchkit.scene.render import background, footprint, render, render_edit
+from benchkit.scene.model import PlacedObject, Scene
+from benchkit.scene.random_scenes import SceneConfig, cue_sized, occupied_boxes, place, random_object, random_scene, surface_colour
+from benchkit.scene.textures import TINTS
+from benchkit.scene.difficulty import EASY
+from dicobench import descriptors
+from dicobench.checks import Rejected
+from dicobench.editors.scene import Cue
+from dicobench.schema import LETTERS
+from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
+
+ENGINE = "procedural scene engine"
+
+
+def scene_difference(propose):
+    """The proposer of a difference task whose scene edits `propose(rng, scene, cfg)` makes."""
+
+    def proposer(task, seed: int, opts, inputs=None) -> Proposal:
+        rng = np.random.default_rng(seed)
+        base = random_scene(rng, opts.scene)
+        edits = propose(rng, base, opts.scene)
+        if edits is None:
+            raise Rejected("too_few_edits")
+        pixels_a = render(base)
+        candidates = tuple(
+            Candidate(render_edit(pixels_a, e.scene, list(e.dirty)), e.text, e.subject, cue_dicts(e.cues), bounding(e.dirty))
+            for e in edits
+        )
+        return Proposal(pixels_a, pixels_a, candidates, AgainstImageA(), f"procedural:{seed}",
+                        generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)), max(base.width, base.height))
+
+    return proposer
+
+
+@dataclass(frozen=True)
+class SceneCandidate:
+    text: str  # the option
+    subject: str  # what `commonalities` reports when this candidate is the shared thing
+    scene_b: Scene  # image b with this candidate shared
+    dirty: tuple[Box, ...]  # where this image b differs from the E pair's
+    cues: tuple[Cue, ...]  # the shared object(s): one box per object per image
+
+
+@dataclass(frozen=True)
+class ScenePair:
+    scene_a: Scene
+    scene_b: Scene  # the E pair's image b: nothing shared
+    candidates: tuple[SceneCandidate, ...]
+    note: str = ""  # extra provenance for the row's `generator`
+
+
+def scene_commonality(propose, commonalities):
+    """The proposer of a commonality task from its `propose(rng, cfg)` and `commonalities`."""
+
+    def proposer(task, seed: int, opts, inputs=None) -> Proposal:
+        rng = np.random.default_rng(seed)
+        cfg = opts.scene
+        pair = propose(rng, cfg)
+        if pair is None:
+            raise Rejected("too_few_candidates")
+
+        def consistent() -> None:
+            if commonalities(pair.scene_a, pair.scene_b):
+                raise Rejected("none_pair_shares")
+            for cand in pair.candidates:
+                if commonalities(pair.scene_a, cand.scene_b) != {cand.subject}:
+                    raise Rejected("not_exactly_one_shared", cand.subject)
+
+        pixels_a, pixels_b = render(pair.scene_a), render(pair.scene_b)
+        candidates = tuple(
+            Candidate(render_edit(pixels_b, c.scene_b, list(c.dirty)), c.text, c.subject, cue_dicts(c.cues))
+            for c in pair.candidates
+        )
+        check = CuesDrawn((background(pair.scene_a), background(pair.scene_b)), consistent)
+        made_by = f"{task.name} commonalities" + (f"; {pair.note}" if pair.note else "") + difficulty_note(cfg)
+        long_side = max(pair.scene_a.width, pair.scene_a.height, pair.scene_b.width, pair.scene_b.height)
+
+        def describe(letter: str, cues: list[dict]) -> dict:
+            scene_b = pair.candidates[LETTERS.index(letter)].scene_b
+            return descriptors.commonality((pair.scene_a, scene_b), cues, footprint)
+
+        return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by), long_side,
+                        describe)
+
+    return proposer
+
+
+def difficulty_note(cfg: SceneConfig) -> str:
+    """What the `generator` column adds for a build harder than the first release's world (an
+    `easy` row reads as it always did)."""
+    return "" if cfg.difficulty == EASY else f"; difficulty {cfg.difficulty.describe()}"
+
+
+def cue_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
+    """The objects an edit may change: all of them, or the small ones the difficulty's cue
+    scale allows (the bigger ones stay as clutter)."""
+    limit = cfg.difficulty.cue_max_size
+    return [o for o in scene.objects if o.size <= limit] if limit else list(scene.objects)
+
+
+# ---- scene helpers the commonality tasks share ---------------------------------------------
+
+def names(scene: Scene) -> frozenset[str]:
+    return frozenset(o.name for o in scene.objects)
+
+
+def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene, exclude: frozenset[str] = frozenset()) -> Scene:
+    """A scene unlike `first`: another surface, another tint and none of its objects' names."""
+    kinds = tuple(k for k in cfg.backgrounds if k != first.background) or cfg.backgrounds
+    scene = random_scene(rng, dataclasses.replace(cfg, backgrounds=kinds), exclude_names=exclude | names(first))
+    tints = [t for t in TINTS if t != first.tint]
+    return dataclasses.replace(scene, tint=tints[rng.integers(len(tints))])
+
+
+def new_object(rng: np.random.Generator, scene: Scene, name: str, cfg: SceneConfig, uid: int | None = None) -> PlacedObject:
+    """A randomly styled `name` for `scene` (not yet placed), at the difficulty's cue scale."""
+    uid = scene.next_uid() if uid is None else uid
+    return cue_sized(random_object(rng, uid, by_name()[name], surface_colour(scene), cfg, scene.palette), cfg)
+
+
+def reserve(rng: np.random.Generator, scene: Scene, templates: list[PlacedObject], cfg: SceneConfig) -> list[PlacedObject] | None:
+    """Free, mutually apart spots in `scene` for each template (the scene itself is unchanged)."""
+    occupied, out = occupied_boxes(scene), []
+    for template in templates:
+        obj = place(rng, scene, template, occupied, cfg)
+        if obj is None:
+            return None
+        occupied.append(footprint(obj))
+        out.append(obj)
+    return out
+
+
+def fits(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig) -> bool:
+    """Whether `obj`, redrawn where it stands, still keeps clear of the others and the edges."""
+    return place(rng, scene, obj, occupied_boxes(scene, skip=obj.uid), cfg, tries=1, near=(obj.cx, obj.cy, 0)) is not None
+
+
+def cue_pair(obj_a: PlacedObject, obj_b: PlacedObject, label_a: str, label_b: str | None = None) -> tuple[Cue, Cue]:
+    return Cue(0, footprint(obj_a), label_a), Cue(1, footprint(obj_b), label_b or label_a)

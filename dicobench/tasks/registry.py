@@ -1,0 +1,112 @@
+"""The tasks of DiCoBench, each declared once: its track, its proposers and its model edits.
+
+A task is one module of proposers plus one `Task` entry in `TASK_REGISTRY`. A proposer turns a
+row's seed into a `dicobench.rows.Proposal`; a task has one per source kind it can be built
+from (`procedural`: the scene engine, `photos`: a photo source). Proposers are named as
+"module:function" and imported on first use, so that reading the vocabulary (schema, scoring)
+never imports the scene engine, OpenCV or a model.
+
+THE ORDER OF `TASK_REGISTRY` IS FROZEN: a task's position seeds every one of its rows
+(`dicobench.generate.sample_seed`, `letter_schedule`) and is its `task` ClassLabel value.
+New tasks go at the end (tests/dicobench/test_registry.py checks the order).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Track:
+    name: str
+    question: str
+    none_option: str  # option E: the pair changes or shares nothing
+
+
+DIFFERENCE = Track("difference", "What is the difference between the two images?",
+                   "There is no visible difference between the two images")
+COMMONALITY = Track("commonality", "What do the two images have in common?",
+                    "There is no visible commonality between the two images")
+TRACKS = (DIFFERENCE, COMMONALITY)  # frozen as well: the `track` ClassLabel
+
+
+@dataclass(frozen=True)
+class ModelEdit:
+    """How an editor build (`--editor`) edits this task's photos: `plan` ("module:function",
+    `(rng, subject, colour) -> dicobench.editors.photo.instructed.Plan`) writes a template instruction
+    whose claim can be checked on the pixels, `llm_kind` is what an instruction-writing LLM is
+    asked to do, `cue_in_a` whether the edited object is also boxed in image a (a trace that
+    appears has nothing to box there)."""
+
+    plan: str
+    llm_kind: str
+    cue_in_a: bool = True
+
+
+@dataclass(frozen=True, eq=False)  # one object per task: compared and hashed by identity
+class Task:
+    name: str
+    track: Track
+    proposers: dict[str, str]  # source kind -> "module:function", `(task, seed, opts, inputs) -> Proposal`
+    model_edit: ModelEdit | None = None  # None: editor builds keep the classical edit (a mask cannot move things)
+    _resolved: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def question(self) -> str:
+        return self.track.question
+
+    @property
+    def none_option(self) -> str:
+        return self.track.none_option
+
+    def proposer(self, kind: str) -> Callable:
+        """The task's proposer for source kind `kind` (imported on first use)."""
+        if kind not in self._resolved:
+            self._resolved[kind] = resolve(self.proposers[kind])
+        return self._resolved[kind]
+
+
+def resolve(ref: str):
+    """The object a "module:function" reference names."""
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+TASK_REGISTRY: tuple[Task, ...] = (
+    Task("attribute", DIFFERENCE,
+         {"procedural": "dicobench.tasks.attribute:proposal", "photos": "dicobench.sources.photo_difference:recolour_proposal"},
+         ModelEdit("dicobench.editors.photo.instructed:recolour_plan",
+                   "change an attribute of the object (its colour, material or pattern), keeping what it is")),
+    Task("entity", DIFFERENCE,
+         {"procedural": "dicobench.tasks.entity:proposal", "photos": "dicobench.sources.photo_difference:removal_proposal"},
+         ModelEdit("dicobench.editors.photo.instructed:removal_plan", "replace the object by a different small object, or remove it")),
+    Task("spatial_relation", DIFFERENCE,
+         {"procedural": "dicobench.tasks.spatial_relation:proposal", "photos": "dicobench.sources.photo_difference:move_proposal"}),
+    Task("difference_reasoning", DIFFERENCE,
+         {"procedural": "dicobench.tasks.difference_reasoning:proposal", "photos": "dicobench.sources.photo_difference:trace_proposal"},
+         ModelEdit("dicobench.editors.photo.instructed:trace_plan",
+                   "add a small visual trace that implies a physical event (a crack, a footprint, a stain)", cue_in_a=False)),
+    Task("instance", COMMONALITY,
+         {"procedural": "dicobench.tasks.instance:proposal", "photos": "dicobench.sources.photo_commonality:instance_proposal"}),
+    Task("category", COMMONALITY,
+         {"procedural": "dicobench.tasks.category:proposal", "photos": "dicobench.sources.photo_commonality:category_proposal"}),
+    Task("spatial_grounding", COMMONALITY, {"procedural": "dicobench.tasks.spatial_grounding:proposal"}),
+    Task("commonality_reasoning", COMMONALITY, {"procedural": "dicobench.tasks.commonality_reasoning:proposal"}),
+)
+
+_BY_NAME = {t.name: t for t in TASK_REGISTRY}
+TASK_NAMES = tuple(_BY_NAME)
+
+
+def get_task(name: str) -> Task:
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown task {name!r}; expected one of {', '.join(TASK_NAMES)}") from None
+
+
+def tasks_from(kind: str) -> tuple[str, ...]:
+    """The tasks a source kind can give, in registry order."""
+    return tuple(t.name for t in TASK_REGISTRY if kind in t.proposers)

@@ -1,0 +1,1 @@
+"""The `multipanelvqa` command (`main`) and its subcommands, each a thin layer over the Python API."""

@@ -1,0 +1,50 @@
+"""`multipanelvqa build`: the command-line face of `multipanelvqa.build`."""
+
+from __future__ import annotations
+
+import argparse
+
+from benchkit.cli.commands import add_build_arguments, build_handler, http_url, run_options
+
+from multipanelvqa.sources.adapters import DEFAULT_DATA
+from multipanelvqa.build import SOURCES, Options, build
+from multipanelvqa.generate import SYNTHETIC_CONFIGS
+from multipanelvqa.sources.image_sets import PROCEDURAL
+
+
+def options(args: argparse.Namespace) -> Options:
+    """The build options the command line gives."""
+    return Options(
+        seed=args.seed,
+        sources=args.sources,
+        layouts=args.layouts,
+        configs=args.configs,
+        source_data={"magicbrush": args.magicbrush, "vqav2": args.vqav2},
+        source_split={"magicbrush": args.magicbrush_split, "vqav2": args.vqav2_split},
+        questions=args.questions,
+        llm_base_url=args.base_url,
+        llm_api_key=args.api_key,
+        images_per_shard=args.images_per_shard,
+        num_shards=args.num_shards,
+        compress_level=args.compress_level,
+        images=args.images,
+        run=run_options(args),
+    )
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("build", help="generate the synthetic configs into a folder of Parquet shards with a dataset card")
+    add_build_arguments(p)
+    p.add_argument("--sources", default=",".join(PROCEDURAL), help=f"comma-separated image sources from {', '.join(SOURCES)} (default: the two procedural ones)")
+    for name, (data, split) in DEFAULT_DATA.items():
+        p.add_argument(f"--{name}", default=None, help=f"{name} data: a Hub id or a local Parquet file/folder (default {data})")
+        p.add_argument(f"--{name}-split", default=None, help=f"{name} split (default {split})")
+    p.add_argument("--layouts", default=None, help="layout ids to build, e.g. 0-6,140 (default: all 210)")
+    p.add_argument("--configs", default=None, help=f"comma-separated configs (default all of {', '.join(SYNTHETIC_CONFIGS)})")
+    p.add_argument("--questions", default="template", help="template (default) or openai:<model> (the paper's GPT-4 prompt)")
+    p.add_argument("--base-url", type=http_url, default=None, help="OpenAI-compatible endpoint for --questions openai:<model>")
+    p.add_argument("--api-key", default=None, help="API key for --questions (default $OPENAI_API_KEY)")
+    p.add_argument("--images-per-shard", type=int, default=42, help="images per Parquet shard, 3 rows each (default 42)")
+    p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test); train draws its own image sets")
+    p.add_argument("--images", type=int, default=None, help="images per source (default one per layout); more cycle the layouts with fresh image sets")
+    p.set_defaults(func=build_handler(build, options))

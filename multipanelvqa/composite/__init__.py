@@ -1,0 +1,1 @@
+"""The multipanel image: layouts, position names, composition and augmentations."""

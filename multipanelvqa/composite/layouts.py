@@ -1,0 +1,141 @@
+"""The 210 MultipanelVQA layouts (the paper's Appendix A.1), generated from a seed.
+
+Per style, ten 8-panel base sequences are drawn; each is cut to its first 2..8 panels,
+so a layout with fewer panels is a prefix of a larger one and the target (always the
+first panel placed) keeps its place as panels are added. 3 styles x 10 x 7 = 210.
+
+- splash: same-size squares (180-220 px) scattered without touching, each new one
+  placed near an earlier one.
+- grid_same / grid_mixed: panels on a lattice of cell size s (180-220 px) centred on
+  the canvas; each new panel touches the previous one (so it shares its row or column).
+  grid_mixed panels are s or 2s, and the first two already differ so every layout of
+  the style mixes sizes.
+
+A base sequence is redrawn when any of its prefixes cannot be given unique position
+words, since the questions name the target by position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchkit.scene.geometry import Box
+
+from multipanelvqa.composite.positions import PositionError, describe_positions
+from multipanelvqa.schema import CANVAS, LAYOUT_STYLES
+
+
+MAX_PANELS = 8
+MIN_PANELS = 2
+BASES_PER_STYLE = 10
+SIZE_RANGE = (180, 220)
+SPLASH_MIN_GAP = 10  # splash panels never touch: white space shows they are separate
+SPLASH_NEAR = 60  # ... but each sits at most this far from an earlier one
+_ATTEMPTS = 200  # draws per splash panel before the base sequence is redrawn
+
+
+@dataclass(frozen=True)
+class Layout:
+    layout_id: int
+    style: str
+    boxes: tuple[Box, ...]  # (x, y, w, h) in placement order; boxes[0] is the target
+
+    @property
+    def num_panels(self) -> int:
+        return len(self.boxes)
+
+
+def generate_layouts(seed: int = 0) -> list[Layout]:
+    """All 210 layouts, ids 0..209 ordered by style, base sequence, then panel count."""
+    layouts = []
+    for s, style in enumerate(LAYOUT_STYLES):
+        rng = np.random.default_rng([seed, s])
+        for _ in range(BASES_PER_STYLE):
+            base = _describable_base(style, rng)
+            for k in range(MIN_PANELS, MAX_PANELS + 1):
+                layouts.append(Layout(len(layouts), style, base[:k]))
+    return layouts
+
+
+def _describable_base(style: str, rng: np.random.Generator) -> tuple[Box, ...]:
+    while True:
+        base = _splash(rng) if style == "splash" else _grid(rng, mixed=style == "grid_mixed")
+        if base is None:
+            continue
+        try:
+            for k in range(MIN_PANELS, MAX_PANELS + 1):
+                describe_positions(base[:k])
+        except PositionError:
+            continue
+        return base
+
+
+def _gap(a: Box, b: Box) -> int:
+    """Chebyshev gap between boxes: 0 when touching, negative when overlapping."""
+    dx = max(a[0] - (b[0] + b[2]), b[0] - (a[0] + a[2]))
+    dy = max(a[1] - (b[1] + b[3]), b[1] - (a[1] + a[3]))
+    return max(dx, dy)
+
+
+def _splash(rng: np.random.Generator) -> tuple[Box, ...] | None:
+    d = int(rng.integers(SIZE_RANGE[0], SIZE_RANGE[1] + 1))
+    boxes = [(int(rng.integers(0, CANVAS - d + 1)), int(rng.integers(0, CANVAS - d + 1)), d, d)]
+    while len(boxes) < MAX_PANELS:
+        for _ in range(_ATTEMPTS):
+            ax, ay, _, _ = boxes[int(rng.integers(len(boxes)))]
+            gap = int(rng.integers(SPLASH_MIN_GAP, SPLASH_NEAR + 1))
+            slide = int(rng.integers(-d + 1, d))
+            side = int(rng.integers(4))
+            x, y = [
+                (ax - d - gap, ay + slide),
+                (ax + d + gap, ay + slide),
+                (ax + slide, ay - d - gap),
+                (ax + slide, ay + d + gap),
+            ][side]
+            box = (x, y, d, d)
+            inside = 0 <= x <= CANVAS - d and 0 <= y <= CANVAS - d
+            if inside and all(_gap(box, b) >= SPLASH_MIN_GAP for b in boxes):
+                boxes.append(box)
+                break
+        else:
+            return None
+    return tuple(boxes)
+
+
+def _grid(rng: np.random.Generator, mixed: bool) -> tuple[Box, ...] | None:
+    s = int(rng.integers(SIZE_RANGE[0], SIZE_RANGE[1] + 1))
+    cells = CANVAS // s
+    offset = (CANVAS - cells * s) // 2
+    spans = (1, 2) if mixed else (1,)
+    # A panel is (row, col, span) in lattice cells.
+    k = int(rng.choice(spans))
+    placed = [(int(rng.integers(cells - k + 1)), int(rng.integers(cells - k + 1)), k)]
+    while len(placed) < MAX_PANELS:
+        prev = placed[-1]
+        allowed = [k for k in spans if not (mixed and len(placed) == 1 and k == prev[2])]
+        candidates = [
+            (r, c, k)
+            for k in allowed
+            for r in range(cells - k + 1)
+            for c in range(cells - k + 1)
+            if _touches((r, c, k), prev) and not any(_cells_overlap((r, c, k), p) for p in placed)
+        ]
+        if not candidates:
+            return None
+        placed.append(candidates[int(rng.integers(len(candidates)))])
+    return tuple((offset + c * s, offset + r * s, k * s, k * s) for r, c, k in placed)
+
+
+def _cells_overlap(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[2] and b[1] < a[1] + a[2]
+
+
+def _touches(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+    """Share an edge segment (not just a corner)."""
+    rows = a[0] < b[0] + b[2] and b[0] < a[0] + a[2]
+    cols = a[1] < b[1] + b[2] and b[1] < a[1] + a[2]
+    side_by_side = rows and (a[1] + a[2] == b[1] or b[1] + b[2] == a[1])
+    stacked = cols and (a[0] + a[2] == b[0] or b[0] + b[2] == a[0])
+    return side_by_side or stacked

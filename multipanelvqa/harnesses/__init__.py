@@ -1,0 +1,1 @@
+"""MultipanelVQA as the evaluation harnesses load it: lmms-eval callbacks, VLMEvalKit columns."""

@@ -1,0 +1,1 @@
+"""Image sets: procedural, the paper's real sources and imported real multipanel images."""

@@ -1,0 +1,266 @@
+"""Image sets: single-panel images sharing one question, where only the target's answer is unique.
+
+An `ImageSet` is what the paper's Appendix A.2 preprocesses every source into. Two offline
+procedural sources stand on the scene engine:
+
+- `procedural_edit` (MagicBrush-like, high similarity): one scene, one object whose colour
+  is edited across the panels; the target has a colour no other panel has.
+- `procedural_scene` (VQAv2-like): different scenes sharing a question, either "What color
+  is the <object>?" or "Is there <object> in the image?".
+
+Panels are square crops of small scenes (a few large objects) so the object stays
+recognisable at panel size (180-440 px); they are kept PNG-encoded so a set is cheap to
+send to a worker process. `low_similarity` replacements are other scenes whose answer to
+the question differs from the target's (and from `absent_answer`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from PIL import Image
+
+from benchkit.scene.catalogue import CatalogueEntry, load_catalogue
+from benchkit.io.imageio import encode_png
+from benchkit.scene.palette import COLOURS, clearly_different, stands_out
+from benchkit.scene.render import footprint, render
+from benchkit.scene.random_scenes import SceneConfig, place, random_object, random_scene, surface_colour
+
+PANEL_SCENE = SceneConfig(
+    min_long_side=520, max_long_side=600, min_objects=3, max_objects=5, min_size=80, max_size=120, max_object_area=0.25
+)
+MAX_PANELS = 8
+MAX_PANEL_SIDE = 512  # the largest layout box is 440 px: bigger panels only cost memory
+PROCEDURAL = ("procedural_edit", "procedural_scene")
+_ATTEMPTS = 50
+
+
+@dataclass(frozen=True)
+class ImageSet:
+    """Panels (encoded images) sharing `question`; panels[0] is the target, alone with its answer."""
+
+    source: str
+    set_id: str
+    question: str
+    panels: tuple[bytes, ...]
+    answers: tuple[str, ...]
+    panel_ids: tuple[str, ...]
+    replacements: tuple[bytes, ...] = ()  # dissimilar images for low_similarity
+    replacement_answers: tuple[str, ...] = ()
+    replacement_ids: tuple[str, ...] = ()
+    absent_answer: str | None = None  # an answer no panel or replacement has (Q1's "any ... no")
+
+    def __post_init__(self):
+        if not len(self.panels) == len(self.answers) == len(self.panel_ids) >= 2:
+            raise ValueError(f"{self.set_id}: need >= 2 panels with one answer and id each")
+        if not len(self.replacements) == len(self.replacement_answers) == len(self.replacement_ids):
+            raise ValueError(f"{self.set_id}: one answer and id per replacement")
+        target = _norm(self.answers[0])
+        if any(_norm(a) == target for a in self.answers[1:] + self.replacement_answers):
+            raise ValueError(f"{self.set_id}: the target's answer {self.answers[0]!r} is not unique")
+        if self.absent_answer is not None and _norm(self.absent_answer) in {
+            _norm(a) for a in self.answers + self.replacement_answers
+        }:
+            raise ValueError(f"{self.set_id}: absent answer {self.absent_answer!r} is some panel's answer")
+
+    def take(self, k: int) -> tuple[list[bytes], list[str], list[str]]:
+        """Panels, answers and ids for a k-panel image: the target, then the others in order,
+        repeated when the set has fewer (real sources can be small)."""
+        order = [0] + [1 + i % (len(self.panels) - 1) for i in range(k - 1)]
+        return [self.panels[i] for i in order], [self.answers[i] for i in order], [self.panel_ids[i] for i in order]
+
+    def take_replacements(self, k: int) -> tuple[list[bytes], list[str], list[str]]:
+        """k - 1 replacements (repeated when there are fewer); empty lists when there are none."""
+        n = len(self.replacements)
+        order = [i % n for i in range(k - 1)] if n else []
+        return (
+            [self.replacements[i] for i in order],
+            [self.replacement_answers[i] for i in order],
+            [self.replacement_ids[i] for i in order],
+        )
+
+
+def decode_panel(data: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(data)) as img:
+        return img.convert("RGB")
+
+
+def encode_panel(image: Image.Image) -> bytes:
+    """PNG of the image shrunk to at most MAX_PANEL_SIDE (aspect kept)."""
+    image = image.convert("RGB")
+    image.thumbnail((MAX_PANEL_SIDE, MAX_PANEL_SIDE), Image.Resampling.LANCZOS)
+    return encode_png(np.asarray(image))
+
+
+def _norm(answer: str) -> str:
+    return answer.strip().casefold()
+
+
+def set_seed(root: int, source: str, index: int, attempt: int = 0) -> int:
+    ss = np.random.SeedSequence([root, 1 + PROCEDURAL.index(source), index, attempt])
+    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def procedural_set(source: str, index: int, root: int, fresh: int = 0) -> ImageSet:
+    """Image set `index` of a procedural source: a pure function of (source, index, root seed).
+    `fresh` > 0 draws a replacement from seeds of its own (for an image reviewers rejected)."""
+    make = {"procedural_edit": _edit_set, "procedural_scene": _scene_set}[source]
+    for attempt in range(fresh * _ATTEMPTS, (fresh + 1) * _ATTEMPTS):
+        seed = set_seed(root, source, index, attempt)
+        result = make(np.random.default_rng(seed), f"{source}:{seed}")
+        if result is not None:
+            return result
+    raise RuntimeError(f"{source} set {index}: no valid set in {_ATTEMPTS} attempts")
+
+
+# ---- scenes -----------------------------------------------------------------------------
+
+
+def _square(scene) -> tuple[int, int, int, int]:
+    side = min(scene.width, scene.height)
+    return ((scene.width - side) // 2, (scene.height - side) // 2, side, side)
+
+
+def _within(box, region, margin: int = 4) -> bool:
+    return (
+        box[0] >= region[0] + margin
+        and box[1] >= region[1] + margin
+        and box[0] + box[2] <= region[0] + region[2] - margin
+        and box[1] + box[3] <= region[1] + region[3] - margin
+    )
+
+
+def _question_objects() -> list[CatalogueEntry]:
+    """Objects a question can name with "the <name>" and "is": singular names only."""
+    return [e for e in load_catalogue() if not (e.name.endswith("s") and not e.name.endswith("ss"))]
+
+
+def _distinct_colours(rng: np.random.Generator, n: int) -> list[str]:
+    """n palette colours, pairwise clearly different, in random order."""
+    names = list(COLOURS)
+    while True:
+        picked = [names[i] for i in rng.permutation(len(names))[:n]]
+        if all(clearly_different(a, b) for i, a in enumerate(picked) for b in picked[i + 1 :]):
+            return picked
+
+
+def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | None, tries: int = 20):
+    """A scene whose square crop holds `entry` in `colour` fully (or, colour None, nowhere);
+    returns (scene, uid of the object or None, crop), or None when no try fitted."""
+    for _ in range(tries):
+        scene = random_scene(rng, PANEL_SCENE, exclude_names=frozenset({entry.name}))
+        crop = _square(scene)
+        # Objects cut by the crop stay in the scene but not in the picture; none of them is `entry`.
+        if colour is None:
+            return scene, None, crop
+        surface = surface_colour(scene)
+        if not stands_out(colour, surface):
+            continue
+        template = random_object(rng, scene.next_uid(), entry, surface, PANEL_SCENE)
+        template = dataclasses.replace(template, colour=colour, style="plain")
+        near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] // 3)
+        obj = place(rng, scene, template, [footprint(o) for o in scene.objects], PANEL_SCENE, near=near)
+        if obj is not None and _within(footprint(obj), crop):
+            return scene.add(obj), obj.uid, crop
+    return None
+
+
+def _render_crop(scene, crop) -> bytes:
+    return encode_png(render(scene, crop))
+
+
+def _article(name: str) -> str:
+    return "an" if name[0].lower() in "aeiou" else "a"
+
+
+def _other_colours(rng: np.random.Generator, colours: Sequence[str], n: int) -> list[str]:
+    """n answers drawn from `colours`, each used at least once when n allows."""
+    out = list(colours)[:n] + [colours[int(rng.integers(len(colours)))] for _ in range(n - len(colours))]
+    return [out[i] for i in rng.permutation(len(out))]
+
+
+def _colour_scenes(rng, entry, colours: Sequence[str], tag: str) -> tuple[list[bytes], list[str]] | None:
+    """One fresh scene per colour, each holding `entry` in that colour."""
+    panels = []
+    for colour in colours:
+        made = _scene_with(rng, entry, colour)
+        if made is None:
+            return None
+        panels.append(_render_crop(made[0], made[2]))
+    return panels, [f"{tag}:{i}" for i in range(len(panels))]
+
+
+def _edit_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
+    """One scene; the named object's colour is the edit: the target's colour is unique."""
+    entries = _question_objects()
+    entry = entries[int(rng.integers(len(entries)))]
+    target, a, b, absent = _distinct_colours(rng, 4)
+    made = _scene_with(rng, entry, target)
+    if made is None:
+        return None
+    scene, uid, crop = made
+    surface = surface_colour(scene)
+    if not all(stands_out(c, surface) for c in (a, b)):
+        return None
+    answers = [target] + _other_colours(rng, (a, b), MAX_PANELS - 1)
+    obj = scene.object(uid)
+    panels = [_render_crop(scene.replace_object(uid, dataclasses.replace(obj, colour=c)), crop) for c in answers]
+    repl_answers = _other_colours(rng, (a, b), MAX_PANELS - 1)
+    replaced = _colour_scenes(rng, entry, repl_answers, f"{set_id}:replacement")
+    if replaced is None:
+        return None
+    return ImageSet(
+        source="procedural_edit",
+        set_id=set_id,
+        question=f"What color is the {entry.name}?",
+        panels=tuple(panels),
+        answers=tuple(answers),
+        panel_ids=tuple(f"{set_id}:edit:{c}" for c in answers),
+        replacements=tuple(replaced[0]),
+        replacement_answers=tuple(repl_answers),
+        replacement_ids=tuple(replaced[1]),
+        absent_answer=absent,
+    )
+
+
+def _scene_set(rng: np.random.Generator, set_id: str) -> ImageSet | None:
+    """Different scenes sharing a question: the named object's colour, or whether it is there."""
+    entries = _question_objects()
+    entry = entries[int(rng.integers(len(entries)))]
+    n = 2 * MAX_PANELS - 1  # panels, then low_similarity replacements
+    if rng.random() < 0.5:
+        target, a, b, absent = _distinct_colours(rng, 4)
+        answers = [target] + _other_colours(rng, (a, b), n - 1)
+        made = _colour_scenes(rng, entry, answers, set_id)
+        if made is None:
+            return None
+        question = f"What color is the {entry.name}?"
+    else:
+        absent = None
+        answers = ["yes"] + ["no"] * (n - 1)
+        panels = []
+        for i, answer in enumerate(answers):
+            got = _scene_with(rng, entry, _distinct_colours(rng, 1)[0] if answer == "yes" else None)
+            if got is None:
+                return None
+            panels.append(_render_crop(got[0], got[2]))
+        made = panels, [f"{set_id}:{i}" for i in range(n)]
+        question = f"Is there {_article(entry.name)} {entry.name} in the image?"
+    panels, ids = made
+    k = MAX_PANELS
+    return ImageSet(
+        source="procedural_scene",
+        set_id=set_id,
+        question=question,
+        panels=tuple(panels[:k]),
+        answers=tuple(answers[:k]),
+        panel_ids=tuple(ids[:k]),
+        replacements=tuple(panels[k:]),
+        replacement_answers=tuple(answers[k:]),
+        replacement_ids=tuple(ids[k:]),
+        absent_answer=absent,
+    )

@@ -1,0 +1,51 @@
+import numpy as np
+import pytest
+
+from benchkit.io.imageio import encode_png
+from dicobench.checks import Reason, Rejected, check_difference_pair, check_options
+
+
+def _pair(change_box=(10, 10, 20, 20), step=80):
+    a = np.full((300, 400, 3), 100, np.uint8)
+    b = a.copy()
+    x, y, w, h = change_box
+    b[y : y + h, x : x + w] += step
+    return encode_png(a), encode_png(b)
+
+
+def test_accepts_a_visible_change_inside_its_cue():
+    a, b = _pair()
+    area = check_difference_pair(a, b, False, [{"image": 1, "bbox": [5, 5, 30, 30]}])
+    assert area == pytest.approx(400 / 120000)
+
+
+@pytest.mark.parametrize(
+    "cues, box, step, reason",
+    [
+        ([{"image": 1, "bbox": [50, 50, 10, 10]}], (10, 10, 20, 20), 80, "change_outside_cues"),
+        ([{"image": 1, "bbox": [0, 0, 100, 100]}], (0, 0, 100, 100), 80, "cue_too_large"),
+        ([{"image": 1, "bbox": [5, 5, 30, 30]}], (10, 10, 20, 20), 3, "change_not_visible"),
+        ([{"image": 1, "bbox": [5, 5, 30, 30]}], (0, 0, 0, 0), 80, "no_change"),
+    ],
+)
+def test_rejects(cues, box, step, reason):
+    a, b = _pair(box, step)
+    with pytest.raises(Rejected) as err:
+        check_difference_pair(a, b, False, cues)
+    assert err.value.reason == Reason("check", reason)
+
+
+def test_none_pairs_must_be_identical():
+    a, b = _pair()
+    assert check_difference_pair(a, a, True, []) == 0.0
+    with pytest.raises(Rejected):
+        check_difference_pair(a, b, True, [])
+
+
+def test_option_checks():
+    none = "There is no visible difference between the two images"
+    check_options(["a", "b", "c", "d", none], ["x", "y", "z", "w"], none)
+    with pytest.raises(Rejected):
+        check_options(["a", "a", "c", "d", none], ["x", "y", "z", "w"], none)
+    with pytest.raises(Rejected):
+        check_options(["a", "b", "c", "d", none], ["x", "x", "z", "w"], none)

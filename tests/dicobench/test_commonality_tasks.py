@@ -1,0 +1,144 @@
+"""Each commonality task's proposals: what the two scenes share, recomputed independently."""
+
+import dataclasses
+import itertools
+
+import numpy as np
+import pytest
+
+from benchkit.scene.embeddings import shipped
+from benchkit.scene.palette import clearly_different
+from benchkit.scene.render import footprint
+from benchkit.scene.model import PlacedObject
+from benchkit.scene.random_scenes import SceneConfig
+from dicobench.checks import Rejected, same_instance
+from dicobench.sources.relations import KINDS, RELATIONS
+from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding
+
+# small scenes keep these fast; objects may take 2% of a ~1K image as they take <1% of a 2K one
+SMALL = SceneConfig(min_long_side=900, max_long_side=1000, min_objects=20, max_objects=25, max_size=64, max_object_area=0.02)
+
+
+def proposals(module, n=4):
+    """The first n proposals that the row assembly would accept as an E pair."""
+    out = []
+    for seed in range(3 * n):
+        prop = module.propose(np.random.default_rng(seed), SMALL)
+        try:
+            if prop is not None and not module.commonalities(prop.scene_a, prop.scene_b):
+                out.append(prop)
+        except Rejected:
+            continue
+    assert len(out) >= n
+    return out[:n]
+
+
+def objects_named(scene, name):
+    return [o for o in scene.objects if o.name == name]
+
+
+def test_scenes_differ_in_surface_tint_and_objects():
+    for module in (instance, category, spatial_grounding, commonality_reasoning):
+        prop = proposals(module, 1)[0]
+        a, b = prop.scene_a, prop.scene_b
+        assert a.background != b.background and a.tint != b.tint
+        shared_names = {o.name for o in a.objects} & {o.name for o in b.objects}
+        assert shared_names == ({c.subject for c in prop.candidates} if module is instance else set())
+
+
+def test_instance_candidates_are_the_same_object_posed_elsewhere():
+    for prop in proposals(instance):
+        for cand in prop.candidates:
+            a = objects_named(prop.scene_a, cand.subject)[0]
+            b = objects_named(cand.scene_b, cand.subject)[0]
+            decoy = objects_named(prop.scene_b, cand.subject)[0]
+            assert same_instance(a, b) and not same_instance(a, decoy)
+            assert a.marking and decoy.marking != a.marking and decoy.colour == a.colour  # same kind, other marks
+            assert 0.09 <= abs(b.size / a.size - 1) <= 0.31 or b.size in (instance.MIN_SIZE, SMALL.max_size)
+            assert 20 <= abs(b.rotation - a.rotation) <= 60 and (b.cx, b.cy) == (decoy.cx, decoy.cy)
+            assert instance.look(a) in cand.text and a.colour in cand.text
+            assert instance.commonalities(prop.scene_a, cand.scene_b) == {cand.subject}
+        assert instance.commonalities(prop.scene_a, prop.scene_b) == frozenset()
+
+
+def test_same_instance_compares_looks_not_pose():
+    box = PlacedObject(uid=0, name="cardboard box", colour="red", size=50, cx=0, cy=0, accent="white", marking="band")
+    assert same_instance(box, dataclasses.replace(box, uid=3, rotation=40, size=70, cx=500, shading=0.1, shadow=0.2))
+    assert not same_instance(box, dataclasses.replace(box, marking="spots"))
+    assert not same_instance(box, dataclasses.replace(box, name="gift box"))
+    with pytest.raises(Rejected, match="too_alike"):  # a lone small sticker: visible, yet too small to tell by
+        same_instance(dataclasses.replace(box, marking=None), dataclasses.replace(box, marking="sticker"))
+
+
+def test_category_shares_one_kind_as_another_instance():
+    table = shipped()
+    for prop in proposals(category):
+        names_a = {o.name for o in prop.scene_a.objects}
+        for cand in prop.candidates:
+            a = objects_named(prop.scene_a, cand.subject)[0]
+            b = objects_named(cand.scene_b, cand.subject)[0]
+            assert clearly_different(a.colour, b.colour) and a.style != b.style and abs(b.size / a.size - 1) >= 0.25
+            assert category.commonalities(prop.scene_a, cand.scene_b) == {cand.subject}
+            assert cand.text == f"Both images contain {category.kind_phrase(cand.subject)}."
+        # no near-synonym of any image-a kind is in image b
+        names_b = [o.name for o in prop.scene_b.objects]
+        assert table.similarity(sorted(names_a), names_b).max() < category.NEAR
+    assert category.kind_phrase("scissors") == "scissors" and category.kind_phrase("bus") == "a bus"
+    assert category.kind_phrase("apple") == "an apple"
+
+
+def test_category_rejects_a_near_synonym_across_the_images():
+    prop = proposals(category, 1)[0]
+    mug = dataclasses.replace(prop.scene_a.objects[0], name="mug")
+    beer = dataclasses.replace(prop.scene_b.objects[0], name="beer mug")
+    a = prop.scene_a.replace_object(mug.uid, mug)
+    b = prop.scene_b.replace_object(beer.uid, beer)
+    with pytest.raises(Rejected, match="near_kind"):
+        category.commonalities(a, b)
+
+
+def test_spatial_grounding_has_exactly_one_corresponding_pair():
+    for prop in proposals(spatial_grounding):
+        def cells(scene):
+            return {o.uid: spatial_grounding.cell_of(footprint(o), scene.width, scene.height) for o in scene.objects}
+
+        ca, cb = cells(prop.scene_a), cells(prop.scene_b)
+        assert None not in ca.values() and None not in cb.values()
+        assert not set(ca.values()) & set(cb.values())  # the E pair shares no cell
+        sims = []
+        for cand in prop.candidates:
+            a_name, b_name = cand.subject.split(" / ")
+            a, b = objects_named(prop.scene_a, a_name)[0], objects_named(prop.scene_b, b_name)[0]
+            pa, pb = ca[a.uid], cb[b.uid]
+            assert max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) >= 2  # distractors clearly apart
+            assert list(ca.values()).count(pa) == 1  # alone in its cell
+            moved = objects_named(cand.scene_b, b_name)[0]
+            assert spatial_grounding.cell_of(footprint(moved), cand.scene_b.width, cand.scene_b.height) == pa
+            assert spatial_grounding.commonalities(prop.scene_a, cand.scene_b) == {cand.subject}
+            assert cand.text == f"The {a_name} in image 1 and the {b_name} in image 2 are at the same relative position."
+            sims.append(shipped().similarity([a_name], [b_name])[0, 0])
+        # pairs come from the least similar quarter of all cross-image pairs
+        all_sims = shipped().similarity([o.name for o in prop.scene_a.objects], [o.name for o in prop.scene_b.objects])
+        assert max(sims) <= np.quantile(all_sims, 0.5)
+    assert spatial_grounding.cell_of((0, 0, 10, 10), 600, 600) is None  # touches the image edge line
+    assert spatial_grounding.cell_of((110, 110, 20, 20), 600, 600) == (1, 1)
+    assert spatial_grounding.cell_of((190, 110, 20, 20), 600, 600) is None  # across x=200
+
+
+def test_reasoning_relates_exactly_the_candidate_pair_both_ways():
+    for prop in proposals(commonality_reasoning):
+        kinds = []
+        for cand in prop.candidates:
+            related = {
+                (a.name, b.name)
+                for a, b in itertools.product(prop.scene_a.objects, cand.scene_b.objects)
+                for r in RELATIONS
+                if {a.name, b.name} == {r.x, r.y}
+            }
+            x, y = cand.subject.split(" / ")
+            assert related in ({(x, y)}, {(y, x)})
+            kinds.append(cand.cues[0].label.split(": ")[1].split(" ")[0])
+        assert sorted(kinds) == sorted(KINDS)  # one relation of each kind per row
+        assert not any(
+            {a.name, b.name} == {r.x, r.y} for a in prop.scene_a.objects for b in prop.scene_b.objects for r in RELATIONS
+        )

@@ -1,0 +1,191 @@
+"""`dicobench.evaluate` / `multipanelvqa.evaluate` with plain Python functions, the runner
+registry (by name and through the `dicobench.runners` entry-point group), and exact resume."""
+
+import json
+import sys
+import textwrap
+
+import datasets
+import numpy as np
+import pytest
+
+import dicobench
+import multipanelvqa
+from benchkit.cli.errors import UserError
+from benchkit.eval.evaluation import PREDICTIONS
+from benchkit.eval.runners import Reply, Runner, load_runner, register_runner
+from benchkit.eval.runners import _RUNNERS
+from dicobench.cli.main import main as dicobench_cli
+from dicobench.schema import LETTERS, prompt_text
+from tests.benchkit.test_eval_cli import write_multipanel
+
+
+def read(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def rows(small_build):
+    return datasets.load_dataset(str(small_build), "all", split="test[:5]")
+
+
+def oracle(rows, calls):
+    """A model that answers every row right, found by its prompt; records what it was given."""
+    by_prompt = {prompt_text(r["question"], r["options"]): r for r in rows}
+
+    def model(images, prompt):
+        row = by_prompt[prompt]
+        calls.append((row["id"], images))
+        return f"The answer is ({LETTERS[row['answer']]})."
+    return model
+
+
+def timeless(scores):
+    """The scores without what differs between two scorings of the same answers: the predictions
+    path and the provenance's time."""
+    return {**{k: v for k, v in scores.items() if k != "predictions"},
+            "provenance": {k: v for k, v in scores["provenance"].items() if k != "time"}}
+
+
+def test_a_python_function_is_evaluated_and_scored_like_score(small_build, rows, tmp_path):
+    calls = []
+    out = tmp_path / "run"
+    result = dicobench.evaluate(small_build, oracle(rows, calls), limit=5, out=out, name="oracle")
+    assert result["accuracy"] == 1.0 and result["n"] == 5 and result["split"] == "test[:5]"
+    assert result == json.loads((out / "scores.json").read_text())
+    for (key, images), row in zip(sorted(calls), sorted(rows, key=lambda r: r["id"])):
+        assert key == row["id"] and len(images) == 2  # both images, in order, pixels as stored
+        for given, stored in zip(images, (row["image_a"], row["image_b"])):
+            assert np.array_equal(np.asarray(given.convert("RGB")), np.asarray(stored.convert("RGB")))
+    records = read(out / PREDICTIONS)
+    assert sorted(r["id"] for r in records) == sorted(rows["id"]) and all(r["error"] is None for r in records)
+    # the same predictions through the CLI's score give the same numbers (and provenance, under the same name)
+    assert dicobench_cli(["score", str(out / PREDICTIONS), "--dataset", str(small_build), "--split", "test[:5]",
+                          "--out", str(tmp_path / "cli"), "--name", "oracle"]) == 0
+    cli = json.loads((tmp_path / "cli" / "scores.json").read_text())
+    assert timeless(cli) == timeless(result)
+
+    assert timeless(dicobench.evaluate(small_build, oracle(rows, calls := []), limit=5, out=out,
+                                       name="oracle")) == timeless(result)
+    assert calls == []  # everything was answered: nothing asked again
+    wrong = dicobench.evaluate(small_build, lambda images, prompt: "I cannot tell.", limit=2)  # no out: temporary
+    assert wrong["n"] == 2 and wrong["accuracy"] == 0.0
+
+
+def test_failures_give_incomplete_scores_and_only_they_are_asked_again(small_build, rows, tmp_path):
+    asked = []
+
+    def flaky(images, prompt):
+        asked.append(prompt)
+        if len(asked) in (2, 4):
+            raise RuntimeError("CUDA out of memory")
+        return "A"
+
+    out = tmp_path / "run"
+    partial = dicobench.evaluate(small_build, flaky, limit=5, out=out)
+    assert partial["complete"] is False and partial["unscored"] == 2 and "accuracy" not in partial
+    assert partial["accuracy_lower"] <= partial["accuracy_upper"]
+    assert json.loads((out / "scores.json").read_text()) == partial
+    failed = [r for r in read(out / PREDICTIONS) if r["error"]]
+    assert len(failed) == 2 and all("RuntimeError: CUDA out of memory" == r["error"] for r in failed)
+    first = list(asked)
+    complete = dicobench.evaluate(small_build, flaky, limit=5, out=out)
+    assert complete["complete"] is True and complete["n"] == 5 and "accuracy" in complete
+    assert asked[len(first):] == [first[1], first[3]]  # the two failed rows, nothing else
+    assert len({r["id"] for r in read(out / PREDICTIONS)}) == len(read(out / PREDICTIONS)) == 5
+
+
+def test_multipanelvqa_evaluate_with_a_function(tmp_path):
+    replies = write_multipanel(tmp_path / "mpv")
+    seen = []
+
+    def model(images, prompt):
+        seen.append(len(images))
+        return replies[prompt.rsplit("\n", 1)[0]]
+
+    result = multipanelvqa.evaluate(tmp_path / "mpv", model, out=tmp_path / "run")
+    assert result["benchmark"] == "multipanelvqa" and result["n"] == 3 and result["accuracy"] == 1.0
+    assert seen == [1, 1, 1]  # one composite image per question
+
+
+def test_multipanelvqa_evaluate_in_the_single_view_asks_only_the_targeted_question(tmp_path):
+    replies = write_multipanel(tmp_path / "mpv")
+    sizes = []
+
+    def model(images, prompt):
+        sizes.append(images[0].size)
+        return replies[prompt.rsplit("\n", 1)[0]]
+
+    result = multipanelvqa.evaluate(tmp_path / "mpv", model, view="single", out=tmp_path / "run")
+    assert result["n"] == 1 and result["complete"] is True and result["accuracy"] == 1.0
+    assert sizes == [(500, 500)]  # the Q2's target subfigure alone, not the 1000x1000 composite
+    assert result["provenance"]["view"] == "single"
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["provenance"]["view"] == "single"
+
+
+class Echo(Runner):
+    """A registered runner: answers every prompt with its model name's letter."""
+
+    options = ("batch_size",)
+    built = []
+
+    def __init__(self, model, *, batch_size=1):
+        self.model, self.batch_size = model, batch_size
+        Echo.built.append((model, batch_size))
+
+    def generate(self, prompts):
+        return [Reply(f"Answer: {self.model}") for _ in prompts]
+
+
+def test_a_registered_runner_works_from_the_command_line(small_build, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(_RUNNERS, "echo", Echo)  # as register_runner("echo", Echo) does, undone afterwards
+    out = tmp_path / "run"
+    argv = ["eval", "--dataset", str(small_build), "--model", "echo:B", "--limit", "3", "--out", str(out),
+            "--batch-size", "2", "--quiet"]
+    assert dicobench_cli(argv) == 0
+    assert Echo.built[-1] == ("B", 2)
+    assert all(r["parsed"] == "B" for r in read(out / PREDICTIONS))
+    assert dicobench_cli(argv + ["--concurrency", "4"]) == 2  # an option it does not take is refused
+    assert "--concurrency: not an option of echo: models" in capsys.readouterr().err
+    with pytest.raises(ValueError):
+        register_runner("bad:name", Echo)
+
+
+def test_an_unknown_runner_is_refused_before_anything_loads(tmp_path, capsys):
+    # the dataset does not exist: the model spec is refused first, with the runners known
+    argv = ["eval", "--dataset", str(tmp_path / "missing"), "--model", "gguf:x", "--out", str(tmp_path / "o")]
+    assert dicobench_cli(argv) == 2
+    err = capsys.readouterr().err
+    assert "unknown model 'gguf:x'" in err and "hf" in err and "openai" in err and "cannot load dataset" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_runners_from_installed_entry_points(tmp_path, monkeypatch):
+    """A package declaring `[dicobench.runners] letter = letter_runner:LetterRunner` is found."""
+    (tmp_path / "letter_runner.py").write_text(textwrap.dedent('''
+        from benchkit.eval.runners import Reply, Runner
+
+        class LetterRunner(Runner):
+            def __init__(self, model):
+                self.model = model
+
+            def generate(self, prompts):
+                return [Reply(self.model) for _ in prompts]
+    '''))
+    info = tmp_path / "letter_runner-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: letter-runner\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[dicobench.runners]\nletter = letter_runner:LetterRunner\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with load_runner("letter:C") as runner:
+        assert [r.text for r in runner.generate([["q"], ["r"]])] == ["C", "C"]
+    with pytest.raises(UserError, match="--base-url: not an option of letter"):
+        load_runner("letter:C", base_url="http://127.0.0.1:1/v1")
+    monkeypatch.delitem(sys.modules, "letter_runner", raising=False)
+
+
+def test_runner_options_need_a_spec(small_build):
+    with pytest.raises(UserError, match="apply only when model is a spec"):
+        dicobench.evaluate(small_build, lambda images, prompt: "A", batch_size=2)
+    with pytest.raises(UserError, match="unknown mode"):
+        dicobench.evaluate(small_build, lambda images, prompt: "A", mode="chatty")

@@ -1,0 +1,141 @@
+"""Position words: exact wording on hand-made layouts, uniqueness, and truth on all layouts."""
+
+import re
+from itertools import combinations
+
+import pytest
+
+from multipanelvqa.composite.layouts import generate_layouts
+from multipanelvqa.composite.positions import PositionError, caption_numbers, describe_positions
+
+GRID_2X2 = [(0, 0, 200, 200), (200, 0, 200, 200), (0, 200, 200, 200), (200, 200, 200, 200)]
+
+
+@pytest.mark.parametrize(
+    "boxes, expected",
+    [
+        (GRID_2X2, ["top left subfigure", "top right subfigure", "bottom left subfigure", "bottom right subfigure"]),
+        ([(0, 0, 200, 200), (300, 0, 200, 200)], ["left subfigure", "right subfigure"]),
+        ([(0, 300, 200, 200), (0, 0, 200, 200)], ["bottom subfigure", "top subfigure"]),
+        (
+            [(i * 200, 0, 200, 200) for i in (3, 0, 1, 4, 2)],
+            [
+                "second subfigure from the right",
+                "leftmost subfigure",
+                "second subfigure from the left",
+                "rightmost subfigure",
+                "third subfigure from the left",
+            ],
+        ),
+        # a big panel beside two small ones: read by columns, not by (unclean) rows
+        ([(0, 0, 400, 400), (400, 0, 200, 200), (400, 200, 200, 200)], ["left subfigure", "top right subfigure", "bottom right subfigure"]),
+        (
+            [(c * 200, r * 200, 200, 200) for r in range(3) for c in range(3)],
+            [f"{v} {h} subfigure" for v in ("top", "middle", "bottom") for h in ("left", "middle", "right")],
+        ),
+        (
+            [(0, 0, 200, 200), (200, 0, 200, 200), (400, 0, 200, 200), (600, 0, 200, 200), (0, 200, 200, 200)],
+            [
+                "leftmost subfigure in the top row",
+                "second subfigure from the left in the top row",
+                "second subfigure from the right in the top row",
+                "rightmost subfigure in the top row",
+                "bottom subfigure",
+            ],
+        ),
+    ],
+)
+def test_wording(boxes, expected):
+    expected = ["center subfigure" if e == "middle middle subfigure" else e for e in expected]
+    assert describe_positions(boxes) == expected
+
+
+def test_scattered_boxes_fall_back_to_ranks():
+    # Neither rows nor columns are clean (bands chain through boxes that do not share one),
+    # but each box has a visible rank along x or y.
+    boxes = [(300, 120, 200, 200), (650, 440, 200, 200), (410, 380, 200, 200), (150, 320, 200, 200), (360, 610, 200, 200)]
+    assert describe_positions(boxes) == [
+        "topmost subfigure",
+        "rightmost subfigure",
+        "second subfigure from the right",
+        "leftmost subfigure",
+        "bottommost subfigure",
+    ]
+
+
+def test_raises_when_positions_cannot_be_told_apart():
+    boxes = [(170, 310, 200, 200), (80, 550, 200, 200), (50, 0, 200, 200), (480, 560, 200, 200), (680, 650, 200, 200)]
+    with pytest.raises(PositionError, match="no visible rank"):
+        describe_positions(boxes)
+    with pytest.raises(PositionError):
+        describe_positions([(0, 0, 200, 200)])
+
+
+def test_refuses_borderline_words():
+    # 60% vertical overlap: just in the same row at the threshold, a row apart just above it.
+    with pytest.raises(PositionError, match="borderline"):
+        describe_positions([(0, 0, 200, 200), (300, 80, 200, 200)])
+    assert describe_positions([(0, 0, 200, 200), (300, 40, 200, 200)]) == ["left subfigure", "right subfigure"]
+
+
+_OPPOSITE = {"left": "right", "leftmost": "rightmost", "top": "bottom", "topmost": "bottommost"}
+_AXIS = {w: 0 for w in ("left", "right", "leftmost", "rightmost")} | {w: 1 for w in ("top", "bottom", "topmost", "bottommost")}
+
+
+def _centre(b, axis):
+    return b[axis] + b[axis + 2] / 2
+
+
+def test_opposite_words_agree_with_geometry():
+    """Two descriptions that differ only by left/right (top/bottom) name boxes in that order."""
+    checked = 0
+    for layout in generate_layouts(0):
+        boxes, words = layout.boxes, [d.split() for d in describe_positions(layout.boxes)]
+        for i, j in combinations(range(len(boxes)), 2):
+            a, b = words[i], words[j]
+            diff = [k for k in range(len(a)) if len(a) == len(b) and a[k] != b[k]]
+            if len(diff) != 1:
+                continue
+            wa, wb = a[diff[0]], b[diff[0]]
+            for low, high in _OPPOSITE.items():
+                if {wa, wb} == {low, high}:
+                    lo, hi = (i, j) if wa == low else (j, i)
+                    assert _centre(boxes[lo], _AXIS[low]) < _centre(boxes[hi], _AXIS[low]), (layout, wa, wb)
+                    checked += 1
+    assert checked > 200
+
+
+def test_ordinals_agree_with_geometry():
+    """'second subfigure from the left' is left of the 'third ... from the left' in the same group."""
+    ordinal = re.compile(r"(\w+) subfigure from the (left|right|top|bottom)(.*)")
+    order = {"second": 2, "third": 3, "fourth": 4}
+    checked = 0
+    for layout in [l for seed in range(6) for l in generate_layouts(seed)]:
+        desc = describe_positions(layout.boxes)
+        parsed = [ordinal.fullmatch(d) for d in desc]
+        for i, j in combinations(range(len(desc)), 2):
+            mi, mj = parsed[i], parsed[j]
+            if not (mi and mj) or mi.group(2, 3) != mj.group(2, 3):
+                continue
+            side, axis = mi.group(2), _AXIS[mi.group(2)]
+            near, far = (i, j) if order[mi.group(1)] < order[mj.group(1)] else (j, i)
+            closer_to_low = _centre(layout.boxes[near], axis) < _centre(layout.boxes[far], axis)
+            assert closer_to_low == (side in ("left", "top")), (layout, desc[i], desc[j])
+            checked += 1
+    assert checked >= 5
+
+
+def test_caption_numbers_follow_reading_order():
+    assert caption_numbers(GRID_2X2) == [1, 2, 3, 4]
+    assert caption_numbers(list(reversed(GRID_2X2))) == [4, 3, 2, 1]
+    # small vertical jitter stays within a band
+    assert caption_numbers([(300, 30, 200, 200), (0, 0, 200, 200), (100, 400, 200, 200)]) == [2, 1, 3]
+
+
+def test_caption_numbers_do_not_give_away_the_target():
+    layouts = generate_layouts(0)
+    for l in layouts:
+        assert sorted(caption_numbers(l.boxes)) == list(range(1, l.num_panels + 1))
+    target_numbers = [caption_numbers(l.boxes)[0] for l in layouts]
+    assert len(set(target_numbers)) >= 6
+    assert target_numbers.count(1) < len(layouts) / 2
