@@ -1,14 +1,16 @@
-"""Bytes per row and encode time of lossless image encodings, against the Dataset Viewer's page limit.
+"""Bytes per row and build time per task and difficulty preset, against the Dataset Viewer's page limit.
 
-The Hub's Dataset Viewer reads 100 rows at once and refuses pages above about 300 MB. This
-script builds a few rows of one task, decodes their images and re-encodes each one losslessly
-with PNG compress levels 1 (what builds write by default), 3, 6 and 9, PNG level 9 with
-Pillow's `optimize`, and lossless WebP at two efforts, checks that every encoding decodes to
-the same pixels, and prints per encoding the bytes per row, the size of a 100-row page, and the
-encode time per image (one process). Row groups of r rows make the viewer read up to 100 + r
-rows for a page, so the page estimate for row groups of 8 (what shards use) is also shown.
+The Hub's Dataset Viewer reads 100 rows at once and refuses pages above about 300 MB; builds
+keep a row within `benchkit.release.viewer.ROW_BUDGET` (a 100-row page within `PAGE_BUDGET`). Per
+preset this script times a tiny build of every task with the build's defaults, prints each
+task's bytes per row as written (Arrow bytes of its shards over their rows) and the 100-row page,
+then decodes those images and re-encodes each one losslessly with PNG compress levels 1, 3, 6
+and 9, level 9 with Pillow's `optimize`, and lossless WebP, checking that every encoding
+decodes to the same pixels, and prints per encoding the bytes per row and the encode time per
+image (one process). Row groups of r rows make the viewer read up to 100 + r rows for a page,
+so the page estimate for the shards' row groups (8 rows) is shown too.
 
-    python benchmarks/bench_viewer_pages.py [--task commonality_reasoning] [--rows 2]
+    python benchmarks/bench_viewer_pages.py [--difficulty easy,hard,extreme] [--rows 2] [--tasks ...] [--compress-level N] [--encodings]
 """
 
 from __future__ import annotations
@@ -23,49 +25,60 @@ import numpy as np
 import pyarrow.parquet as pq
 from PIL import Image
 
+from benchkit.release.viewer import PAGE_BUDGET, VIEWER_PAGE_ROWS, bytes_per_row
 from dicobench import build
 
-VIEWER_PAGE_ROWS = 100
-VIEWER_LIMIT = 300e6
 ROW_GROUP = 8
 ENCODINGS = {
-    "png-1 (default)": ("PNG", {"compress_level": 1}),
+    "png-1": ("PNG", {"compress_level": 1}),
     "png-3": ("PNG", {"compress_level": 3}),
     "png-6": ("PNG", {"compress_level": 6}),
     "png-9": ("PNG", {"compress_level": 9}),
     "png-9 optimize": ("PNG", {"compress_level": 9, "optimize": True}),
-    "webp lossless m0": ("WEBP", {"lossless": True, "method": 0, "quality": 0}),
     "webp lossless m4": ("WEBP", {"lossless": True, "method": 4, "quality": 50}),
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", default="commonality_reasoning")
-    parser.add_argument("--rows", type=int, default=2)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        out = build(Path(tmp) / "b", per_task=args.rows, tasks=[args.task], num_proc=1, progress=False)
-        table = pq.read_table(next((out / args.task).glob("test-*.parquet")), columns=["image_a", "image_b"])
-    images = [np.asarray(Image.open(io.BytesIO(cell["bytes"])).convert("RGB"))
-              for column in ("image_a", "image_b") for cell in table.column(column).to_pylist()]
-    sides = [max(i.shape[:2]) for i in images]
-    print(f"{args.task}: {len(images)} images of {args.rows} rows, long side {min(sides)}-{max(sides)} px")
-    print(f"{'encoding':18} {'MB/row':>7} {'100-row page MB':>16} {'page+row group MB':>18} {'s/image':>8}")
+def encodings(images: list[bytes], rows: int) -> None:
+    pixels = [np.asarray(Image.open(io.BytesIO(b)).convert("RGB")) for b in images]
     for name, (fmt, options) in ENCODINGS.items():
         sizes, seconds = [], []
-        for pixels in images:
+        for p in pixels:
             buf = io.BytesIO()
             start = time.perf_counter()
-            Image.fromarray(pixels).save(buf, format=fmt, **options)
+            Image.fromarray(p).save(buf, format=fmt, **options)
             seconds.append(time.perf_counter() - start)
-            assert np.array_equal(np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB")), pixels), name
+            assert np.array_equal(np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB")), p), name
             sizes.append(len(buf.getvalue()))
-        per_row = sum(sizes) / args.rows
-        page = VIEWER_PAGE_ROWS * per_row
-        flag = "" if (VIEWER_PAGE_ROWS + ROW_GROUP) * per_row < VIEWER_LIMIT else "  over the limit"
-        print(f"{name:18} {per_row / 1e6:7.2f} {page / 1e6:16.0f} {(VIEWER_PAGE_ROWS + ROW_GROUP) * per_row / 1e6:18.0f} "
-              f"{np.mean(seconds):8.2f}{flag}")
+        per_row = sum(sizes) / rows
+        print(f"    {name:16} {per_row / 1e6:6.2f} MB/row  page {VIEWER_PAGE_ROWS * per_row / 1e6:4.0f} MB  "
+              f"page+row group {(VIEWER_PAGE_ROWS + ROW_GROUP) * per_row / 1e6:4.0f} MB  {np.mean(seconds):5.2f} s/image")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--difficulty", default="easy,hard,extreme")
+    parser.add_argument("--rows", type=int, default=2)
+    parser.add_argument("--tasks", default=None)
+    parser.add_argument("--compress-level", type=int, default=None, help="default: the build's (the difficulty's)")
+    parser.add_argument("--encodings", action="store_true", help="also re-encode every task's images losslessly")
+    args = parser.parse_args()
+    for difficulty in args.difficulty.split(","):
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            out = build(Path(tmp) / "b", per_task=args.rows, tasks=args.tasks, difficulty=difficulty,
+                        compress_level=args.compress_level, num_proc=1, progress=False)
+            seconds = time.perf_counter() - start
+            print(f"== {difficulty}: build {seconds:.0f} s ({seconds / args.rows:.1f} s per row of each task, one process)")
+            for config in sorted(p for p in Path(out).iterdir() if p.is_dir() and not p.name.startswith(".")):
+                per_row = bytes_per_row(config)
+                flag = "" if VIEWER_PAGE_ROWS * per_row <= PAGE_BUDGET else "  OVER THE BUDGET"
+                print(f"  {config.name:22} {per_row / 1e6:5.2f} MB/row  page {VIEWER_PAGE_ROWS * per_row / 1e6:4.0f} MB{flag}")
+                if args.encodings:
+                    images = [cell["bytes"] for shard in sorted(config.glob("*.parquet"))
+                              for column in pq.read_table(shard, columns=["image_a", "image_b"]).columns
+                              for cell in column.to_pylist()]
+                    encodings(images, len(images) // 2)
 
 
 if __name__ == "__main__":

@@ -77,7 +77,7 @@ class Options:
     source: Procedural | Photos = Procedural()
     rows_per_shard: int = 48
     num_shards: int | None = None  # shards per task, at most (overrides rows_per_shard)
-    compress_level: int = 1
+    compress_level: int | None = None  # default: the difficulty's `png_level` (procedural), else 1
     run: RunOptions = RunOptions()
 
     @classmethod
@@ -87,7 +87,7 @@ class Options:
            verify: str | None = None, base_url: str | None = None, api_key: str | None = None,
            edit_steps: int | None = None, edit_size: int | None = None, num_proc: int | None = None,
            split: str = "test", overwrite: bool = False, rows_per_shard: int = 48, num_shards: int | None = None,
-           compress_level: int = 1, engine: str = "local", ray_address: str | None = None,
+           compress_level: int | None = None, engine: str = "local", ray_address: str | None = None,
            progress: bool = True, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> "Options":
         models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
         chosen = source_settings(source, min_long_side, upscale, test_photos, models, Endpoint(base_url, api_key),
@@ -254,13 +254,16 @@ def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOp
     else:
         available = TASKS
     run.check()
-    check_compress_level(options.compress_level)
+    level = options.compress_level
+    if level is None:
+        level = options.source.scene.difficulty.png_level if photos is None else 1
+    check_compress_level(level)
     tasks = _resolve_tasks(options.tasks, available)
     if photos is None:
-        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=options.compress_level,
+        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
                             rows_per_shard=rows_per_shard, scene=options.source.scene)
     else:
-        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=options.compress_level,
+        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
                             rows_per_shard=rows_per_shard, source=photos.source,
                             photos=SizePolicy(photos.min_long_side, photos.upscale), test_photos=photos.test_photos,
                             models=photos.models)

@@ -101,13 +101,15 @@ def http_url(text: str) -> str:
     return text
 
 
-def add_build_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options every `build` command shares."""
+def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,
+                        compress_note: str = "default 1") -> None:
+    """The options every `build` command shares (`compress_level`: its default, and the help's note on it)."""
     parser.add_argument("--out", required=True, help="output folder (created; must be empty unless resuming or --overwrite)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="root seed, 0 or more (default 0)")
     parser.add_argument("--num-proc", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing build")
-    parser.add_argument("--compress-level", type=int, default=1, help="PNG compress level 0-9 (default 1; lossless at any level)")
+    parser.add_argument("--compress-level", type=int, default=compress_level,
+                        help=f"PNG compress level 0-9 ({compress_note}; lossless at any level)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--engine", default="local", choices=["local", "ray"],
                         help="local: worker processes here (default); ray: Ray Data on a Ray cluster (pip install 'dicobench[scale]')")

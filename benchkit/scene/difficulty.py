@@ -38,10 +38,17 @@ class Difficulty:
                                     "objects stand near every cue", 0)
     marks: int = _axis("background", "unnamed small marks (specks, dots, scratches) per megapixel of surface", 0)
     grain: float = _axis("background", "per-pixel grain of the surface, levels (standard deviation)", 0.0)
+    cell: int = _axis("background", "side of the surface's texture cells, px: texture, marks and grain are drawn at "
+                                    "1/cell of the canvas and enlarged, which keeps a page of rows within the Dataset "
+                                    "Viewer's limit (objects and edits stay at full resolution)", 1)
     recolour_distance: float = _axis("subtlety", "least Lab distance between a recoloured object's old and new colour", 40.0)
     move_reach: int = _axis("subtlety", "how far from its reference a moved object may land, px", 260)
     trace_opacity: float = _axis("subtlety", "opacity of surface traces (prints, spills, crumbs), times their own", 1.0)
     trace_scale: float = _axis("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
+    # not a dial of the scenes: the PNG compress level builds at this difficulty write unless told
+    # otherwise (lossless at any level; `easy` keeps the first release's 1, the others pay for a
+    # 100-row page within the Dataset Viewer's limit, see benchkit.release.viewer)
+    png_level: int = 1
 
     def __post_init__(self) -> None:
         problems = []
@@ -60,6 +67,8 @@ class Difficulty:
         if self.marks < 0 or self.grain < 0 or not 0 < self.trace_opacity <= 1 or not 0.2 <= self.trace_scale <= 1 \
                 or self.move_reach < 40:
             problems.append("marks and grain must be >= 0, trace opacity within (0, 1], trace scale within 0.2-1, move reach >= 40")
+        if not 1 <= self.cell <= 4:
+            problems.append(f"cell must be within 1-4 px, got {self.cell}")
         if not 10 <= self.recolour_distance <= 60:
             problems.append(f"recolour distance must be within 10-60, got {self.recolour_distance}")
         if problems:
@@ -79,7 +88,8 @@ class Difficulty:
                 f"{self.max_objects} of {self.min_size}-{self.max_size} px"
                 + (f" (cues up to {self.cue_max_size} px)" if self.cue_max_size else "")
                 + f", overlap {self.overlap:g}, palette {self.palette or 'all'}, marks {self.marks}/Mpx, grain "
-                  f"{self.grain:g}, recolour distance {self.recolour_distance:g}, move reach {self.move_reach} px, "
+                  f"{self.grain:g}" + (f" on {self.cell} px cells" if self.cell > 1 else "")
+                + f", recolour distance {self.recolour_distance:g}, move reach {self.move_reach} px, "
                   f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}")
 
     @classmethod
@@ -93,14 +103,14 @@ HARD = Difficulty(
     preset="hard", min_canvas=1920, max_canvas=2048,
     min_size=18, max_size=52, cue_max_size=24,
     min_objects=90, max_objects=115, overlap=0.08, palette=5,
-    marks=60, grain=3.0,
+    marks=60, grain=3.0, cell=2, png_level=6,
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
     min_size=24, max_size=72, cue_max_size=36,
     min_objects=110, max_objects=125, overlap=0.12, palette=4,
-    marks=120, grain=4.0,
+    marks=120, grain=4.0, cell=2, png_level=6,
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}

@@ -61,6 +61,7 @@ class Scene:
     palette: tuple[str, ...] = ()  # the colours its objects are drawn from (empty: every named colour)
     marks: int = 0  # unnamed small marks per megapixel on the surface (see benchkit.scene.textures)
     grain: float = 0.0  # per-pixel grain of the surface, levels
+    cell: int = 1  # side of the surface's texture cells, px (see benchkit.scene.textures)
 
     def object(self, uid: int) -> PlacedObject:
         for obj in self.objects:

@@ -176,14 +176,14 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
 
 
 def with_surface_detail(rng: np.random.Generator, scene: Scene, difficulty: Difficulty) -> Scene:
-    """The scene with the difficulty's surface marks, grain and colour palette (unchanged, and no
+    """The scene with the difficulty's surface marks, grain, texture cell and colour palette (unchanged, and no
     draw taken, when the difficulty asks for none of them)."""
     if difficulty.palette:
         fitting = [n for n in COLOURS if stands_out(n, surface_colour(scene))]
         picked = rng.permutation(len(fitting))[: difficulty.palette]
         scene = dataclasses.replace(scene, palette=tuple(fitting[i] for i in sorted(picked)))
-    if difficulty.marks or difficulty.grain:
-        scene = dataclasses.replace(scene, marks=difficulty.marks, grain=difficulty.grain)
+    if difficulty.marks or difficulty.grain or difficulty.cell > 1:
+        scene = dataclasses.replace(scene, marks=difficulty.marks, grain=difficulty.grain, cell=difficulty.cell)
     return scene
 
 

@@ -279,15 +279,14 @@ def _trace_pixels(trace: Trace):
 
 @functools.lru_cache(maxsize=4)
 def _background(scene_key: tuple) -> np.ndarray:
-    kind, variant, tint, width, height, seed, marks, grain = scene_key
-    bg = make_background(kind, variant, tint, width, height, seed, marks, grain)
+    bg = make_background(*scene_key)
     bg.setflags(write=False)
     return bg
 
 
 def background(scene: Scene) -> np.ndarray:
     return _background((scene.background, scene.variant, scene.tint, scene.width, scene.height, scene.texture_seed,
-                        scene.marks, scene.grain))
+                        scene.marks, scene.grain, scene.cell))
 
 
 def _intersect(a: Box, b: Box) -> Box | None:

@@ -24,7 +24,8 @@ def options(args: argparse.Namespace) -> Options:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="generate the benchmark into a folder of Parquet shards with a dataset card")
-    add_build_arguments(p)
+    add_build_arguments(p, None, "default: the difficulty's, 1 for easy and photo sources, 6 for hard and extreme, "
+                                 "which keeps a 100-row page within the Hub Dataset Viewer's limit")
     p.add_argument("--per-task", type=int, default=96, help="rows per task (default 96)")
     p.add_argument("--tasks", default=None, help=f"comma-separated tasks, or all (default); tasks: {', '.join(TASKS)}")
     p.add_argument("--source", default="procedural",
