@@ -82,6 +82,7 @@ class StubServer:
                         stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
+                self._open = True
                 try:
                     if self.path.rstrip("/").endswith("/embeddings"):
                         self._embeddings(body)
@@ -90,6 +91,13 @@ class StubServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (its timeout), as a hanging test intends
                 finally:
+                    self._done()
+
+            def _done(self):
+                """The request stops counting as in flight once its reply starts going out: the
+                client may send its next request before this thread has finished writing."""
+                if getattr(self, "_open", False):
+                    self._open = False
                     with stub._lock:
                         stub.in_flight -= 1
 
@@ -132,6 +140,7 @@ class StubServer:
 
             def _send(self, status, payload, headers=None):
                 data = json.dumps(payload).encode()
+                self._done()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))

@@ -55,7 +55,9 @@ def run_inspect(task: str, dataset: Path, stub: StubServer, tmp_path: Path, site
     empty.mkdir()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TIKTOKEN_CACHE_DIR": str(empty),
            "STUB_API_KEY": "sk-test", "STUB_BASE_URL": stub.base_url,
-           "PYTHONPATH": os.pathsep.join(str(p) for p in (site, ROOT, os.environ.get("PYTHONPATH")) if p)}
+           # the checkout only where the project is not installed: an install (editable too) finds itself,
+           # and the checkout's own egg-info ahead of it would hide the install's record from Inspect
+           "PYTHONPATH": os.pathsep.join(str(p) for p in (site, ROOT) if site)}
     logs = tmp_path / "logs"
     proc = subprocess.run([INSPECT, "eval", task, "-T", f"dataset={dataset}", *args, "--model", "openai-api/stub/m",
                            "--log-dir", str(logs), "--display", "plain"],
