@@ -9,30 +9,27 @@ named. `easy` is the first release's panels (the same bytes for the same seed).
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
+
+from benchkit.scene.difficulty import Dials, dial
 
 POSITION_WORDS = ("short", "layout")
 
 
-def _axis(axis: str, doc: str, default):
-    return field(default=default, metadata={"axis": axis, "doc": doc})
-
-
 @dataclass(frozen=True)
-class PanelDifficulty:
+class PanelDifficulty(Dials):
     """Every dial of a procedural panel set (frozen: part of the build options)."""
 
     preset: str = "easy"  # the preset these values came from, or "custom" once a field is set apart
-    min_objects: int = _axis("clutter", "fewest objects in a panel's scene", 3)
-    max_objects: int = _axis("clutter", "most objects in a panel's scene", 5)
-    min_size: int = _axis("object scale", "smallest glyph em size in a panel's scene (520-600 px, drawn at 180-440 px)", 80)
-    max_size: int = _axis("object scale", "largest glyph em size in a panel's scene, px", 120)
-    detail_size: int = _axis("detail scale", "em size of the object whose colour or presence is the answer, in scene px "
+    min_objects: int = dial("clutter", "fewest objects in a panel's scene", 3)
+    max_objects: int = dial("clutter", "most objects in a panel's scene", 5)
+    min_size: int = dial("object scale", "smallest glyph em size in a panel's scene (520-600 px, drawn at 180-440 px)", 80)
+    max_size: int = dial("object scale", "largest glyph em size in a panel's scene, px", 120)
+    detail_size: int = dial("detail scale", "em size of the object whose colour or presence is the answer, in scene px "
                                              "(0: drawn like the others)", 0)
-    near_duplicates: int = _axis("near duplicates", "procedural_scene: other panels that repeat the target's scene and "
+    near_duplicates: int = dial("near duplicates", "procedural_scene: other panels that repeat the target's scene and "
                                                     "differ only in that object (procedural_edit panels all do)", 0)
-    position_words: str = _axis("position words", "short: the shortest unique wording; layout: the row/column wording "
+    position_words: str = dial("position words", "short: the shortest unique wording; layout: the row/column wording "
                                                    "that takes the layout to follow, where one exists", "short")
 
     def __post_init__(self) -> None:
@@ -50,23 +47,12 @@ class PanelDifficulty:
         if problems:
             raise ValueError("; ".join(problems))
 
-    def with_axes(self, **values) -> "PanelDifficulty":
-        """These settings with some fields set apart (None leaves a field as it is)."""
-        values = {k: v for k, v in values.items() if v is not None}
-        changed = dataclasses.replace(self, **values) if values else self
-        return self if changed == self else dataclasses.replace(changed, preset="custom")
-
     def describe(self) -> str:
         """One line for the card."""
         return (f"{self.preset}: {self.min_objects}-{self.max_objects} objects of {self.min_size}-{self.max_size} px "
                 f"per panel scene, detail {self.detail_size or 'as drawn'}"
                 + (" px" if self.detail_size else "")
                 + f", {self.near_duplicates} near-duplicate panels (procedural_scene), {self.position_words} position words")
-
-    @classmethod
-    def axis_fields(cls):
-        """(field, axis, doc) for every dial, in declaration order (the CLI reads it)."""
-        return [(f, f.metadata["axis"], f.metadata["doc"]) for f in fields(cls) if "axis" in f.metadata]
 
 
 EASY = PanelDifficulty()

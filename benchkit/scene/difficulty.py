@@ -16,35 +16,51 @@ from dataclasses import dataclass, field, fields
 AXES = ("resolution", "cue scale", "clutter", "background", "subtlety")
 
 
-def _axis(axis: str, doc: str, default):
+def dial(axis: str, doc: str, default):
+    """A settings field that is a difficulty dial: the CLI makes it an option, the card lists it."""
     return field(default=default, metadata={"axis": axis, "doc": doc})
 
 
+class Dials:
+    """What every frozen settings class of dials shares (its `preset` names where it came from)."""
+
+    def with_axes(self, **values):
+        """These settings with some fields set apart (None leaves a field as it is)."""
+        values = {k: v for k, v in values.items() if v is not None}
+        changed = dataclasses.replace(self, **values) if values else self
+        return self if changed == self else dataclasses.replace(changed, preset="custom")
+
+    @classmethod
+    def axis_fields(cls):
+        """(field, axis, doc) for every dial, in declaration order (the CLI and the card read it)."""
+        return [(f, f.metadata["axis"], f.metadata["doc"]) for f in fields(cls) if "axis" in f.metadata]
+
+
 @dataclass(frozen=True)
-class Difficulty:
+class Difficulty(Dials):
     """Every dial of a procedural scene and its edits (frozen: part of the build options)."""
 
     preset: str = "easy"  # the preset these values came from, or "custom" once a field is set apart
-    min_canvas: int = _axis("resolution", "shortest long side of a canvas, px", 1600)
-    max_canvas: int = _axis("resolution", "longest long side of a canvas, px (up to 8192)", 2048)
-    min_size: int = _axis("cue scale", "smallest glyph em size of an object, px", 34)
-    max_size: int = _axis("cue scale", "largest glyph em size of an object, px", 92)
-    cue_max_size: int = _axis("cue scale", "edits and shared objects only use objects up to this em size, px (0: any)", 0)
-    min_objects: int = _axis("clutter", "fewest objects in a scene", 25)
-    max_objects: int = _axis("clutter", "most objects in a scene (names are unique in a scene and two scenes of a commonality row share none: keep it under half the catalogue)", 80)
-    overlap: float = _axis("clutter", "share of an object's width and height a neighbour may cover on each side "
+    min_canvas: int = dial("resolution", "shortest long side of a canvas, px", 1600)
+    max_canvas: int = dial("resolution", "longest long side of a canvas, px (up to 8192)", 2048)
+    min_size: int = dial("cue scale", "smallest glyph em size of an object, px", 34)
+    max_size: int = dial("cue scale", "largest glyph em size of an object, px", 92)
+    cue_max_size: int = dial("cue scale", "edits and shared objects only use objects up to this em size, px (0: any)", 0)
+    min_objects: int = dial("clutter", "fewest objects in a scene", 25)
+    max_objects: int = dial("clutter", "most objects in a scene (names are unique in a scene and two scenes of a commonality row share none: keep it under half the catalogue)", 80)
+    overlap: float = dial("clutter", "share of an object's width and height a neighbour may cover on each side "
                                       "(0: objects keep apart)", 0.0)
-    palette: int = _axis("clutter", "named colours one scene draws its objects from (0: all), so that similar-coloured "
+    palette: int = dial("clutter", "named colours one scene draws its objects from (0: all), so that similar-coloured "
                                     "objects stand near every cue", 0)
-    marks: int = _axis("background", "unnamed small marks (specks, dots, scratches) per megapixel of surface", 0)
-    grain: float = _axis("background", "per-pixel grain of the surface, levels (standard deviation)", 0.0)
-    cell: int = _axis("background", "side of the surface's texture cells, px: texture, marks and grain are drawn at "
+    marks: int = dial("background", "unnamed small marks (specks, dots, scratches) per megapixel of surface", 0)
+    grain: float = dial("background", "per-pixel grain of the surface, levels (standard deviation)", 0.0)
+    cell: int = dial("background", "side of the surface's texture cells, px: texture, marks and grain are drawn at "
                                     "1/cell of the canvas and enlarged, which keeps a page of rows within the Dataset "
                                     "Viewer's limit (objects and edits stay at full resolution)", 1)
-    recolour_distance: float = _axis("subtlety", "least Lab distance between a recoloured object's old and new colour", 40.0)
-    move_reach: int = _axis("subtlety", "how far from its reference a moved object may land, px", 260)
-    trace_opacity: float = _axis("subtlety", "opacity of surface traces (prints, spills, crumbs), times their own", 1.0)
-    trace_scale: float = _axis("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
+    recolour_distance: float = dial("subtlety", "least Lab distance between a recoloured object's old and new colour", 40.0)
+    move_reach: int = dial("subtlety", "how far from its reference a moved object may land, px", 260)
+    trace_opacity: float = dial("subtlety", "opacity of surface traces (prints, spills, crumbs), times their own", 1.0)
+    trace_scale: float = dial("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
     # not a dial of the scenes: the PNG compress level builds at this difficulty write unless told
     # otherwise (lossless at any level; `easy` keeps the first release's 1, the others pay for a
     # 100-row page within the Dataset Viewer's limit, see benchkit.release.viewer)
@@ -74,14 +90,6 @@ class Difficulty:
         if problems:
             raise ValueError("; ".join(problems))
 
-    def with_axes(self, **values) -> "Difficulty":
-        """These settings with some fields set apart (None leaves a field as it is)."""
-        values = {k: v for k, v in values.items() if v is not None}
-        if not values:
-            return self
-        changed = dataclasses.replace(self, **values)
-        return self if changed == self else dataclasses.replace(changed, preset="custom")
-
     def describe(self) -> str:
         """One line for the card and the `generator` column."""
         return (f"{self.preset}: long side {self.min_canvas}-{self.max_canvas} px, objects {self.min_objects}-"
@@ -91,11 +99,6 @@ class Difficulty:
                   f"{self.grain:g}" + (f" on {self.cell} px cells" if self.cell > 1 else "")
                 + f", recolour distance {self.recolour_distance:g}, move reach {self.move_reach} px, "
                   f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}")
-
-    @classmethod
-    def axis_fields(cls):
-        """(field, axis, doc) for every dial, in declaration order (the CLI and the card read it)."""
-        return [(f, f.metadata["axis"], f.metadata["doc"]) for f in fields(cls) if "axis" in f.metadata]
 
 
 EASY = Difficulty()
