@@ -119,6 +119,20 @@ def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | N
                         help="Parquet shards per config, at most (overrides the rows per shard); fixes file names across rebuilds")
 
 
+def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
+    """The options both `score` commands share: what to score against what, where to write it, and
+    how the result is named and bootstrapped."""
+    p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
+    p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
+    p.add_argument("--config", default="all", help=config_help)
+    p.add_argument("--split", default="test", help="split to score (default test)")
+    p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
+    p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
+    p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
+                                   "PREDICTIONS, written by eval)")
+    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+
+
 def run_options(args: argparse.Namespace):
     """The `benchkit.engines.driver.RunOptions` the shared build arguments give."""
     from benchkit.engines.driver import RunOptions

@@ -9,7 +9,7 @@ from pathlib import Path
 from benchkit.eval import provenance
 from benchkit.people import study_scores as study
 from benchkit.eval.completeness import exit_status, format_value, headline
-from benchkit.cli.commands import output_folder
+from benchkit.cli.commands import add_score_arguments, output_folder
 from benchkit.cli.errors import UserError
 from benchkit.report.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
@@ -29,17 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Read answers from PREDICTIONS (JSON Lines with id and response), score them against "
         "the dataset, write scores.json and charts, and print a per-task table.",
     )
-    p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
-    p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
-    p.add_argument("--config", default="all", help="a task name or 'all' (default)")
-    p.add_argument("--split", default="test", help="split to score (default test)")
-    p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
+    add_score_arguments(p, "a task name or 'all' (default)")
     p.add_argument("--cluster-by", default="auto",
                    help="column grouping correlated rows for the CIs: auto (base, else source), a column, or none")
-    p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
-    p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
-                                   "PREDICTIONS, written by eval)")
-    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     add_judge_arguments(p)
     p.set_defaults(func=run_score)
 

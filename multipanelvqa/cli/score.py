@@ -9,7 +9,7 @@ from pathlib import Path
 from benchkit.eval import provenance
 from benchkit.people import study_scores as study
 from benchkit.eval.completeness import exit_status, format_value, headline
-from benchkit.cli.commands import http_url, output_folder, positive_int
+from benchkit.cli.commands import add_score_arguments, http_url, output_folder, positive_int
 from benchkit.cli.errors import UserError
 from benchkit.report.plots import bars, deltas
 from benchkit.report.plots import lines as line_chart
@@ -28,11 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "scores.json and charts, and print a table. Rows the judge could not answer (or the model did "
         "not) are unscored: the result is then incomplete, reports accuracy bounds and exits 1.",
     )
-    p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
-    p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
-    p.add_argument("--config", default="all", help="an augmentation config or 'all' (default)")
-    p.add_argument("--split", default="test", help="split to score (default test)")
-    p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
+    add_score_arguments(p, "an augmentation config or 'all' (default)")
     p.add_argument("--judge", help="openai:<model>: judge rule mismatches with this model (default: rules only)")
     p.add_argument("--judge-base-url", type=http_url, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
     p.add_argument("--judge-api-key", help="API key (prefer the OPENAI_API_KEY environment variable)")
@@ -40,7 +36,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-concurrency", type=positive_int, default=8, help="judge requests in flight (default 8)")
     p.add_argument("--judge-timeout", type=float, default=60.0, help="seconds per judge request (default 60)")
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
-    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.add_argument("--view", choices=VIEWS,
                    help="the eval view the answers were given in (default: from run.json beside PREDICTIONS, else "
                         "full); isolated and single score only the questions that target one subfigure (Q2)")
@@ -49,9 +44,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "image sets whose target subfigure the model answered right alone (the paper's control)")
     p.add_argument("--factors", help="comma-separated interference factors to compare (each must be present; "
                                      "default: every factor whose configs are in the predictions)")
-    p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
-    p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
-                                   "PREDICTIONS, written by eval)")
     p.set_defaults(func=run_score)
 
 
