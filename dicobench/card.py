@@ -194,6 +194,9 @@ LIMITATIONS = (
 )
 
 
+SCENE_COLUMNS = ["objects", "namesake"]  # procedural rows only (photo rows have no scene)
+
+
 def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> list[str]:
     """The difficulty the scenes were built at and, per task, the descriptors of its rows
     (`dicobench.descriptors`; E rows have none)."""
@@ -203,13 +206,17 @@ def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> l
         dials = ", ".join(f"{k} {v}" for k, v in level.items() if k != "preset")
         parts.append(f"Preset `{level['preset']}` ({dials}).")
     per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d]) for t, shards in split_stats.items()}
-    diff = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "visible_min" in s]
+    diff = [[t] + [f"{v:.0%}" if k == "namesake_share" else _fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]]
+            for t, s in per_task.items() if "visible_min" in s]
+    scene_columns = SCENE_COLUMNS if any("objects_median" in s for s in per_task.values()) else []
     common = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "shared_size_median" in s]
     if diff:
         parts += [f"Difference rows (medians; visible: pixels differing by more than {VISIBLE} levels, at full size and "
-                  "after area-downscaling both images to a long side of " + ", ".join(map(str, VIEW_SIDES)) + " px):",
+                  "after area-downscaling both images to a long side of " + ", ".join(map(str, VIEW_SIDES)) + " px"
+                  + ("; objects in the scene, and the share of rows whose changed object has another of its name nearby"
+                     if scene_columns else "") + "):",
                   markdown_table(["task", "cue share", "changed px", "contrast", "visible (min)", "visible"]
-                                 + [f"visible @{s}" for s in VIEW_SIDES] + ["rows"], diff)]
+                                 + [f"visible @{s}" for s in VIEW_SIDES] + scene_columns + ["rows"], diff)]
     if common:
         parts += ["Commonality rows (medians over both images: objects, the shared object's size in px and share of the "
                   "image, other objects of its kind and of its colour, Lab distance of the nearest same-kind decoy's colour):",

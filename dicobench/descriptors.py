@@ -80,6 +80,12 @@ def difference(image_a: np.ndarray, image_b: np.ndarray, cues: list[dict]) -> di
     }
 
 
+def clutter(scene, subject: str) -> dict:
+    """The base scene of a difference pair: how many objects it holds, and how many others
+    share the name of the object the answer changes (same-kind distractors: `same_kind`)."""
+    return {"objects": len(scene.objects), "namesakes": max(0, sum(o.name == subject for o in scene.objects) - 1)}
+
+
 def commonality(scenes: tuple, cues: list[dict], footprint) -> dict:
     """Descriptors of a commonality pair: the shared objects (those the cue boxes frame) and,
     over both scenes, the other objects of their category and of their colour, with how close
@@ -126,6 +132,9 @@ def summary(rows: list[dict]) -> dict:
             "visible_min": min(r["visible"] for r in diff),
             "visible_median": statistics.median(r["visible"] for r in diff),
             **{f"visible_{s}_median": statistics.median(r["visible_at"][str(s)] for r in diff) for s in VIEW_SIDES},
+            **({"objects_median": statistics.median(r["objects"] for r in diff),
+                "namesake_share": sum(r["namesakes"] > 0 for r in diff) / len(diff)}
+               if all("objects" in r for r in diff) else {}),
         }
     common = [r for r in rows if r.get("shared_size")]
     if common:

@@ -111,14 +111,14 @@ def proposed_row(task: str, seed: int, letter: str, opts: BuildOptions, source=N
 
 
 def describe(proposal: Proposal, track: str, letter: str) -> dict:
-    """The row's difficulty descriptors: of the pixels for a difference pair, of the scenes
-    (where its proposer offers them) for a commonality pair; none for E rows."""
+    """The row's difficulty descriptors: of the pixels for a difference pair, and of the scenes
+    where its proposer offers them (a difference scene's clutter, a commonality pair's shared
+    object and decoys); none for E rows."""
     if letter == "E":
         return {}
     image_b, cues = pick(proposal, letter)
-    if track == "difference":
-        return descriptors.difference(proposal.image_a, image_b, cues)
-    return proposal.describe(letter, cues) if proposal.describe else {}
+    pixels = descriptors.difference(proposal.image_a, image_b, cues) if track == "difference" else {}
+    return {**pixels, **(proposal.describe(letter, cues) if proposal.describe else {})}
 
 
 def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backends: Backends | None = None,

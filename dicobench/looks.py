@@ -2,12 +2,14 @@
 
 A patterned object is named by both of its colours ("green-and-brown striped car"), so that no
 option names only one colour of an object drawn in two; a hollow one says so; a marking is
-named after the look it is drawn on.
+named after the look it is drawn on. Where a scene holds several objects of one name (the
+difficulty's same-kind objects), each is called by its look: their main colours are clearly
+different, so the look tells them apart.
 """
 
 from __future__ import annotations
 
-from benchkit.scene.model import PlacedObject
+from benchkit.scene.model import PlacedObject, Scene
 
 PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}
 
@@ -19,6 +21,17 @@ def look(obj: PlacedObject) -> str:
     if obj.style == "outline":
         return f"hollow {obj.colour} {obj.name}"
     return f"{obj.colour} {obj.name}"
+
+
+def namesakes(obj: PlacedObject, scene: Scene) -> list[PlacedObject]:
+    """The other objects of `scene` that share `obj`'s name."""
+    return [o for o in scene.objects if o.name == obj.name and o.uid != obj.uid]
+
+
+def called(obj: PlacedObject, scene: Scene) -> str:
+    """What an option calls `obj` in `scene`: its name (`mug`), or its look (`red mug`) when
+    another object there shares the name."""
+    return look(obj) if namesakes(obj, scene) else obj.name
 
 
 def with_marking(obj: PlacedObject) -> str:

@@ -80,7 +80,7 @@ class Proposal:
     source: str  # the base scene or photo(s), for the `source` column
     generator: str  # the `generator` column (see `generator`)
     long_side: int  # the longest side of the images the row was drawn from, for the build report
-    describe: object = None  # (letter, cues) -> dict: descriptors of a commonality pair (dicobench.descriptors)
+    describe: object = None  # (letter, cues) -> dict: descriptors of the scenes behind the pair (dicobench.descriptors)
 
 
 class AgainstImageA:

@@ -47,7 +47,9 @@ class Difficulty(Dials):
     max_size: int = dial("cue scale", "largest glyph em size of an object, px", 92)
     cue_max_size: int = dial("cue scale", "edits and shared objects only use objects up to this em size, px (0: any)", 0)
     min_objects: int = dial("clutter", "fewest objects in a scene", 25)
-    max_objects: int = dial("clutter", "most objects in a scene (names are unique in a scene and two scenes of a commonality row share none: keep it under half the catalogue)", 80)
+    max_objects: int = dial("clutter", "most objects of distinct names in a scene (two scenes of a commonality row share none: keep it under half the catalogue)", 80)
+    same_kind: int = dial("clutter", "further objects in a difference scene, each of the name of an editable object, in a "
+                                      "clearly different colour and beside it (options then name such objects by their look)", 0)
     overlap: float = dial("clutter", "share of an object's width and height a neighbour may cover on each side "
                                       "(0: objects keep apart)", 0.0)
     palette: int = dial("clutter", "named colours one scene draws its objects from (0: all), so that similar-coloured "
@@ -76,6 +78,8 @@ class Difficulty(Dials):
             problems.append(f"cue-max-size {self.cue_max_size} is below the smallest object ({self.min_size})")
         if not 1 <= self.min_objects <= self.max_objects <= 1000:
             problems.append(f"object counts must satisfy 1 <= min <= max <= 1000 (got {self.min_objects}, {self.max_objects})")
+        if not 0 <= self.same_kind <= 1000 - self.max_objects:
+            problems.append(f"same-kind objects must be within 0-{1000 - self.max_objects} (1000 objects in all), got {self.same_kind}")
         if not 0 <= self.overlap <= 0.25:
             problems.append(f"overlap must be within 0-0.25, got {self.overlap}")
         if self.palette and not 3 <= self.palette <= 12:
@@ -95,6 +99,7 @@ class Difficulty(Dials):
         return (f"{self.preset}: long side {self.min_canvas}-{self.max_canvas} px, objects {self.min_objects}-"
                 f"{self.max_objects} of {self.min_size}-{self.max_size} px"
                 + (f" (cues up to {self.cue_max_size} px)" if self.cue_max_size else "")
+                + (f", {self.same_kind} same-kind objects" if self.same_kind else "")
                 + f", overlap {self.overlap:g}, palette {self.palette or 'all'}, marks {self.marks}/Mpx, grain "
                   f"{self.grain:g}" + (f" on {self.cell} px cells" if self.cell > 1 else "")
                 + f", recolour distance {self.recolour_distance:g}, move reach {self.move_reach} px, "
@@ -105,14 +110,14 @@ EASY = Difficulty()
 HARD = Difficulty(
     preset="hard", min_canvas=1920, max_canvas=2048,
     min_size=18, max_size=52, cue_max_size=24,
-    min_objects=90, max_objects=115, overlap=0.08, palette=5,
+    min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=6,
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
     min_size=24, max_size=72, cue_max_size=36,
-    min_objects=110, max_objects=125, overlap=0.12, palette=4,
+    min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6,
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
 )

@@ -115,8 +115,9 @@ def place(
 
 
 def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, surface, cfg: SceneConfig,
-                  palette: tuple[str, ...] = ()) -> PlacedObject:
-    colour = pick_colour(rng, surface, palette=palette)
+                  palette: tuple[str, ...] = (), unlike: tuple[str, ...] = ()) -> PlacedObject:
+    """A randomly drawn look of `entry`, its main colour clearly unlike the colours `unlike` names."""
+    colour = pick_colour(rng, surface, exclude=unlike, palette=palette)
     styled = rng.random() < cfg.styled_fraction
     style = ("outline", "striped", "dotted", "two_tone")[rng.integers(4)] if styled else "plain"
     accent = pick_colour(rng, surface, exclude=(colour,), palette=palette)
@@ -169,6 +170,34 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
         if len(objects) == target:
             break
         obj = place(rng, scene, random_object(rng, len(objects), pool[idx], surface, cfg, scene.palette), occupied, cfg)
+        if obj is not None:
+            objects.append(obj)
+            occupied.append(footprint(obj))
+    return dataclasses.replace(scene, objects=tuple(objects))
+
+
+TWIN_REACH = 4  # a same-kind object lands within this many of its namesake's sizes
+
+
+def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, namesakes: list[PlacedObject]) -> Scene:
+    """The scene with the difficulty's same-kind objects: each another object of the name of one
+    of `namesakes` (taken in turn, in a random order), in a main colour clearly unlike every object
+    of that name (so that its look tells them apart), at the cue scale, beside it. Unchanged, and
+    no draw taken, when the difficulty asks for none."""
+    count = cfg.difficulty.same_kind
+    if not count or not namesakes:
+        return scene
+    surface = surface_colour(scene)
+    entries = {e.name: e for e in load_catalogue()}
+    objects, occupied = list(scene.objects), occupied_boxes(scene)
+    order = rng.permutation(len(namesakes))
+    for i in range(count):
+        original = namesakes[order[i % len(order)]]
+        colours = tuple(o.colour for o in objects if o.name == original.name)
+        if not any(stands_out(c, surface) and all(clearly_different(c, e) for e in colours) for c in COLOURS):
+            continue
+        template = cue_sized(random_object(rng, len(objects), entries[original.name], surface, cfg, scene.palette, colours), cfg)
+        obj = place(rng, scene, template, occupied, cfg, tries=30, near=(original.cx, original.cy, TWIN_REACH * original.size))
         if obj is not None:
             objects.append(obj)
             occupied.append(footprint(obj))

@@ -21,7 +21,8 @@ from benchkit.scene.catalogue import by_name
 from benchkit.scene.geometry import Box, bounding
 from benchkit.scene.render import background, footprint, render, render_edit
 from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import SceneConfig, cue_sized, occupied_boxes, place, random_object, random_scene, surface_colour
+from benchkit.scene.random_scenes import (SceneConfig, cue_sized, occupied_boxes, place, random_object, random_scene,
+                                         surface_colour, with_same_kind)
 from benchkit.scene.textures import TINTS
 from benchkit.scene.difficulty import EASY
 from dicobench import descriptors
@@ -39,6 +40,7 @@ def scene_difference(propose):
     def proposer(task, seed: int, opts, inputs=None) -> Proposal:
         rng = np.random.default_rng(seed)
         base = random_scene(rng, opts.scene)
+        base = with_same_kind(rng, base, opts.scene, cue_objects(base, opts.scene))
         edits = propose(rng, base, opts.scene)
         if edits is None:
             raise Rejected("too_few_edits")
@@ -47,8 +49,13 @@ def scene_difference(propose):
             Candidate(render_edit(pixels_a, e.scene, list(e.dirty)), e.text, e.subject, cue_dicts(e.cues), bounding(e.dirty))
             for e in edits
         )
+
+        def describe(letter: str, cues: list[dict]) -> dict:
+            return descriptors.clutter(base, edits[LETTERS.index(letter)].subject)
+
         return Proposal(pixels_a, pixels_a, candidates, AgainstImageA(), f"procedural:{seed}",
-                        generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)), max(base.width, base.height))
+                        generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)), max(base.width, base.height),
+                        describe)
 
     return proposer
 

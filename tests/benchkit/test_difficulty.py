@@ -6,9 +6,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from benchkit.scene.difficulty import EASY, HARD, PRESETS, Difficulty, preset
+from benchkit.scene.difficulty import EASY, EXTREME, HARD, PRESETS, Difficulty, preset
 from benchkit.scene.render import footprint, render
-from benchkit.scene.random_scenes import SceneConfig, random_scene
+from benchkit.scene.random_scenes import SceneConfig, clashes, random_scene
 from dicobench.build import resolve_difficulty
 from benchkit.cli.errors import UserError
 from dicobench.generate import BuildOptions, generate_row
@@ -85,3 +85,37 @@ def test_cli_sets_dials_and_rejects_bad_ones(tmp_path):
 def test_easy_rows_say_nothing_new():
     row, _ = generate_row("attribute", 0, "A", BuildOptions(per_task=5))
     assert "difficulty" not in row["generator"]
+
+
+def test_same_kind_objects_sit_beside_a_namesake_in_a_clearly_different_colour():
+    from benchkit.scene.palette import clearly_different
+    from benchkit.scene.random_scenes import TWIN_REACH, with_same_kind
+    from dicobench.sources.procedural import cue_objects
+
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD, same_kind=12))
+    rng = np.random.default_rng(5)
+    base = random_scene(rng, cfg)
+    assert len({o.name for o in base.objects}) == len(base.objects)  # the scene itself keeps names apart
+    editable = cue_objects(base, cfg)
+    scene = with_same_kind(rng, base, cfg, editable)
+    added = scene.objects[len(base.objects):]
+    assert scene.objects[: len(base.objects)] == base.objects and len(added) >= 10
+    assert len({o.uid for o in scene.objects}) == len(scene.objects)
+    for twin in added:
+        same = [o for o in scene.objects if o.name == twin.name and o.uid != twin.uid]
+        assert all(clearly_different(twin.colour, o.colour) for o in same)
+        first = next(o for o in same if o in editable)
+        assert max(abs(twin.cx - first.cx), abs(twin.cy - first.cy)) <= TWIN_REACH * first.size
+        assert twin.size <= cfg.difficulty.cue_max_size
+    boxes = [footprint(o) for o in scene.objects]
+    assert not any(clashes(b, boxes[:i] + boxes[i + 1:], cfg) for i, b in enumerate(boxes))
+    # the dial at 0 adds nothing and takes no draw
+    state = rng.bit_generator.state
+    assert with_same_kind(rng, base, SceneConfig.from_difficulty(SMALL_HARD.with_axes(same_kind=0)), editable) is base
+    assert rng.bit_generator.state == state
+
+
+def test_same_kind_counts_are_checked():
+    with pytest.raises(ValueError, match="same-kind"):
+        Difficulty(max_objects=900, same_kind=200)
+    assert HARD.same_kind and EXTREME.same_kind + EXTREME.max_objects >= 250  # several hundred objects at extreme

@@ -53,7 +53,19 @@ def test_summary_takes_medians_per_track():
              "visible_at": {str(v): s for v in descriptors.VIEW_SIDES}} for s in (1, 5, 9)]
     out = summary(rows + [{}])
     assert out["rows"] == 3 and out["visible_min"] == 1 and out["visible_1024_median"] == 5
+    assert "objects_median" not in out  # photo rows have no scene to count
+    scened = summary([{**r, "objects": n, "namesakes": k} for r, n, k in zip(rows, (100, 150, 160), (0, 2, 1))])
+    assert scened["objects_median"] == 150 and scened["namesake_share"] == 2 / 3
     assert summary([{}]) == {"rows": 0}
+
+
+def test_clutter_counts_the_objects_and_the_changed_objects_namesakes():
+    objs = tuple(PlacedObject(uid=i, name=n, colour="red", size=30, cx=50 * i + 40, cy=40)
+                 for i, n in enumerate(["mug", "mug", "mug", "car"]))
+    scene = Scene(width=400, height=100, background="wood", variant=0, tint="neutral", texture_seed=0, objects=objs)
+    assert descriptors.clutter(scene, "mug") == {"objects": 4, "namesakes": 2}
+    assert descriptors.clutter(scene, "car") == {"objects": 4, "namesakes": 0}
+    assert descriptors.clutter(scene, "kite")["namesakes"] == 0  # an object that appears
 
 
 def test_builds_record_descriptors_per_row_and_in_the_card(tmp_path):
@@ -65,11 +77,12 @@ def test_builds_record_descriptors_per_row_and_in_the_card(tmp_path):
     for task, rows in by_task.items():
         assert len(rows) == 2
         for d in rows:
-            assert d == {} or ("visible" in d if task == "attribute" else "shared_size" in d)
+            assert d == {} or ({"visible", "objects", "namesakes"} <= set(d) if task == "attribute" else "shared_size" in d)
     attribute = [d for d in by_task["attribute"] if d]
     assert attribute and all(d["visible"] >= 150 for d in attribute)
     card = (out / "README.md").read_text()
     assert "### Difficulty" in card and "Preset `easy`" in card and "visible @1024" in card
+    assert "| namesake |" in card and "| 0% |" in card  # easy scenes name every object once
 
 
 def test_the_cue_region_gives_the_counts_of_the_whole_image():

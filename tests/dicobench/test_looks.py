@@ -6,6 +6,7 @@ import numpy as np
 from benchkit.scene.catalogue import FORMER_NAMES, by_name
 from benchkit.scene.embeddings import shipped
 from benchkit.scene.model import PlacedObject
+from benchkit.scene.palette import clearly_different
 from benchkit.scene.random_scenes import random_scene
 from dicobench.editors.scene import entity
 from dicobench.looks import look, with_marking
@@ -49,3 +50,53 @@ def test_renamed_glyphs_keep_their_draws():
     assert "fish fillet" not in names and names["whole fish"].icon == "fish"
     table = shipped()
     assert set(table.names) == set(names)  # every name, renamed ones included, has its vector
+
+
+def _two_mugs():
+    """A scene with a red and a blue mug side by side, and a lone plain car."""
+    from benchkit.scene.model import Scene
+
+    mugs = (PlacedObject(uid=0, name="mug", colour="red", size=60, cx=300, cy=300),
+            PlacedObject(uid=1, name="mug", colour="blue", size=60, cx=420, cy=300))
+    car = PlacedObject(uid=2, name="car", colour="green", size=60, cx=300, cy=520)
+    return Scene(width=900, height=700, background="wood", variant=0, tint="neutral", texture_seed=1, objects=mugs + (car,))
+
+
+def test_objects_that_share_a_name_are_called_by_their_look():
+    from dicobench.editors.scene import attribute, traces
+    from dicobench.looks import called, namesakes
+
+    scene = _two_mugs()
+    red, blue, car = scene.objects
+    assert namesakes(red, scene) == [blue] and called(red, scene) == "red mug" and called(car, scene) == "car"
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        edit = attribute.recolour(rng, scene, red)
+        new = edit.scene.object(0)
+        assert edit.text == f"The red mug became {'an' if new.colour[0] in 'aeiou' else 'a'} {new.colour} mug."
+        assert new.colour != "blue" and clearly_different(new.colour, "blue")  # never a second blue mug
+    assert attribute.restyle(rng, scene, red).text.startswith("The red mug became a")
+    assert attribute.recolour(rng, scene, car).text.startswith("The car changed colour from green to")
+    assert entity.remove(rng, scene, red).text == "The red mug disappeared."
+    footprints = next(k for k in traces.KINDS if k.name == "footprints")
+    edit = traces.add_trace(rng, scene, blue, footprints)
+    assert edit.text == "A trail of shoe prints now leads to the blue mug, so someone walked up to it."
+
+
+def test_a_hard_row_names_namesakes_by_their_look():
+    from benchkit.scene.difficulty import HARD
+    from benchkit.scene.random_scenes import SceneConfig
+    from dicobench.checks import Rejected
+    from dicobench.generate import BuildOptions, proposed_row
+
+    opts = BuildOptions(per_task=5, scene=SceneConfig.from_difficulty(HARD))
+    seen = 0
+    for seed in range(6):
+        try:
+            row, proposal = proposed_row("entity", seed, "A", opts)
+        except Rejected:  # a draw the checks refuse: a build moves on to the next seed
+            continue
+        described = proposal.describe("A", row["cues"])
+        assert described["objects"] > HARD.max_objects  # the same-kind objects come on top of the distinct ones
+        seen += described["namesakes"] > 0
+    assert seen

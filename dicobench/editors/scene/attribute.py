@@ -7,11 +7,11 @@ import dataclasses
 import numpy as np
 
 from benchkit.scene.geometry import bounding
-from benchkit.scene.palette import COLOURS, distance, stands_out
+from benchkit.scene.palette import COLOURS, clearly_different, distance, stands_out
 from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
 from benchkit.scene.random_scenes import SceneConfig, surface_colour
-from dicobench.looks import PATTERN_WORDS, look
+from dicobench.looks import PATTERN_WORDS, look, namesakes
 from dicobench.editors.scene import Cue, SceneEdit, article
 
 STYLE_WORDS = {
@@ -37,20 +37,23 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
 
 def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Change the main colour to another named colour, at least the difficulty's distance away
-    (clearly different at `easy`), that still stands out."""
+    (clearly different at `easy`), that still stands out and stays clearly unlike the colour of
+    every other object of its name."""
     surface = surface_colour(scene)
+    others = namesakes(obj, scene)
     choices = [
         c
         for c in COLOURS
         if distance(c, obj.colour) >= cfg.difficulty.recolour_distance
         and stands_out(c, surface)
         and (obj.style == "plain" or distance(c, obj.accent) >= 25)
+        and all(clearly_different(c, o.colour) for o in others)
     ]
     if not choices:
         return None
     colour = choices[rng.integers(len(choices))]
     new = dataclasses.replace(obj, colour=colour)
-    text = (f"The {look(obj)} became {article(look(new))}." if obj.style in PATTERN_WORDS
+    text = (f"The {look(obj)} became {article(look(new))}." if obj.style in PATTERN_WORDS or others
             else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
     return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
 
@@ -60,5 +63,6 @@ def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Scen
     styles = [s for s in STYLE_WORDS if s != obj.style]
     style = styles[rng.integers(len(styles))]
     new = dataclasses.replace(obj, style=style)
-    text = f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}."
+    text = (f"The {look(obj)} became {article(look(new))}." if namesakes(obj, scene)
+            else f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}.")
     return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})")

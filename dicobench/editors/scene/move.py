@@ -13,6 +13,7 @@ from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
 from benchkit.scene.random_scenes import SceneConfig, occupied_boxes, place
 from dicobench.editors.scene import Cue, SceneEdit
+from dicobench.looks import called
 
 RELATIONS = ("left of", "right of", "above", "below")
 NEAR = 380  # a reference farther than this is not a meaningful landmark
@@ -60,7 +61,8 @@ def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs
         after = relation(b, rbox)
         moved = math.dist(ca, _centre(b))
         if after and after != before and moved >= max(a[2], a[3]):
-            text = f"The {obj.name} moved from {before} the {ref.name} to {after} the {ref.name}."
+            mover, landmark = called(obj, scene), called(ref, scene)
+            text = f"The {mover} moved from {before} the {landmark} to {after} the {landmark}."
             return SceneEdit(
                 scene=scene.replace_object(obj.uid, dataclasses.replace(obj, cx=cand.cx, cy=cand.cy)),
                 text=text,

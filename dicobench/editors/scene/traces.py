@@ -19,6 +19,7 @@ from benchkit.scene.render import footprint, trace_extent, trace_patch
 from benchkit.scene.model import PlacedObject, Scene, Trace
 from benchkit.scene.random_scenes import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
 from dicobench.editors.scene import Cue, SceneEdit
+from dicobench.looks import called
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
 FLAMMABLE = {"electronics", "household", "furniture", "stationery", "clothing", "food", "toy"}
@@ -133,7 +134,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
         box = footprint(obj)
         return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
-            text=kind.sentence.format(name=obj.name),
+            text=kind.sentence.format(name=called(obj, scene)),
             subject=obj.name,
             dirty=(box,),
             cues=(Cue(1, box, f"{kind.name} on {obj.name}"),),
@@ -163,7 +164,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
     tbox = _trace_box(trace)
     return SceneEdit(
         scene=scene.add(trace=trace),
-        text=kind.sentence.format(name=obj.name, liquid=liquid),
+        text=kind.sentence.format(name=called(obj, scene), liquid=liquid),
         subject=obj.name,
         dirty=(tbox,),
         cues=(Cue(1, tbox, f"{kind.name.replace('_', ' ')} by {obj.name}"),),
