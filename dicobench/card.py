@@ -328,4 +328,5 @@ def write_card(out: Location) -> Location:
                             "dicobench review")
     if review:
         sections = insert_section(sections, human_review(review), after="creation")
-    return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections)
+    return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections,
+                           pages={t: list(configs[t]) for t in tasks})  # `all` holds the same rows

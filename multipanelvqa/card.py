@@ -253,4 +253,5 @@ def write_card(out: Location) -> Location:
                             [k for k, _ in CRITERIA], "multipanelvqa review")
     if review:
         sections = insert_section(sections, human_review(review), after="creation")
-    return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections)
+    return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections,
+                           pages={c: list(by_split) for c, by_split in blocks.items() if c != DEFAULT_CONFIG})

@@ -8,15 +8,16 @@ so that other parts of the toolkit can add theirs at a known place (`insert_sect
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import datasets
 import pyarrow.parquet as pq
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from benchkit.io.shards import Location, child, resolve, write_text_atomic
+from benchkit.release.viewer import heavy_pages, viewer_note
 
 TEMPLATE = Path(__file__).with_name("templates") / "dataset_card.md"
 STATS_KEY = "benchmark_stats"  # card metadata: rows per config and answer, image sizes, bytes per row
@@ -108,10 +109,25 @@ def render_card(card_data: DatasetCardData, pretty_name: str, summary: str, sect
 
 
 def write_card_file(out: Location, card_data: DatasetCardData, pretty_name: str, summary: str,
-                    sections: Sequence[Section]) -> Location:
+                    sections: Sequence[Section], pages: Mapping[str, Iterable[str]] | None = None) -> Location:
+    """Write the card to `out`/README.md. `pages` ({config folder: its splits}) are measured against
+    the Dataset Viewer's page limit: when a 100-row page of any would be over it, the card gets
+    `viewer: false` and a paragraph saying so after its "load" section's text; otherwise the card
+    is exactly what `card_data` and `sections` make."""
+    heavy = heavy_pages(out, pages or {})
+    if heavy:
+        card_data.viewer = False
+        sections = _with_note(sections, "load", viewer_note(heavy))
     path = child(out, "README.md")
     write_text_atomic(path, render_card(card_data, pretty_name, summary, sections))
     return path
+
+
+def _with_note(sections: Sequence[Section], key: str, note: str) -> list[Section]:
+    """`sections` with the paragraph `note` ending the one keyed `key` (a section of its own if absent)."""
+    if key not in [s.key for s in sections]:
+        return [Section(key, "Dataset Viewer", note), *sections]
+    return [replace(s, body=s.body.rstrip() + "\n\n" + note) if s.key == key else s for s in sections]
 
 
 def markdown_table(header: list[str], rows: list[list]) -> str:
