@@ -1,7 +1,8 @@
 """Build speed and memory of `dicobench build`, against PNG-encoding the same images.
 
 Prints, at two sizes (4x apart), rows/s and the ratio of build time (process start
-included) to the time it takes just to PNG-encode (level 1) the images the build wrote, on
+included) to the time it takes just to PNG-encode the images the build wrote (at the PNG level
+the build wrote them with: the preset's `png_level`), on
 the same number of processes (target <= 4), and the peak RSS of the largest build process
 (target: <= 1.3x for 4x the rows).
 
@@ -26,6 +27,8 @@ import numpy as np
 import pyarrow.parquet as pq
 from PIL import Image
 
+from benchkit.scene.difficulty import preset
+
 BUILD = (
     "import resource; from dicobench import build; "
     "build({out!r}, per_task={n}, num_proc={p}, difficulty={d!r}, progress=False); "
@@ -43,9 +46,10 @@ def run_build(out: Path, per_task: int, num_proc: int, difficulty: str = "hard")
     return wall, int(proc.stdout.split()[-1]) / 1024
 
 
-def _encode(pixels: np.ndarray) -> int:
+def _encode(job: tuple[np.ndarray, int]) -> int:
+    pixels, level = job
     buf = io.BytesIO()
-    Image.fromarray(pixels).save(buf, format="PNG", compress_level=1)
+    Image.fromarray(pixels).save(buf, format="PNG", compress_level=level)
     return len(buf.getvalue())
 
 
@@ -60,11 +64,12 @@ def written_images(out: Path) -> list[np.ndarray]:
     return images
 
 
-def encode_time(images: list[np.ndarray], num_proc: int) -> float:
+def encode_time(images: list[np.ndarray], num_proc: int, level: int) -> float:
+    jobs = [(image, level) for image in images]
     with mp.get_context("spawn").Pool(num_proc) as pool:
-        pool.map(_encode, images[:num_proc])  # warm the workers
+        pool.map(_encode, jobs[:num_proc])  # warm the workers
         start = time.perf_counter()
-        pool.map(_encode, images, chunksize=1)
+        pool.map(_encode, jobs, chunksize=1)
         return time.perf_counter() - start
 
 
@@ -80,6 +85,7 @@ def main() -> None:
 
 
 def measure(difficulty: str, per_task: int, num_proc: int) -> None:
+    level = preset(difficulty).png_level
     with tempfile.TemporaryDirectory() as tmp:
         # Build first: a child's peak RSS counts its parent's size at fork, so the parent
         # must not hold decoded images yet.
@@ -90,12 +96,12 @@ def measure(difficulty: str, per_task: int, num_proc: int) -> None:
         for out, wall, _ in builds:
             rows = sum(pq.ParquetFile(f).metadata.num_rows for f in out.glob("*/test-*.parquet"))
             images = written_images(out)
-            baseline = encode_time(images, num_proc)
+            baseline = encode_time(images, num_proc, level)
             del images
             size = sum(f.stat().st_size for f in out.glob("*/test-*.parquet")) / rows / 2**20
             print(f"build: {rows} rows in {wall:.1f} s = {rows / wall:.2f} rows/s on {num_proc} processes, "
                   f"{size:.1f} MiB per row; "
-                  f"PNG-encoding its images: {baseline:.1f} s; ratio {wall / baseline:.2f} (target <= 4)")
+                  f"PNG-encoding its images (level {level}): {baseline:.1f} s; ratio {wall / baseline:.2f} (target <= 4)")
         (_, _, rss_small), (_, _, rss_large) = builds
         print(f"peak RSS of the largest build process: {rss_small:.0f} MiB at {per_task} rows per task, "
               f"{rss_large:.0f} MiB at {4 * per_task}, growth {rss_large / rss_small:.2f}x (target <= 1.3)")

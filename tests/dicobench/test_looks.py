@@ -100,3 +100,16 @@ def test_a_hard_row_names_namesakes_by_their_look():
         assert described["objects"] > HARD.max_objects  # the same-kind objects come on top of the distinct ones
         seen += described["namesakes"] > 0
     assert seen
+
+
+def test_plural_names_take_no_article_when_they_change_or_appear():
+    import dataclasses
+
+    from dicobench.editors.scene import attribute
+
+    scene = _two_mugs()
+    socks = dataclasses.replace(scene, objects=tuple(dataclasses.replace(o, name="socks") if o.name == "mug" else o
+                                                     for o in scene.objects))
+    rng = np.random.default_rng(1)
+    text = attribute.recolour(rng, socks, socks.objects[0]).text
+    assert text.startswith("The red socks became ") and " a " not in text and " an " not in text

@@ -12,7 +12,7 @@ from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
 from benchkit.scene.random_scenes import SceneConfig, surface_colour
 from dicobench.looks import PATTERN_WORDS, look, namesakes
-from dicobench.editors.scene import Cue, SceneEdit, article
+from dicobench.editors.scene import Cue, SceneEdit, kind_phrase
 
 STYLE_WORDS = {
     "plain": "plain",
@@ -53,7 +53,7 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
         return None
     colour = choices[rng.integers(len(choices))]
     new = dataclasses.replace(obj, colour=colour)
-    text = (f"The {look(obj)} became {article(look(new))}." if obj.style in PATTERN_WORDS or others
+    text = (f"The {look(obj)} became {kind_phrase(look(new))}." if obj.style in PATTERN_WORDS or others
             else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
     return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
 
@@ -63,6 +63,6 @@ def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Scen
     styles = [s for s in STYLE_WORDS if s != obj.style]
     style = styles[rng.integers(len(styles))]
     new = dataclasses.replace(obj, style=style)
-    text = (f"The {look(obj)} became {article(look(new))}." if namesakes(obj, scene)
+    text = (f"The {look(obj)} became {kind_phrase(look(new))}." if namesakes(obj, scene)
             else f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}.")
     return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})")
