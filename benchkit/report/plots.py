@@ -95,11 +95,7 @@ def grouped_bars(series: Mapping[str, Mapping], path: str | Path, title: str = "
                  ylabel: str = "accuracy (%)", ylim: tuple[float, float] | None = (0, 100)) -> Path:
     """Bars per group (x) for every series (colour and hatch), with CIs where the groups have them.
     `series` maps a series name to {group: float or result group}."""
-    names = list(series)
-    groups = list(dict.fromkeys(g for values in series.values() for g in values))
-    width = 0.8 / max(1, len(names))
-    fig = _figure(max(COLUMN_WIDTH, 0.45 * len(groups) * max(1, len(names)) ** 0.5 + 1))
-    ax = fig.add_subplot()
+    names, groups, width, fig, ax = _bar_axes(series, 0.45)
     for s, name in enumerate(names):
         for g, group in enumerate(groups):
             found = _value(series[name].get(group))
@@ -116,16 +112,9 @@ def grouped_bars(series: Mapping[str, Mapping], path: str | Path, title: str = "
             if ci:
                 ax.errorbar(x, low, yerr=[[max(0.0, low - 100 * ci[0])], [max(0.0, 100 * ci[1] - low)]],
                             fmt="none", ecolor="black", elinewidth=0.6, capsize=1.5)
-    ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels([_label(g) for g in groups], rotation=30, ha="right", fontsize=FONT)
     if ylim:
         ax.set_ylim(*ylim)
-    _style(ax, ylabel)
-    if len(names) > 1:
-        _legend(ax, len(names))
-    if title:
-        ax.set_title(title, fontsize=FONT + 1, pad=6 + 12 * ((len(names) + 2) // 3) if len(names) > 1 else 6)
-    return save(fig, path)
+    return _finish_bars(fig, ax, names, groups, ylabel, title, path)
 
 
 def bars(groups: Mapping[str, Mapping], path: str | Path, title: str = "", ylabel: str = "accuracy (%)") -> Path:
@@ -206,11 +195,7 @@ def deltas(series: Mapping[str, Mapping[str, Mapping]], path: str | Path, title:
            ylabel: str = "accuracy change (points)") -> Path:
     """Signed bars of `delta` per factor (x) for every series (e.g. model), with `delta_ci`; each bar's
     value is printed by the zero line, as the paper's Table 3 prints "(+2.3)"."""
-    names = list(series)
-    factors = list(dict.fromkeys(f for entries in series.values() for f in entries))
-    width = 0.8 / max(1, len(names))
-    fig = _figure(max(COLUMN_WIDTH, 0.5 * len(factors) * max(1, len(names)) ** 0.5 + 1))
-    ax = fig.add_subplot()
+    names, factors, width, fig, ax = _bar_axes(series, 0.5)
     for s, name in enumerate(names):
         for f, factor in enumerate(factors):
             entry = series[name].get(factor)
@@ -225,8 +210,22 @@ def deltas(series: Mapping[str, Mapping[str, Mapping]], path: str | Path, title:
             ax.annotate(f"{d:+.1f}", (x, 0), xytext=(0, -8 if d >= 0 else 3), textcoords="offset points",
                         ha="center", fontsize=FONT - 3)
     ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_xticks(range(len(factors)))
-    ax.set_xticklabels([_label(f) for f in factors], rotation=30, ha="right", fontsize=FONT)
+    return _finish_bars(fig, ax, names, factors, ylabel, title, path)
+
+
+def _bar_axes(series: Mapping[str, Mapping], inches_per_group: float):
+    """(series names, groups along x, bar width, figure, axes) for one bar per series in each group;
+    the figure widens with the groups and, more slowly, with the series."""
+    names = list(series)
+    groups = list(dict.fromkeys(g for values in series.values() for g in values))
+    fig = _figure(max(COLUMN_WIDTH, inches_per_group * len(groups) * max(1, len(names)) ** 0.5 + 1))
+    return names, groups, 0.8 / max(1, len(names)), fig, fig.add_subplot()
+
+
+def _finish_bars(fig: Figure, ax, names: list[str], groups: list, ylabel: str, title: str, path: str | Path) -> Path:
+    """Group labels, axis style, the series legend above the axes and the title; then save."""
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels([_label(g) for g in groups], rotation=30, ha="right", fontsize=FONT)
     _style(ax, ylabel)
     if len(names) > 1:
         _legend(ax, len(names))
