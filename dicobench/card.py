@@ -194,7 +194,8 @@ LIMITATIONS = (
 )
 
 
-SCENE_COLUMNS = ["objects", "namesake"]  # procedural rows only (photo rows have no scene)
+SCENE_COLUMNS = ["objects", "namesake"]  # procedural rows only (photo rows, and rows built before, have no scene)
+SCENE_KEYS = ("objects_median", "namesake_share")
 
 
 def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> list[str]:
@@ -206,9 +207,11 @@ def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> l
         dials = ", ".join(f"{k} {v}" for k, v in level.items() if k != "preset")
         parts.append(f"Preset `{level['preset']}` ({dials}).")
     per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d]) for t, shards in split_stats.items()}
-    diff = [[t] + [f"{v:.0%}" if k == "namesake_share" else _fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]]
-            for t, s in per_task.items() if "visible_min" in s]
     scene_columns = SCENE_COLUMNS if any("objects_median" in s for s in per_task.values()) else []
+    diff = [[t] + [_fmt(v) for k, v in s.items() if k not in ("rows", *SCENE_KEYS)]
+            + ([_fmt(s.get("objects_median")), f"{s['namesake_share']:.0%}" if "namesake_share" in s else "-"]
+               if scene_columns else []) + [s["rows"]]
+            for t, s in per_task.items() if "visible_min" in s]
     common = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "shared_size_median" in s]
     if diff:
         parts += [f"Difference rows (medians; visible: pixels differing by more than {VISIBLE} levels, at full size and "

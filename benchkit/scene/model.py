@@ -58,7 +58,8 @@ class Scene:
     texture_seed: int
     objects: tuple[PlacedObject, ...] = ()
     traces: tuple[Trace, ...] = field(default_factory=tuple)
-    palette: tuple[str, ...] = ()  # the colours its objects are drawn from (empty: every named colour)
+    palette: tuple[str, ...] = ()  # the colours its objects are drawn from (empty: every named colour; same-kind
+    # objects go beyond it once a name has used every colour of it)
     marks: int = 0  # unnamed small marks per megapixel on the surface (see benchkit.scene.textures)
     grain: float = 0.0  # per-pixel grain of the surface, levels
     cell: int = 1  # side of the surface's texture cells, px (see benchkit.scene.textures)

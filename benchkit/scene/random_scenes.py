@@ -177,30 +177,46 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
 
 
 TWIN_REACH = 4  # a same-kind object lands within this many of its namesake's sizes
+SYMMETRIC = ("striped", "two_tone")  # patterns whose two colours take equal parts: swapped, they look alike
+
+
+def tell_apart(a: PlacedObject, b: PlacedObject) -> bool:
+    """Whether a person tells two objects of one name apart by their colours: their main colours
+    are clearly different, and they are not one symmetric pattern in swapped colours."""
+    if not clearly_different(a.colour, b.colour):
+        return False
+    return not (a.style == b.style in SYMMETRIC and not clearly_different(a.colour, b.accent)
+                and not clearly_different(a.accent, b.colour))
 
 
 def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, namesakes: list[PlacedObject]) -> Scene:
     """The scene with the difficulty's same-kind objects: each another object of the name of one
-    of `namesakes` (taken in turn, in a random order), in a main colour clearly unlike every object
-    of that name (so that its look tells them apart), at the cue scale, beside it. Unchanged, and
-    no draw taken, when the difficulty asks for none."""
+    of `namesakes` (taken in turn, in a random order), in colours a person tells apart from every
+    object of that name (`tell_apart`), at the cue scale, beside it. Colours come from the scene's
+    palette while a name has some left, then from every named colour. Unchanged, and no draw
+    taken, when the difficulty asks for none."""
     count = cfg.difficulty.same_kind
     if not count or not namesakes:
         return scene
     surface = surface_colour(scene)
     entries = {e.name: e for e in load_catalogue()}
     objects, occupied = list(scene.objects), occupied_boxes(scene)
+    uid = scene.next_uid()
     order = rng.permutation(len(namesakes))
     for i in range(count):
         original = namesakes[order[i % len(order)]]
-        colours = tuple(o.colour for o in objects if o.name == original.name)
+        same = [o for o in objects if o.name == original.name]
+        colours = tuple(o.colour for o in same)
         if not any(stands_out(c, surface) and all(clearly_different(c, e) for e in colours) for c in COLOURS):
             continue
-        template = cue_sized(random_object(rng, len(objects), entries[original.name], surface, cfg, scene.palette, colours), cfg)
+        template = cue_sized(random_object(rng, uid, entries[original.name], surface, cfg, scene.palette, colours), cfg)
+        if not all(tell_apart(template, o) for o in same):
+            continue
         obj = place(rng, scene, template, occupied, cfg, tries=30, near=(original.cx, original.cy, TWIN_REACH * original.size))
         if obj is not None:
             objects.append(obj)
             occupied.append(footprint(obj))
+            uid += 1
     return dataclasses.replace(scene, objects=tuple(objects))
 
 

@@ -89,7 +89,7 @@ def test_easy_rows_say_nothing_new():
 
 def test_same_kind_objects_sit_beside_a_namesake_in_a_clearly_different_colour():
     from benchkit.scene.palette import clearly_different
-    from benchkit.scene.random_scenes import TWIN_REACH, with_same_kind
+    from benchkit.scene.random_scenes import TWIN_REACH, tell_apart, with_same_kind
     from dicobench.sources.procedural import cue_objects
 
     cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD, same_kind=12))
@@ -103,7 +103,7 @@ def test_same_kind_objects_sit_beside_a_namesake_in_a_clearly_different_colour()
     assert len({o.uid for o in scene.objects}) == len(scene.objects)
     for twin in added:
         same = [o for o in scene.objects if o.name == twin.name and o.uid != twin.uid]
-        assert all(clearly_different(twin.colour, o.colour) for o in same)
+        assert all(clearly_different(twin.colour, o.colour) and tell_apart(twin, o) for o in same)
         first = next(o for o in same if o in editable)
         assert max(abs(twin.cx - first.cx), abs(twin.cy - first.cy)) <= TWIN_REACH * first.size
         assert twin.size <= cfg.difficulty.cue_max_size

@@ -8,7 +8,7 @@ from huggingface_hub import DatasetCard
 
 from benchkit.release import viewer
 from benchkit.release.viewer import (PAGE_BUDGET, ROW_BUDGET, VIEWER_LIMIT, VIEWER_PAGE_ROWS, bytes_per_row,
-                                     heavy_pages)
+                                     heavy_pages, largest_page)
 from dicobench.build import build
 from dicobench.card import write_card
 from dicobench.cli.main import main as dicobench
@@ -47,15 +47,30 @@ def test_bytes_per_row_refuses_an_empty_config(tmp_path):
         bytes_per_row(tmp_path)
 
 
-def test_a_build_over_the_viewer_limit_turns_the_viewer_off(heavy_build):
+@pytest.fixture
+def low_limit(monkeypatch):
+    """A viewer limit of 10 MB: the heavy build's one 16 MB page is over it, as 100 such rows are
+    over the real 300 MB (building those would take minutes)."""
+    monkeypatch.setattr(viewer, "VIEWER_LIMIT", 10e6)
+
+
+def test_one_heavy_row_is_a_page_the_viewer_reads(heavy_build):
+    # pages, not rows, meet the limit: a one-row config is one 16 MB page
+    page = largest_page(heavy_build / "attribute", "test-*.parquet")
+    assert page == bytes_per_row(heavy_build / "attribute") < VIEWER_LIMIT
+    assert heavy_pages(heavy_build, {"attribute": ["test"]}) == []
+
+
+def test_a_build_over_the_viewer_limit_turns_the_viewer_off(heavy_build, low_limit):
+    write_card(heavy_build)
     per_row = bytes_per_row(heavy_build / "attribute", "test-*.parquet")
-    assert per_row * VIEWER_PAGE_ROWS > VIEWER_LIMIT
-    assert heavy_pages(heavy_build, {"attribute": ["test", "train"]}) == [viewer.HeavyPage("attribute", "test", per_row)]
+    page = largest_page(heavy_build / "attribute", "test-*.parquet")
+    assert heavy_pages(heavy_build, {"attribute": ["test", "train"]}) == [viewer.HeavyPage("attribute", "test", per_row, page)]
     card = DatasetCard.load(heavy_build / "README.md")
     assert card.data.viewer is False and card.data.to_dict()["viewer"] is False
     assert "\nviewer: false\n" in (heavy_build / "README.md").read_text()
     load = card.text.split("## Load", 1)[1].split("\n## ", 1)[0]  # the paragraph ends the Load section
-    assert VIEWER_OFF in load and f"`attribute` (split `test`, {per_row / 1e6:.1f} MB per row)" in load
+    assert VIEWER_OFF in load and f"`attribute` (split `test`, {per_row / 1e6:.1f} MB per row, pages up to" in load
     assert "`load_dataset` works as usual" in load
     assert [c["config_name"] for c in card.data.configs] == ["attribute", "all"]  # the data is still described
 
@@ -67,8 +82,10 @@ def test_a_default_build_keeps_the_viewer(small_build):
     assert heavy_pages(small_build, {t: ["test"] for t in TASKS}) == []
 
 
-def test_rewriting_and_pushing_the_card_keeps_viewer_false(heavy_build, fake_hub, capsys):  # noqa: F811
+def test_rewriting_and_pushing_the_card_keeps_viewer_false(heavy_build, low_limit, fake_hub, capsys):  # noqa: F811
+    write_card(heavy_build)
     before = (heavy_build / "README.md").read_text()
+    assert "\nviewer: false\n" in before
     write_card(heavy_build)  # what a resumed build, an import or `push --license` does
     assert (heavy_build / "README.md").read_text() == before
     # a refused --license re-renders the card twice on the way
@@ -85,10 +102,31 @@ def test_multipanelvqa_card_turns_the_viewer_off_over_the_limit(tmp_path, monkey
     assert "viewer:" not in default and VIEWER_OFF not in default
     per_row = bytes_per_row(out / "original")
     with monkeypatch.context() as patch:
-        patch.setattr(viewer, "VIEWER_LIMIT", per_row * VIEWER_PAGE_ROWS * 0.9)  # rows 10% over the limit
+        patch.setattr(viewer, "VIEWER_LIMIT", largest_page(out / "original") * 0.9)  # its page 10% over the limit
         write_multipanelvqa_card(out)
     card = DatasetCard.load(out / "README.md")
     assert card.data.viewer is False
-    assert VIEWER_OFF in card.text and f"`original` (split `test`, {per_row / 1e6:.1f} MB per row)" in card.text
+    assert VIEWER_OFF in card.text and f"`original` (split `test`, {per_row / 1e6:.1f} MB per row" in card.text
     write_multipanelvqa_card(out)
     assert (out / "README.md").read_text() == default  # under the limit again: the card as it was
+
+
+def test_a_page_reads_every_row_group_it_overlaps(tmp_path, monkeypatch):
+    """108 equal rows in row groups of 8: page 0 (rows 0-99) reads groups 0-12, 104 rows; page 1
+    the last 8. Under a limit of 102 average rows the mean is under it, the first page over it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (tmp_path / "c").mkdir()
+    table = pa.table({"blob": [bytes([i]) * 100_000 for i in range(108)]})  # rows of equal size, no two alike
+    pq.write_table(table, tmp_path / "c" / "test-00000-of-00001.parquet", row_group_size=8, compression="none",
+                   use_dictionary=False)
+    meta = pq.read_metadata(tmp_path / "c" / "test-00000-of-00001.parquet")
+    sizes = [meta.row_group(i).total_byte_size for i in range(meta.num_row_groups)]
+    assert len(sizes) == 14 and largest_page(tmp_path / "c") == sum(sizes[:13])
+    per_row = bytes_per_row(tmp_path / "c")
+    assert per_row == sum(sizes) / 108
+    monkeypatch.setattr(viewer, "VIEWER_LIMIT", 102 * per_row)
+    assert per_row * VIEWER_PAGE_ROWS < viewer.VIEWER_LIMIT < sum(sizes[:13])
+    assert [p.config for p in heavy_pages(tmp_path, {"c": ["test"]})] == ["c"]
+    assert heavy_pages(tmp_path, {"c": ["train"]}) == []  # a split with no shards has no pages

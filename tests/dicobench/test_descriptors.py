@@ -96,3 +96,16 @@ def test_the_cue_region_gives_the_counts_of_the_whole_image():
     assert fast["changed_pixels"] == whole["changed_pixels"] and fast["contrast"] == whole["contrast"]
     assert all(descriptors.visible_pixels(descriptors.shrink(a, s), descriptors.shrink(b, s)) == whole["visible_at"][str(s)]
                for s in descriptors.VIEW_SIDES)
+
+
+def test_the_card_table_keeps_its_columns_when_some_rows_have_no_scene():
+    from dicobench.card import _difficulty_section
+
+    base = {"cue_share": 0.001, "changed_pixels": 10, "contrast": 30.0, "visible": 200,
+            "visible_at": {str(s): s for s in descriptors.VIEW_SIDES}}
+    stats = {"attribute": [{"descriptors": [dict(base, objects=100, namesakes=1)]}],
+             "entity": [{"descriptors": [base]}]}  # e.g. rows written before scenes were described
+    table = [line for line in _difficulty_section({"source": "procedural"}, stats) if line.startswith("|")][0].splitlines()
+    widths = {line.count("|") for line in table}
+    assert len(widths) == 1
+    assert table[2].endswith("| 100 | 100% | 1 |") and table[3].endswith("| - | - | 1 |")

@@ -113,3 +113,61 @@ def test_plural_names_take_no_article_when_they_change_or_appear():
     rng = np.random.default_rng(1)
     text = attribute.recolour(rng, socks, socks.objects[0]).text
     assert text.startswith("The red socks became ") and " a " not in text and " an " not in text
+
+
+def test_swapped_symmetric_patterns_do_not_tell_namesakes_apart():
+    import dataclasses
+
+    from benchkit.scene.random_scenes import tell_apart
+    from dicobench.editors.scene import attribute
+
+    a = PlacedObject(uid=0, name="bowling ball", colour="green", accent="blue", style="two_tone", size=40, cx=100, cy=100)
+    b = dataclasses.replace(a, uid=1, colour="blue", accent="green", cx=200)
+    assert not tell_apart(a, b) and not tell_apart(dataclasses.replace(a, style="striped"), dataclasses.replace(b, style="striped"))
+    assert tell_apart(dataclasses.replace(a, style="dotted"), dataclasses.replace(b, style="dotted"))  # body and dots differ
+    assert tell_apart(a, dataclasses.replace(b, style="plain"))
+    # a plain blue bowling ball with a green accent may not become the swapped twin of the two-tone one
+    scene = _two_mugs()
+    scene = dataclasses.replace(scene, objects=(a, dataclasses.replace(b, style="plain")))
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        edit = attribute.restyle(rng, scene, scene.objects[1])
+        assert edit.scene.object(1).style != "two_tone"
+
+
+def test_a_trace_beside_one_of_several_namesakes_is_clearly_its_own():
+    import math
+
+    from benchkit.scene.render import footprint
+    from dicobench.editors.scene import traces
+
+    scene = _two_mugs()
+    red, blue, _ = scene.objects
+    spill = next(k for k in traces.KINDS if k.name == "spill")
+    placed = [e for e in (traces.add_trace(np.random.default_rng(seed), scene, red, spill) for seed in range(10)) if e]
+    assert len(placed) >= 5  # the free side of the red mug takes most spills
+    for edit in placed:
+        x, y, w, h = edit.cues[0].bbox
+        centre = (x + w / 2, y + h / 2)
+
+        def gap(box):
+            bx, by, bw, bh = box
+            return math.hypot(max(bx - centre[0], 0, centre[0] - bx - bw), max(by - centre[1], 0, centre[1] - by - bh))
+
+        assert gap(footprint(blue)) >= 2 * gap(footprint(red))
+        assert "beside the red mug, so it was knocked over" in edit.text
+
+
+def test_plural_names_agree_in_every_sentence():
+    import dataclasses
+
+    from dicobench.editors.scene import traces
+
+    scene = _two_mugs()
+    socks = dataclasses.replace(scene.objects[2], name="socks", colour="red")
+    scene = dataclasses.replace(scene, objects=scene.objects[:2] + (socks,))
+    rng = np.random.default_rng(3)
+    assert " were replaced by " in entity.replace(rng, scene, socks).text
+    scorch = next(k for k in traces.KINDS if k.name == "scorch")
+    assert traces.add_trace(rng, scene, socks, scorch).text == \
+        "Scorch marks have appeared on the socks, so they were burned or overheated."

@@ -30,10 +30,19 @@ def article(noun: str) -> str:
     return ("an " if noun[0].lower() in "aeiou" else "a ") + noun
 
 
+def plural(name: str) -> bool:
+    """Whether a name is plural (socks, coins, binoculars, champagne glasses; not glass, bus)."""
+    return name.endswith("s") and not name.endswith(("ss", "us"))
+
+
 def kind_phrase(name: str) -> str:
-    """`a mug`, but `scissors`: plural names (socks, coins, binoculars) take no article."""
-    plural = name.endswith("s") and not name.endswith(("ss", "us"))
-    return name if plural else article(name)
+    """`a mug`, but `scissors`: plural names take no article."""
+    return name if plural(name) else article(name)
+
+
+def pronouns(name: str) -> dict[str, str]:
+    """The words a sentence about `name` agrees in: {it} {was} ..., ... {them}."""
+    return {"it": "they", "was": "were", "them": "them"} if plural(name) else {"it": "it", "was": "was", "them": "it"}
 
 
 def capitalised(text: str) -> str:

@@ -7,10 +7,10 @@ import dataclasses
 import numpy as np
 
 from benchkit.scene.geometry import bounding
-from benchkit.scene.palette import COLOURS, clearly_different, distance, stands_out
+from benchkit.scene.palette import COLOURS, distance, stands_out
 from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import SceneConfig, surface_colour
+from benchkit.scene.random_scenes import SceneConfig, surface_colour, tell_apart
 from dicobench.looks import PATTERN_WORDS, look, namesakes
 from dicobench.editors.scene import Cue, SceneEdit, kind_phrase
 
@@ -37,8 +37,8 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
 
 def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Change the main colour to another named colour, at least the difficulty's distance away
-    (clearly different at `easy`), that still stands out and stays clearly unlike the colour of
-    every other object of its name."""
+    (clearly different at `easy`), that still stands out and still tells the object apart from
+    every other of its name."""
     surface = surface_colour(scene)
     others = namesakes(obj, scene)
     choices = [
@@ -47,7 +47,7 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
         if distance(c, obj.colour) >= cfg.difficulty.recolour_distance
         and stands_out(c, surface)
         and (obj.style == "plain" or distance(c, obj.accent) >= 25)
-        and all(clearly_different(c, o.colour) for o in others)
+        and all(tell_apart(dataclasses.replace(obj, colour=c), o) for o in others)
     ]
     if not choices:
         return None
@@ -59,10 +59,14 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
 
 
 def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
-    """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline)."""
-    styles = [s for s in STYLE_WORDS if s != obj.style]
+    """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline), to one
+    that still tells the object apart from every other of its name."""
+    others = namesakes(obj, scene)
+    styles = [s for s in STYLE_WORDS if s != obj.style and all(tell_apart(dataclasses.replace(obj, style=s), o) for o in others)]
+    if not styles:
+        return None
     style = styles[rng.integers(len(styles))]
     new = dataclasses.replace(obj, style=style)
-    text = (f"The {look(obj)} became {kind_phrase(look(new))}." if namesakes(obj, scene)
+    text = (f"The {look(obj)} became {kind_phrase(look(new))}." if others
             else f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}.")
     return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})")

@@ -12,7 +12,7 @@ from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
 from benchkit.scene.random_scenes import SceneConfig, cue_sized, occupied_boxes, place, random_object, surface_colour
 from dicobench.looks import look
-from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase
+from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase, pronouns
 
 
 def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
@@ -36,7 +36,7 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
         a, b = footprint(obj), footprint(new)
         return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
-            text=f"The {look(obj)} was replaced by {kind_phrase(look(new))}.",
+            text=f"The {look(obj)} {pronouns(obj.name)['was']} replaced by {kind_phrase(look(new))}.",
             subject=obj.name,
             dirty=(bounding((a, b)),),
             cues=(Cue(0, a, obj.name), Cue(1, b, new.name)),

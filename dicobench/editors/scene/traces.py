@@ -18,8 +18,8 @@ from benchkit.scene.geometry import Box
 from benchkit.scene.render import footprint, trace_extent, trace_patch
 from benchkit.scene.model import PlacedObject, Scene, Trace
 from benchkit.scene.random_scenes import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
-from dicobench.editors.scene import Cue, SceneEdit
-from dicobench.looks import called
+from dicobench.editors.scene import Cue, SceneEdit, pronouns
+from dicobench.looks import called, namesakes
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
 FLAMMABLE = {"electronics", "household", "furniture", "stationery", "clothing", "food", "toy"}
@@ -32,19 +32,19 @@ DARK_PRINTS, LIGHT_PRINTS = (62, 46, 34), (226, 220, 206)
 class TraceKind:
     name: str
     applies: callable
-    sentence: str  # {name} is the object, {liquid} the spilled drink
+    sentence: str  # {name} is the object, {liquid} the spilled drink; {it} {was} ... {them} agree with the name
 
 
 KINDS = (
-    TraceKind("crack", lambda e: e.category in HARD, "A crack has appeared on the {name}, so it was dropped or struck."),
-    TraceKind("scorch", lambda e: e.category in FLAMMABLE, "Scorch marks have appeared on the {name}, so it was burned or overheated."),
-    TraceKind("spill", lambda e: e.category in {"drink", "kitchenware"}, "A {liquid} spill has appeared beside the {name}, so it was knocked over."),
-    TraceKind("footprints", lambda e: True, "A trail of shoe prints now leads to the {name}, so someone walked up to it."),
-    TraceKind("paw_prints", lambda e: True, "A trail of paw prints now leads to the {name}, so an animal walked up to it."),
-    TraceKind("crumbs", lambda e: e.category == "food", "Crumbs are scattered beside the {name}, so someone has been eating it."),
-    TraceKind("shards", lambda e: e.category == "drink", "Glass shards lie beside the {name}, so a glass was broken next to it."),
-    TraceKind("tyre_tracks", lambda e: e.category == "vehicle", "Tyre tracks now lead away from the {name}, so it was driven."),
-    TraceKind("puddle", lambda e: e.name in WET, "A puddle of water has formed beside the {name}, so water dripped from it."),
+    TraceKind("crack", lambda e: e.category in HARD, "A crack has appeared on the {name}, so {it} {was} dropped or struck."),
+    TraceKind("scorch", lambda e: e.category in FLAMMABLE, "Scorch marks have appeared on the {name}, so {it} {was} burned or overheated."),
+    TraceKind("spill", lambda e: e.category in {"drink", "kitchenware"}, "A {liquid} spill has appeared beside the {name}, so {it} {was} knocked over."),
+    TraceKind("footprints", lambda e: True, "A trail of shoe prints now leads to the {name}, so someone walked up to {them}."),
+    TraceKind("paw_prints", lambda e: True, "A trail of paw prints now leads to the {name}, so an animal walked up to {them}."),
+    TraceKind("crumbs", lambda e: e.category == "food", "Crumbs are scattered beside the {name}, so someone has been eating {them}."),
+    TraceKind("shards", lambda e: e.category == "drink", "Glass shards lie beside the {name}, so a glass was broken next to {them}."),
+    TraceKind("tyre_tracks", lambda e: e.category == "vehicle", "Tyre tracks now lead away from the {name}, so {it} {was} driven."),
+    TraceKind("puddle", lambda e: e.name in WET, "A puddle of water has formed beside the {name}, so water dripped from {them}."),
 )
 
 
@@ -87,11 +87,13 @@ def _scaled(value: int, scale: float, least: int) -> int:
 def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour, trail: bool, scale: float = 1.0
                          ) -> Trace | None:
     """Put a surface trace next to (or leading to) the object, on free surface only, so it is seen;
-    `scale` shortens trails (fewer prints) and shrinks spills, puddles and scatters."""
+    `scale` shortens trails (fewer prints) and shrinks spills, puddles and scatters. Where other
+    objects share its name, the trace's near end must be clearly closer to this one (`_yours`)."""
     box = footprint(obj)
     cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
     reach = max(box[2], box[3]) / 2
     occupied = occupied_boxes(scene)
+    others = [footprint(o) for o in namesakes(obj, scene)]
     for _ in range(40):
         theta = rng.uniform(0, 2 * math.pi)
         if trail:
@@ -103,11 +105,11 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
             gap = reach + 22
             if kind == "tyre_tracks":
                 sx, sy = cx + gap * math.cos(theta), cy + gap * math.sin(theta)
-                heading = theta
+                heading, near = theta, (sx, sy)
             else:
                 ex, ey = cx - gap * math.cos(theta), cy - gap * math.sin(theta)
                 sx, sy = ex - span * math.cos(theta), ey - span * math.sin(theta)
-                heading = theta
+                heading, near = theta, (ex, ey)
             probe = Trace(kind, 0, 0, angle=int(round(math.degrees(heading))) % 360, length=length, colour=colour)
             side = trace_extent(probe)
             a = math.radians(probe.angle)
@@ -120,10 +122,25 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
             px, py = cx + dist * math.cos(theta), cy + dist * math.sin(theta)
             side = trace_extent(Trace(kind, 0, 0, length=length))
             trace = Trace(kind, int(px - side / 2), int(py - side / 2), length=length, colour=colour, seed=int(rng.integers(2**31)))
+            near = (px, py)
         tbox = _trace_box(trace)
-        if inside(tbox, scene.width, scene.height) and not overlaps(tbox, occupied, gap=3):
+        if inside(tbox, scene.width, scene.height) and not overlaps(tbox, occupied, gap=3) and _yours(near, box, others):
             return trace
     return None
+
+
+def _gap(point: tuple[float, float], box: Box) -> float:
+    """Distance from a point to a box (0 inside it)."""
+    x, y, w, h = box
+    return math.hypot(max(x - point[0], 0.0, point[0] - x - w), max(y - point[1], 0.0, point[1] - y - h))
+
+
+def _yours(near: tuple[float, float], box: Box, others: list[Box]) -> bool:
+    """Whether a person reads a trace whose near end is at `near` as beside (or leading to) the
+    object in `box` rather than any of `others` of its name: each of them at least twice as far
+    and an object's size farther."""
+    mine = _gap(near, box)
+    return all(_gap(near, other) >= 2 * mine + max(box[2], box[3]) for other in others)
 
 
 def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind,
@@ -134,7 +151,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
         box = footprint(obj)
         return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
-            text=kind.sentence.format(name=called(obj, scene)),
+            text=kind.sentence.format(name=called(obj, scene), **pronouns(obj.name)),
             subject=obj.name,
             dirty=(box,),
             cues=(Cue(1, box, f"{kind.name} on {obj.name}"),),
@@ -164,7 +181,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
     tbox = _trace_box(trace)
     return SceneEdit(
         scene=scene.add(trace=trace),
-        text=kind.sentence.format(name=called(obj, scene), liquid=liquid),
+        text=kind.sentence.format(name=called(obj, scene), liquid=liquid, **pronouns(obj.name)),
         subject=obj.name,
         dirty=(tbox,),
         cues=(Cue(1, tbox, f"{kind.name.replace('_', ' ')} by {obj.name}"),),
