@@ -75,7 +75,11 @@ class StubServer:
                 pass
 
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                length = int(self.headers.get("Content-Length", 0))
+                raw = self.rfile.read(length)
+                if len(raw) < length:  # the client went away mid-request (killed): nothing was asked
+                    return
+                body = json.loads(raw or b"{}")
                 with stub._lock:
                     stub.served += 1
                     if stub.record:
