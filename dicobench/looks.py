@@ -3,8 +3,8 @@
 A patterned object is named by both of its colours ("green-and-brown striped car"), so that no
 option names only one colour of an object drawn in two; a hollow one says so; a marking is
 named after the look it is drawn on. Where a scene holds several objects of one name (the
-difficulty's same-kind objects), each is called by its look: their main colours are clearly
-different, so the look tells them apart.
+difficulty's same-kind objects), each is called by its look: the scene keeps their colours
+apart (`benchkit.scene.random_scenes.tell_apart`), so the look tells them apart.
 """
 
 from __future__ import annotations
