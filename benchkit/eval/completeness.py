@@ -65,6 +65,26 @@ def format_value(group: Mapping, name: str = "accuracy", digits: int = 1) -> str
     return low if group.get(name) is not None else f"{low}-{high}"
 
 
+def percent(value: float | None) -> str:
+    """"61.2" for 0.612, "-" for None."""
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def interval(ci: Sequence[float] | None) -> str:
+    """"[55.0, 67.1]" for a confidence interval, "" when there is none."""
+    return f"[{percent(ci[0])}, {percent(ci[1])}]" if ci else ""
+
+
+def text_table(rows: Sequence[Sequence[str]], result: Mapping) -> list[str]:
+    """`rows` (the first is the header) as aligned lines, labels left and numbers right, a rule
+    under the header and, for an incomplete result, its `headline` above."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    lines.insert(1, "-" * len(lines[0]))
+    warning = headline(result)
+    return [warning, *lines] if warning else lines
+
+
 def headline(result: Mapping) -> str | None:
     """The warning printed above an incomplete result's table; None when it is complete."""
     if result.get("complete", True):

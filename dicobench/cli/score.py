@@ -8,7 +8,7 @@ from pathlib import Path
 
 from benchkit.eval import provenance
 from benchkit.people import study_scores as study
-from benchkit.eval.completeness import exit_status, format_value, headline
+from benchkit.eval.completeness import exit_status, format_value, interval, percent, text_table
 from benchkit.cli.commands import add_score_arguments, output_folder
 from benchkit.cli.errors import UserError
 from benchkit.report.plots import bars, radar, stacked_shares
@@ -113,35 +113,22 @@ def _cluster_column(choice: str, ref: dict) -> str | None:
     return choice
 
 
-def _pct(value) -> str:
-    return "-" if value is None else f"{100 * value:.1f}"
-
-
-def _ci(ci) -> str:
-    return "" if not ci else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-
-
 def format_table(result: dict) -> str:
     rows = [("task", "n", "acc %", f"{round(100 * result['confidence'])}% CI", "strict %")]
     for task in TASKS:
         g = result["per_task"].get(task)
         if g:
-            rows.append((task, str(g["n"]), format_value(g), _ci(g["ci"]), format_value(g, "strict_accuracy")))
+            rows.append((task, str(g["n"]), format_value(g), interval(g["ci"]), format_value(g, "strict_accuracy")))
     for track, g in result["per_track"].items():
-        rows.append((f"{track} track", str(g["n"]), format_value(g), _ci(g["ci"]),
+        rows.append((f"{track} track", str(g["n"]), format_value(g), interval(g["ci"]),
                      format_value(g, "strict_accuracy")))
-    rows.append(("overall", str(result["n"]), format_value(result), _ci(result["accuracy_ci"]),
+    rows.append(("overall", str(result["n"]), format_value(result), interval(result["accuracy_ci"]),
                  format_value(result, "strict_accuracy")))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
-    lines.insert(1, "-" * len(lines[0]))
-    warning = headline(result)
-    if warning:
-        lines.insert(0, warning)
+    lines = text_table(rows, result)
     lines.append(
-        f"unparsed {_pct(result['unparsed_rate'])}%  E chosen {_pct(result['e_rate'])}% "
-        f"(answer E {_pct(result['e_reference_rate'])}%)  E precision {_pct(result['e_precision'])}% "
-        f"recall {_pct(result['e_recall'])}% F1 {_pct(result['e_f1'])}%  CIs: {result['ci_method']}, "
+        f"unparsed {percent(result['unparsed_rate'])}%  E chosen {percent(result['e_rate'])}% "
+        f"(answer E {percent(result['e_reference_rate'])}%)  E precision {percent(result['e_precision'])}% "
+        f"recall {percent(result['e_recall'])}% F1 {percent(result['e_f1'])}%  CIs: {result['ci_method']}, "
         f"{result['n_clusters']} clusters"
     )
     errors = result["error_types"]["overall"]

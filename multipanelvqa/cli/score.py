@@ -8,7 +8,7 @@ from pathlib import Path
 
 from benchkit.eval import provenance
 from benchkit.people import study_scores as study
-from benchkit.eval.completeness import exit_status, format_value, headline
+from benchkit.eval.completeness import exit_status, format_value, interval, percent, text_table
 from benchkit.cli.commands import add_score_arguments, http_url, output_folder, positive_int
 from benchkit.cli.errors import UserError
 from benchkit.report.plots import bars, deltas
@@ -136,10 +136,6 @@ def _qtype(value) -> str:
     return QUESTION_TYPES[value] if isinstance(value, int) else value
 
 
-def _pct(value) -> str:
-    return "-" if value is None else f"{100 * value:.1f}"
-
-
 def format_table(result: dict) -> str:
     rows = [("group", "n", "scored", "acc %", f"{round(100 * result['confidence'])}% CI")]
     sections = (("", result["per_question_type"]), ("subset ", result["per_subset"]),
@@ -147,30 +143,22 @@ def format_table(result: dict) -> str:
                 ("subfigures ", result["per_num_subfigures"]), ("source ", result["per_source"]))
     for prefix, groups in sections:
         for key, g in groups.items():
-            ci = f"[{_pct(g['ci'][0])}, {_pct(g['ci'][1])}]" if g["ci"] else ""
-            rows.append((prefix + key, str(g["n"]), str(g["scored"]), format_value(g), ci))
+            rows.append((prefix + key, str(g["n"]), str(g["scored"]), format_value(g), interval(g["ci"])))
     if result.get("controlled"):
         g = result["controlled"]
-        rows.append(("controlled (singles right)", str(g["n"]), str(g["scored"]), format_value(g),
-                     f"[{_pct(g['ci'][0])}, {_pct(g['ci'][1])}]" if g["ci"] else ""))
-    ci = result["accuracy_ci"]
+        rows.append(("controlled (singles right)", str(g["n"]), str(g["scored"]), format_value(g), interval(g["ci"])))
     rows.append(("overall", str(result["n"]), str(result["scored"]), format_value(result),
-                 f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci else ""))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
-    lines.insert(1, "-" * len(lines[0]))
-    warning = headline(result)
-    if warning:
-        lines.insert(0, warning)
+                 interval(result["accuracy_ci"])))
+    lines = text_table(rows, result)
     judge = result["judge"] or "none (rules only)"
     lines.append(
         f"rules: {result['rule_correct']} correct, {result['rule_wrong']} wrong, {result['rule_undecided']} undecided; "
         f"judge {judge}: {result['judged']} judged, {result['unjudged']} unjudged (unscored)"
     )
     for f in result["factors"]:
-        ci = f"[{_pct(f['delta_ci'][0])}, {_pct(f['delta_ci'][1])}]" if f["delta_ci"] else ""
-        lines.append(f"factor {f['factor']}: {f['base']} {_pct(f['base_accuracy'])}% -> {f['variant']} "
-                     f"{_pct(f['variant_accuracy'])}% (delta {_pct(f['delta'])} points {ci}, n={f['n']}"
+        ci = interval(f["delta_ci"])
+        lines.append(f"factor {f['factor']}: {f['base']} {percent(f['base_accuracy'])}% -> {f['variant']} "
+                     f"{percent(f['variant_accuracy'])}% (delta {percent(f['delta'])} points {ci}, n={f['n']}"
                      + (", paired)" if f["paired"] else ", unpaired)")
                      + (f" ({f['unscored']} unscored pairs left out)" if f["unscored"] else ""))
     if result["judge_usage"]:
