@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NoReturn, Sequence
 
 from benchkit import __version__
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 
 Registrar = Callable[[argparse._SubParsersAction], None]
 
@@ -52,8 +52,7 @@ def describe_os_error(exc: OSError) -> str:
     """`strerror: filename` for file errors, the first line of the message for others."""
     if exc.strerror and exc.filename is not None:
         return f"{exc.strerror}: {exc.filename}"
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    return first_line(exc)
 
 
 def output_folder(path: Path | str, flag: str = "--out") -> Path:

@@ -13,7 +13,7 @@ import logging
 import pickle
 from typing import Callable, Iterator, Sequence
 
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 
 INSTALL = "--engine ray needs Ray Data: pip install 'dicobench[scale]' (or pip install 'ray[data]')"
 
@@ -41,7 +41,7 @@ def _connected(address: str | None, num_cpus: int | None):
         else:
             ray.init(address=address, logging_level=logging.WARNING)
     except (ConnectionError, ValueError, RuntimeError) as exc:
-        raise UserError(f"cannot connect to Ray at {address or 'a new local instance'}: {str(exc).splitlines()[0]}") from None
+        raise UserError(f"cannot connect to Ray at {address or 'a new local instance'}: {first_line(exc)}") from None
     try:
         yield ray
     finally:

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 
 TEXT_FIELDS = ("response", "prediction")
 
@@ -164,8 +164,7 @@ def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | N
             kwargs["columns"] = [c for c in columns if c in available]
         return datasets.load_dataset(dataset, config, split=split, **kwargs)
     except Exception as exc:  # any loading failure is the user's input: report it on one line
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first}"
+        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first_line(exc)}"
                         + missing_hint(dataset)) from None
     finally:
         if was_enabled:

@@ -22,7 +22,7 @@ from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError, HFValidationError
 from huggingface_hub.utils import validate_repo_id
 
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 from benchkit.release.licences import UNKNOWN
 
 README = "README.md"
@@ -37,7 +37,7 @@ def read_metadata(folder: Path) -> dict:
     try:
         meta = yaml.safe_load(match.group(1)) if match else None
     except yaml.YAMLError as exc:
-        raise UserError(f"{readme}: front matter is not valid YAML ({str(exc).splitlines()[0]})") from None
+        raise UserError(f"{readme}: front matter is not valid YAML ({first_line(exc)})") from None
     return meta if isinstance(meta, dict) else {}
 
 
@@ -140,7 +140,7 @@ def plan_push(folder, repo_id: str, split: str | None = None, *, require_licence
     try:
         validate_repo_id(repo_id)
     except HFValidationError as exc:
-        raise UserError(f"bad --repo-id {repo_id!r}: {str(exc).splitlines()[0]}") from None
+        raise UserError(f"bad --repo-id {repo_id!r}: {first_line(exc)}") from None
     configs = read_configs(folder)
     shards = _local_shards(folder, configs, split)
     if require_licence and read_metadata(folder).get("license", UNKNOWN) == UNKNOWN:
@@ -207,11 +207,7 @@ def hub_errors(repo_id: str) -> Iterator[None]:
         if status in (401, 403):
             raise UserError(f"the Hub refused access to {repo_id} (HTTP {status}): use a token with write access "
                             "(HF_TOKEN or --token)") from None
-        raise UserError(f"the Hub answered HTTP {status} for {repo_id}: {_first_line(exc)}") from None
+        raise UserError(f"the Hub answered HTTP {status} for {repo_id}: {first_line(exc)}") from None
     except (OSError, httpx2.HTTPError) as exc:  # offline mode, DNS, refused connections
-        raise UserError(f"cannot reach the Hub for {repo_id}: {_first_line(exc)}") from None
+        raise UserError(f"cannot reach the Hub for {repo_id}: {first_line(exc)}") from None
 
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

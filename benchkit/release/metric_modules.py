@@ -19,7 +19,7 @@ from huggingface_hub.errors import HFValidationError
 from huggingface_hub.utils import validate_repo_id
 
 from benchkit import __version__
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 from benchkit.release.hub import hub_errors
 
 MODULES = Path(__file__).with_name("evaluate_modules")
@@ -67,7 +67,7 @@ def publish(name: str, repo_id: str, *, token: str | None = None, private: bool 
     try:
         validate_repo_id(repo_id)
     except HFValidationError as exc:
-        raise UserError(f"bad --repo-id {repo_id!r}: {str(exc).splitlines()[0]}") from None
+        raise UserError(f"bad --repo-id {repo_id!r}: {first_line(exc)}") from None
     if "/" not in repo_id or "-" in repo_id.split("/")[1]:
         raise UserError(f"--repo-id {repo_id!r}: expected ORG/NAME with no '-' in NAME (evaluate imports NAME.py)")
     with tempfile.TemporaryDirectory() as tmp:

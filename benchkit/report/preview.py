@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from benchkit.cli.commands import output_file
 from benchkit.io.dataset_input import check_features, locate, missing_hint
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 
 # (images, boxes as (image index, [x, y, w, h]) in that image's pixels, caption; "\n" breaks lines)
 Item = tuple[Sequence[Image.Image], Sequence[tuple[int, Sequence[int]]], str]
@@ -91,8 +91,7 @@ def first_rows(folder, config: str, split: str, n: int) -> tuple[list[dict], dat
     try:
         stream = datasets.load_dataset(folder, config, split=split, streaming=True)
     except (ValueError, OSError) as exc:  # OSError: a repo id the Hub does not answer for
-        reason = str(exc).strip().splitlines()[0]
-        raise UserError(f"cannot read config {config!r} split {split!r} of {folder}: {reason}"
+        raise UserError(f"cannot read config {config!r} split {split!r} of {folder}: {first_line(exc)}"
                         + missing_hint(folder)) from None
     rows = list(stream.take(n))
     if not rows:

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator
 import datasets
 from PIL import Image
 
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 from benchkit.io.imageio import decode
 
 from multipanelvqa.sources.image_sets import MAX_PANELS, ImageSet, encode_panel
@@ -60,7 +60,7 @@ def open_rows(data: str, split: str, columns: list[str]) -> Iterable[dict]:
     except UserError:
         raise
     except Exception as exc:  # datasets raises many types for missing or malformed data
-        raise UserError(f"cannot read {data} (split {split}): {type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+        raise UserError(f"cannot read {data} (split {split}): {type(exc).__name__}: {first_line(exc)}") from None
 
 
 def _image(value, what: str) -> Image.Image:

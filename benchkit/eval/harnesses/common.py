@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Iterable
 
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 
 
 def is_local(dataset: str) -> bool:
@@ -22,8 +22,7 @@ def dataset_configs(dataset: str, combined: str = "all") -> list[str]:
     try:
         names = datasets.get_dataset_config_names(dataset)
     except Exception as exc:  # any failure to read the dataset is the user's input
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UserError(f"cannot read the configs of {dataset}: {first}") from None
+        raise UserError(f"cannot read the configs of {dataset}: {first_line(exc)}") from None
     return [n for n in names if n != combined]
 
 

@@ -16,13 +16,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import islice
 from typing import Iterable, Iterator, Sequence
 
-from benchkit.cli.errors import UserError
+from benchkit.cli.errors import UserError, first_line
 from benchkit.eval.runners.base import Prompt, Reply, Runner
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def parse_model_args(text: str | dict | None) -> dict:
@@ -77,7 +72,7 @@ class TransformersRunner(Runner):
         try:
             self.processor = transformers.AutoProcessor.from_pretrained(model, **remote)
         except (OSError, ValueError) as exc:
-            raise UserError(f"cannot load a processor for {model}: {_first_line(exc)}") from None
+            raise UserError(f"cannot load a processor for {model}: {first_line(exc)}") from None
         if not getattr(self.processor, "chat_template", None):
             raise UserError(f"{model} has no chat template: use an instruction-tuned (chat) model")
         tokenizer = self.processor.tokenizer
@@ -130,9 +125,9 @@ class TransformersRunner(Runner):
                 raise UserError(f"{model}: no transformers class for architectures {config.architectures}") from None
             loaded = cls.from_pretrained(model, **kwargs)
         except OSError as exc:
-            raise UserError(f"cannot load model {model}: {_first_line(exc)}") from None
+            raise UserError(f"cannot load model {model}: {first_line(exc)}") from None
         except TypeError as exc:  # a --model-args key the model does not take
-            raise UserError(f"cannot load model {model} with these arguments: {_first_line(exc)}") from None
+            raise UserError(f"cannot load model {model} with these arguments: {first_line(exc)}") from None
         return loaded.eval()
 
     def encode(self, prompts: Sequence[Prompt]):
@@ -183,7 +178,7 @@ class TransformersRunner(Runner):
                 output = self.model.generate(**inputs, do_sample=False, num_beams=1,
                                              max_new_tokens=self.max_new_tokens)
         except self._torch.OutOfMemoryError as exc:  # too large for this device: retried on the next run
-            return [Reply(None, error=f"OutOfMemoryError: {_first_line(exc)}"[:300])] * n
+            return [Reply(None, error=f"OutOfMemoryError: {first_line(exc)}"[:300])] * n
         texts = self.processor.batch_decode(output[:, inputs["input_ids"].shape[1]:], skip_special_tokens=True)
         latency = (time.perf_counter() - start) / n
         return [Reply(text.strip(), latency=latency) for text in texts]
