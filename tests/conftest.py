@@ -13,6 +13,23 @@ def small_build(tmp_path_factory):
 
 
 @pytest.fixture
+def hub_repo(small_build, monkeypatch):
+    """The repo id "someone/dicobench", which `datasets.load_dataset` serves from `small_build` (no
+    network in tests); returns the list of the paths it was asked for."""
+    import datasets
+
+    load = datasets.load_dataset
+    asked = []
+
+    def hub(path, *args, **kwargs):
+        asked.append(path)
+        return load(str(small_build) if path == "someone/dicobench" else path, *args, **kwargs)
+
+    monkeypatch.setattr(datasets, "load_dataset", hub)
+    return asked
+
+
+@pytest.fixture
 def rng():
     return np.random.default_rng(1234)
 

@@ -120,21 +120,13 @@ def test_inspect_eval_multipanelvqa_offline_against_the_stub(tmp_path, installed
     assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours["accuracy"])
 
 
-def test_a_hub_repo_id_is_read_through_datasets(small_build, monkeypatch):
+def test_a_hub_repo_id_is_read_through_datasets(hub_repo):
     from inspect_ai.model import ContentImage, ContentText
 
     from dicobench.harnesses.inspect_tasks import dicobench
 
-    load = datasets.load_dataset
-    asked = []
-
-    def hub(path, *args, **kwargs):  # the Hub repo, served from the local build (no network in tests)
-        asked.append(path)
-        return load(str(small_build) if path == "someone/dicobench" else path, *args, **kwargs)
-
-    monkeypatch.setattr(datasets, "load_dataset", hub)
     task = dicobench(dataset="someone/dicobench", limit=2)
-    assert "someone/dicobench" in asked and len(task.dataset) == 2
+    assert "someone/dicobench" in hub_repo and len(task.dataset) == 2
     content = task.dataset[0].input[0].content
     assert [type(c) for c in content] == [ContentText, ContentImage, ContentText, ContentImage, ContentText]
     assert all(Path(c.image).read_bytes().startswith(b"\x89PNG") for c in content if isinstance(c, ContentImage))

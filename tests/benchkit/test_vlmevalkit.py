@@ -145,15 +145,7 @@ def test_multipanelvqa_q3_letters_go_upper_case_and_come_back(tmp_path):
     assert vlmevalkit.evaluate(MPV, vlmevalkit.read_results(results))["accuracy"] == 1.0
 
 
-def test_a_hub_repo_id_is_read_through_datasets(small_build, tmp_path, monkeypatch):
-    load = datasets.load_dataset
-    asked = []
-
-    def hub(path, *args, **kwargs):  # the Hub repo, served from the local build (no network in tests)
-        asked.append(path)
-        return load(str(small_build) if path == "someone/dicobench" else path, *args, **kwargs)
-
-    monkeypatch.setattr(datasets, "load_dataset", hub)
+def test_a_hub_repo_id_is_read_through_datasets(hub_repo, tmp_path):
     out = tmp_path / "DiCoBench.tsv"
     assert dicobench(["export", "vlmevalkit", "--dataset", "someone/dicobench", "--out", str(out), "--limit", "3"]) == 0
-    assert "someone/dicobench" in asked and len(read_tsv(out)) == 3
+    assert "someone/dicobench" in hub_repo and len(read_tsv(out)) == 3
