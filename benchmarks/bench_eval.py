@@ -72,18 +72,21 @@ def prompts(rows, n: int):
         yield interleave(images, f"{i}: {text}")
 
 
-def bench_openai(rows, n: int, concurrency: int, base_url: str) -> None:
-    runner = load_runner("openai:bench", base_url=base_url, api_key="sk-bench", concurrency=concurrency)
-    spent = []
-    prepare = runner.messages
-
-    def timed(p):
-        start = time.thread_time()
-        out = prepare(p)
-        spent.append(time.thread_time() - start)
+def timed(fn, clock, spent: list[float]):
+    """`fn`, appending to `spent` what `clock` says each call took."""
+    def wrapper(arg):
+        start = clock()
+        out = fn(arg)
+        spent.append(clock() - start)
         return out
 
-    runner.messages = timed
+    return wrapper
+
+
+def bench_openai(rows, n: int, concurrency: int, base_url: str) -> None:
+    runner = load_runner("openai:bench", base_url=base_url, api_key="sk-bench", concurrency=concurrency)
+    spent: list[float] = []
+    runner.messages = timed(runner.messages, time.thread_time, spent)  # CPU of the payload threads
     start = time.perf_counter()
     replies = [reply for _, reply in runner.stream(prompts(rows, n))]
     wall = time.perf_counter() - start
@@ -107,16 +110,8 @@ def bench_transformers(rows, n: int, batch_size: int) -> None:
     model = build_tiny_llava(Path(tempfile.mkdtemp()) / "llava")
     runner = load_runner(f"hf:{model}", batch_size=batch_size, max_new_tokens=8)
     runner.generate(list(prompts(rows, batch_size)))  # warm-up: first calls allocate
-    encode = runner.encode
-    encoding = []
-
-    def timed(batch):
-        start = time.perf_counter()
-        out = encode(batch)
-        encoding.append(time.perf_counter() - start)
-        return out
-
-    runner.encode = timed
+    encoding: list[float] = []
+    runner.encode = timed(runner.encode, time.perf_counter, encoding)
     for background in (True, False):
         encoding.clear()
         runner.input_wait = 0.0
