@@ -7,11 +7,9 @@ import json
 import statistics
 from collections import Counter
 
-from huggingface_hub import DatasetCardData
-
 from benchkit.release import citations
-from benchkit.release.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
-                           long_side_summary, markdown_table, shard_sizes, size_category, write_card_file)
+from benchkit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
+                                   markdown_table, shard_sizes, write_card_file)
 from benchkit.people.decisions import REVIEW_REJECTION
 from benchkit.release.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
 from benchkit.people.review_report import review_section
@@ -308,21 +306,12 @@ def write_card(out: Location) -> Location:
     stats = {s: _split_stats(out, s, m["tasks"]) for s, m in manifests.items()}
     machine, sizes = _stats_metadata(out, configs, stats)
     licence = _licence(out, manifests)
-    card_data = DatasetCardData(
-        **licence.metadata(),
-        pretty_name=PRETTY_NAME,
-        language=["en"],
-        annotations_creators=["machine-generated"],
-        language_creators=["machine-generated"],
-        multilinguality=["monolingual"],
+    card_data = benchmark_card_data(
+        licence.metadata(), PRETTY_NAME, configs, "all", features(), sizes, machine,
         source_datasets=_source_datasets(manifests),
-        size_categories=[size_category(max((z.rows for z in sizes["all"].values()), default=0))],
         task_categories=["visual-question-answering", "multiple-choice"],
         task_ids=["visual-question-answering", "multiple-choice-qa"],
         tags=["multi-image", "fine-grained-perception", "synthetic", "high-resolution"],
-        configs=configs_block(configs, default="all"),
-        dataset_info=dataset_info(features(), sizes),
-        **{STATS_KEY: machine},
     )
     sections = card_sections(manifests, stats, licence)
     from dicobench.people import CRITERIA  # deferred: it imports this module

@@ -6,11 +6,9 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from huggingface_hub import DatasetCardData
-
 from benchkit.release import citations
-from benchkit.release.card import (STATS_KEY, Section, configs_block, dataset_info, human_review, insert_section,
-                           long_side_summary, markdown_table, shard_sizes, size_category, write_card_file)
+from benchkit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
+                                   markdown_table, shard_sizes, write_card_file)
 from benchkit.release.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
 from benchkit.people.review_report import review_section
 from benchkit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
@@ -230,21 +228,12 @@ def write_card(out: Location) -> Location:
     sources = {s for m in synthetic.values() for s in m["sources"]}
     source_datasets = (["original"] if sources - set(SOURCE_DATASETS) or real else []) + sorted(
         SOURCE_DATASETS[s] for s in sources & set(SOURCE_DATASETS))
-    card_data = DatasetCardData(
-        **licence.metadata(),
-        pretty_name=PRETTY_NAME,
-        language=["en"],
-        annotations_creators=["machine-generated"],
-        language_creators=["machine-generated"],
-        multilinguality=["monolingual"],
+    card_data = benchmark_card_data(
+        licence.metadata(), PRETTY_NAME, blocks, DEFAULT_CONFIG, features(), sizes, machine,
         source_datasets=source_datasets,
-        size_categories=[size_category(max((z.rows for z in sizes[DEFAULT_CONFIG].values()), default=0))],
         task_categories=["visual-question-answering"],
         task_ids=["visual-question-answering"],
         tags=["multipanel", "layout", "synthetic"],
-        configs=configs_block(blocks, default=DEFAULT_CONFIG),
-        dataset_info=dataset_info(features(), sizes),
-        **{STATS_KEY: machine},
     )
     sections = card_sections(out, synthetic, real, splits, licence)
     from multipanelvqa.people import CRITERIA  # deferred: it imports this module

@@ -101,6 +101,27 @@ def long_side_summary(sides: Sequence[int]) -> dict | None:
     return {"min": min(sides), "mean": round(statistics.mean(sides)), "max": max(sides)} if sides else None
 
 
+def benchmark_card_data(licence: Mapping, pretty_name: str, configs: dict[str, dict[str, list[str]]], default: str,
+                        features: datasets.Features, sizes: dict[str, dict[str, ShardSizes]], stats: Mapping,
+                        **fields) -> DatasetCardData:
+    """The metadata every card of a generated benchmark carries (licence, English and machine-made,
+    its configs, sizes and the `STATS_KEY` block), plus the benchmark's own `fields` (tags, tasks,
+    source datasets)."""
+    return DatasetCardData(
+        **licence,
+        pretty_name=pretty_name,
+        language=["en"],
+        annotations_creators=["machine-generated"],
+        language_creators=["machine-generated"],
+        multilinguality=["monolingual"],
+        size_categories=[size_category(max((z.rows for z in sizes[default].values()), default=0))],
+        **fields,  # before the configs: the YAML keeps the order it was given
+        configs=configs_block(configs, default=default),
+        dataset_info=dataset_info(features, sizes),
+        **{STATS_KEY: stats},
+    )
+
+
 def render_card(card_data: DatasetCardData, pretty_name: str, summary: str, sections: Sequence[Section]) -> str:
     """The card's text: YAML metadata, title, summary and sections, through the template."""
     card = DatasetCard.from_template(card_data, template_path=str(TEMPLATE), pretty_name=pretty_name,
