@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 Box = tuple[int, int, int, int]  # x, y, w, h
 
 
@@ -18,3 +20,9 @@ def apart(a: Box, b: Box, gap: int) -> bool:
     """Whether the boxes are at least `gap` px apart, horizontally or vertically."""
     return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
             or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])
+
+
+def point_gap(point: tuple[float, float], box: Box) -> float:
+    """Distance from a point to a box (0 inside it)."""
+    x, y, w, h = box
+    return math.hypot(max(x - point[0], 0.0, point[0] - x - w), max(y - point[1], 0.0, point[1] - y - h))

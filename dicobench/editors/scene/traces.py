@@ -14,7 +14,7 @@ import numpy as np
 
 from benchkit.scene.catalogue import by_name
 from benchkit.scene.palette import lab_distance
-from benchkit.scene.geometry import Box
+from benchkit.scene.geometry import Box, point_gap
 from benchkit.scene.render import footprint, trace_extent, trace_patch
 from benchkit.scene.model import PlacedObject, Scene, Trace
 from benchkit.scene.random_scenes import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
@@ -129,18 +129,12 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
     return None
 
 
-def _gap(point: tuple[float, float], box: Box) -> float:
-    """Distance from a point to a box (0 inside it)."""
-    x, y, w, h = box
-    return math.hypot(max(x - point[0], 0.0, point[0] - x - w), max(y - point[1], 0.0, point[1] - y - h))
-
-
 def _yours(near: tuple[float, float], box: Box, others: list[Box]) -> bool:
     """Whether a person reads a trace whose near end is at `near` as beside (or leading to) the
     object in `box` rather than any of `others` of its name: each of them at least twice as far
     and an object's size farther."""
-    mine = _gap(near, box)
-    return all(_gap(near, other) >= 2 * mine + max(box[2], box[3]) for other in others)
+    mine = point_gap(near, box)
+    return all(point_gap(near, other) >= 2 * mine + max(box[2], box[3]) for other in others)
 
 
 def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind,
