@@ -39,19 +39,27 @@ def _row_groups(config: Location, pattern: str) -> list[tuple[int, int]]:
 def bytes_per_row(config: Location, pattern: str = "*.parquet") -> float:
     """Mean bytes of one row of a config folder's shards (what a viewer page holds in memory);
     `pattern` picks the shards (e.g. "test-*.parquet" for one split)."""
-    groups = _row_groups(config, pattern)
+    return _per_row(_row_groups(config, pattern), config)
+
+
+def largest_page(config: Location, pattern: str = "*.parquet") -> int:
+    """The most bytes the viewer reads for one page of a config folder's shards."""
+    return _largest_page(_row_groups(config, pattern))
+
+
+def _per_row(groups: list[tuple[int, int]], config: Location) -> float:
     rows = sum(n for n, _ in groups)
     if not rows:
         raise ValueError(f"{config} has no rows")
     return sum(size for _, size in groups) / rows
 
 
-def largest_page(config: Location, pattern: str = "*.parquet") -> int:
-    """The most bytes the viewer reads for one page: page k is rows [100k, 100k + 100), read as
-    every row group it overlaps, whole (so a page straddling row groups reads more than 100 rows)."""
+def _largest_page(groups: list[tuple[int, int]]) -> int:
+    """Page k is rows [100k, 100k + 100), read as every row group it overlaps, whole (so a page
+    straddling row groups reads more than 100 rows)."""
     pages: dict[int, int] = {}
     start = 0
-    for rows, size in _row_groups(config, pattern):
+    for rows, size in groups:
         if rows:
             for page in range(start // VIEWER_PAGE_ROWS, (start + rows - 1) // VIEWER_PAGE_ROWS + 1):
                 pages[page] = pages.get(page, 0) + size
@@ -73,10 +81,10 @@ def heavy_pages(out: Location, splits: Mapping[str, Iterable[str]]) -> list[Heav
     heavy = []
     for config, names in splits.items():
         for split in names:
-            pattern = f"{split}-*.parquet"
-            page = largest_page(child(out, config), pattern)
+            groups = _row_groups(child(out, config), f"{split}-*.parquet")
+            page = _largest_page(groups)
             if page > VIEWER_LIMIT:
-                heavy.append(HeavyPage(config, split, bytes_per_row(child(out, config), pattern), page))
+                heavy.append(HeavyPage(config, split, _per_row(groups, config), page))
     return heavy
 
 
