@@ -1,3 +1,5 @@
+import shutil
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,14 @@ def small_build(tmp_path_factory):
     """A tiny DiCoBench build shared by the tests that only read it (2 rows per task)."""
     out = tmp_path_factory.mktemp("dicobench") / "bench"
     build(out, per_task=2, seed=0, num_proc=1, progress=False)
+    return out
+
+
+@pytest.fixture
+def build_copy(small_build, tmp_path):
+    """A private copy of the shared tiny build, for tests that write into it."""
+    out = tmp_path / "bench"
+    shutil.copytree(small_build, out)
     return out
 
 

@@ -27,14 +27,6 @@ pytest.importorskip("uvicorn")
 CRITERIA = SPEC.criteria_keys
 
 
-@pytest.fixture
-def build_copy(small_build, tmp_path):
-    """A private copy of the shared tiny build (review tests write into it)."""
-    out = tmp_path / "bench"
-    shutil.copytree(small_build, out)
-    return out
-
-
 def test_log_appends_reads_and_reports_malformed_lines(tmp_path):
     log = DecisionLog(tmp_path / ".review" / "decisions.jsonl")
     log.check_writable()

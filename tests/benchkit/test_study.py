@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -21,13 +20,6 @@ from dicobench.people import SPEC
 from dicobench.schema import TASKS
 
 pytest.importorskip("starlette")
-
-
-@pytest.fixture
-def build_copy(small_build, tmp_path):
-    out = tmp_path / "bench"
-    shutil.copytree(small_build, out)
-    return out
 
 
 def test_sample_is_balanced_seeded_and_ordered_per_participant(small_build):
