@@ -306,7 +306,8 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     held_out = held_out_sources(out, run.split)
     ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
     rejected = build_rejections(out)  # rows reviewers rejected (`dicobench review`) are regenerated
-    todo = missing_shards(out, tasks, run.split, ranges, stale=lambda path: holds_rejected(path, rejected))
+    todo = missing_shards(out, tasks, run.split, ranges, stale=lambda path: holds_rejected(path, rejected),
+                          features=features())
     jobs = [ShardJob(opts, task, k, str(todo[k][task]), held_out, endpoint, rejected)
             for task in tasks for k in sorted(todo) if task in todo[k]]
     run_jobs(make_shard, jobs, sum(len(ranges[j.shard]) for j in jobs), f"dicobench {run.split}", run)

@@ -249,7 +249,7 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     rejected = build_rejections(out) if qsource.model is None else frozenset()  # images reviewers rejected
     # a rejected question redraws its image, and so every config's rows of it
     todo = missing_shards(out, config_list, run.split, ranges, ROWS_PER_IMAGE,
-                          stale=lambda path: holds_rejected(path, rejected), linked=True)
+                          stale=lambda path: holds_rejected(path, rejected), linked=True, features=features())
     if todo:
         tasks = [ImageTask(*image, o.seed, (), o.compress_level, split=run.split, cycle=cycle, difficulty=panels)
                  for image, cycle in zip(schedule, cycles)]

@@ -75,15 +75,19 @@ def other_split_shards(out: Location, configs: Sequence[str], split: str) -> lis
 
 
 def missing_shards(out: Location, configs: Sequence[str], split: str, ranges: Sequence[range], rows_per_item: int = 1,
-                   stale: Callable[[Location], bool] | None = None, linked: bool = False) -> dict[int, dict[str, Location]]:
+                   stale: Callable[[Location], bool] | None = None, linked: bool = False,
+                   features: datasets.Features | None = None) -> dict[int, dict[str, Location]]:
     """shard index -> config -> path of the shards still to write (`ranges`: the items of each
-    shard, `rows_per_item` rows each); a finished shard with its sidecar is kept unless
-    `stale(path)` says it holds a row to regenerate (one a reviewer rejected). With `linked`
-    (configs that are views of the same items), a stale shard rewrites every config's shard k."""
+    shard, `rows_per_item` rows each); a finished shard with its sidecar (and, given `features`,
+    their columns and types: a damaged shard is rewritten) is kept unless `stale(path)` says it
+    holds a row to regenerate (one a reviewer rejected). With `linked` (configs that are views of
+    the same items), a stale shard rewrites every config's shard k."""
     todo: dict[int, dict[str, Location]] = {}
+    schema = features.arrow_schema if features is not None else None
     for k, items in enumerate(ranges):
         paths = {config: child(out, config, shard_name(split, k, len(ranges))) for config in configs}
-        done = {config: complete_shard(path, len(items) * rows_per_item) is not None for config, path in paths.items()}
+        done = {config: complete_shard(path, len(items) * rows_per_item, schema) is not None
+                for config, path in paths.items()}
         redo = {config: done[config] and stale is not None and stale(path) for config, path in paths.items()}
         for config, path in paths.items():
             if not done[config] or redo[config] or (linked and any(redo.values())):

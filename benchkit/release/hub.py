@@ -50,7 +50,7 @@ def read_configs(folder: Path) -> list[dict]:
     return configs
 
 
-def _card_patterns(configs: list[dict]) -> list[tuple[str, str, str]]:
+def card_patterns(configs: list[dict]) -> list[tuple[str, str, str]]:
     """(config, split, glob) for every data-files pattern, in the forms the Hub accepts
     (a glob, a list of globs, or a list of {split, path}; a bare glob means split `train`)."""
     out = []
@@ -69,7 +69,7 @@ def _card_patterns(configs: list[dict]) -> list[tuple[str, str, str]]:
     return out
 
 
-def _glob_regex(pattern: str) -> re.Pattern:
+def glob_regex(pattern: str) -> re.Pattern:
     """Hub glob semantics on posix paths: `*` and `?` stay within a folder, `**` crosses folders."""
     parts, i = [], 0
     while i < len(pattern):
@@ -91,7 +91,7 @@ def _is_shard(path: str, split: str | None) -> bool:
 
 
 def _unmatched(patterns, paths) -> list[tuple[str, str, str]]:
-    return [p for p in patterns if not any(map(_glob_regex(p[2]).match, paths))]
+    return [p for p in patterns if not any(map(glob_regex(p[2]).match, paths))]
 
 
 def _local_shards(folder: Path, configs: list[dict], split: str | None) -> list[str]:
@@ -101,9 +101,9 @@ def _local_shards(folder: Path, configs: list[dict], split: str | None) -> list[
     a local shard, so a push never publishes a card that points at nothing."""
     shards = sorted(p.relative_to(folder).as_posix() for p in folder.glob("*/*.parquet"))
     shards = [s for s in shards if _is_shard(s, split)]
-    patterns = [p for p in _card_patterns(configs) if split is None or p[1] == split]
+    patterns = [p for p in card_patterns(configs) if split is None or p[1] == split]
     if split is not None and not patterns:
-        splits = sorted({p[1] for p in _card_patterns(configs)})
+        splits = sorted({p[1] for p in card_patterns(configs)})
         raise UserError(f"split {split!r} is not in {folder / README} (it has: {', '.join(splits)})")
     if not shards:
         raise UserError(f"no {split or '<split>'}-*.parquet shards under {folder}/<config>/: run `build` first")
@@ -135,14 +135,18 @@ class PushPlan:
 
 def plan_push(folder, repo_id: str, split: str | None = None, *, require_licence: bool = True) -> PushPlan:
     """Validate `folder` for a push to `repo_id` without contacting the Hub: a valid repo id, a
-    card with `configs:` that match local shards, and (`require_licence`) a stated licence."""
+    card with `configs:` that match local shards, shards that pass `verify_build`, and
+    (`require_licence`) a stated licence."""
     folder = Path(folder)
     try:
         validate_repo_id(repo_id)
     except HFValidationError as exc:
         raise UserError(f"bad --repo-id {repo_id!r}: {first_line(exc)}") from None
+    from benchkit.release.verify import verify_build  # which reads cards with this module
+
     configs = read_configs(folder)
     shards = _local_shards(folder, configs, split)
+    verify_build(folder, split=split)  # footers, columns and row counts, before anything is published
     if require_licence and read_metadata(folder).get("license", UNKNOWN) == UNKNOWN:
         raise UserError(f"{folder / README} states no licence (photos of unknown terms): pass --license ID, "
                         "the licence of the photos (e.g. cc-by-4.0; `other` with --license-name and --license-link)")
@@ -178,7 +182,7 @@ def push_folder(
         remote = api.list_repo_files(repo_id, repo_type="dataset", revision=revision)
         stale = [f for f in remote if _is_shard(f, split) and f not in shards]
         final = (set(remote) - set(stale)) | set(shards)
-        missing = _unmatched(_card_patterns(configs), final)
+        missing = _unmatched(card_patterns(configs), final)
         if missing:
             config, split_name, pattern = missing[0]
             raise UserError(

@@ -18,13 +18,13 @@ def _say(line: str) -> None:
 
 def _open_store(spec: BenchmarkSpec, build_dir, config: str) -> tuple[Path, RowStore]:
     root = Path(build_dir)
-    spec.check_build(root)
+    folders = config_folders(root, config, spec.configs)  # a known config name first
+    spec.check_build(root, config)
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
         raise UserError("the web app needs the app extra: pip install 'dicobench[app]'") from None
-    folders = config_folders(root, config, spec.configs)
     return root.resolve(), RowStore(root, folders, spec.image_columns)
 
 
