@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import hmac
 import ipaddress
+import json
 import secrets
 import socket
 import threading
@@ -27,6 +28,7 @@ from benchkit.cli.errors import UserError
 
 TOKEN_HEADER = "x-token"
 COOKIE = "benchkit_token"
+MAX_BODY = 64 * 1024  # bytes of a request body: a decision or an answer is far smaller
 LOOPBACK_NAMES = ("localhost",)
 
 
@@ -87,11 +89,78 @@ class AccessGuard:
             scope["method"] == "POST" and self._same(headers.get(TOKEN_HEADER.encode(), b"").decode("latin-1"))
         ):
             reason = "forbidden: state-changing requests are POSTs carrying the token header"
-        elif valid and in_query:  # the page's own links and images then carry it as a cookie
-            return await self.app(scope, receive, self._with_cookie(send))
         else:
+            if scope["method"] == "POST":
+                body = await _body(headers, receive)
+                if body is None:
+                    return await PlainTextResponse(f"request body over {MAX_BODY} bytes", status_code=413)(
+                        scope, receive, send)
+                receive = _replay(body)
+            if valid and in_query:  # the page's own links and images then carry it as a cookie
+                send = self._with_cookie(send)
             return await self.app(scope, receive, send)
         await PlainTextResponse(reason, status_code=403)(scope, receive, send)
+
+
+async def _body(headers: dict, receive) -> bytes | None:
+    """The request body, or None when it is over MAX_BODY (read no further than that)."""
+    length = headers.get(b"content-length", b"0")
+    if not length.isdigit() or int(length) > MAX_BODY:
+        return None
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return b""
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        if size > MAX_BODY:
+            return None
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes):
+    """An ASGI `receive` that gives the app the body already read."""
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive
+
+
+class BadBody(ValueError):
+    """A POST body that is not a JSON object of finite numbers (the handlers answer 400)."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise BadBody(f"number {text} is out of range")
+    return value
+
+
+def _no_constant(name: str):
+    raise BadBody(f"{name} is not a number")
+
+
+async def json_object(request) -> dict:
+    """The request's body as a JSON object: strict UTF-8 JSON, finite numbers only (no NaN,
+    Infinity or 1e400), an object at the top; anything else raises BadBody."""
+    try:
+        data = json.loads((await request.body()).decode("utf-8"), parse_float=_finite, parse_constant=_no_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadBody(f"not a JSON object ({exc})") from None
+    except RecursionError:
+        raise BadBody("not a JSON object (nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise BadBody("not a JSON object")
+    return data
 
 
 def static_files() -> dict[str, tuple[bytes, str]]:

@@ -27,7 +27,7 @@ from benchkit.cli.errors import UserError
 from benchkit.io.predictions import read_sample, write_sample
 from benchkit.io.rowstore import RowStore
 from benchkit.people.webapp.review import IMAGE_HEADERS
-from benchkit.people.webapp.server import asset_endpoint, page, static_files
+from benchkit.people.webapp.server import asset_endpoint, json_object, page, static_files
 from benchkit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 
 
@@ -164,22 +164,23 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
 
     async def answer(request: Request) -> Response:
         try:
-            body = await request.json()
-            response = body.get("response")
+            body = await json_object(request)
+            k, response = body.get("k"), body.get("response")
+            if not isinstance(k, int) or isinstance(k, bool):
+                raise ValueError("'k' must be the open item's number")
             if response is not None and (not isinstance(response, str) or len(response) > 2000):
                 raise ValueError("response must be a short string or null")
-            session.answer(int(body["k"]), response)
-        except (ValueError, KeyError, TypeError) as exc:
+            session.answer(k, response)
+        except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"saved": True})
 
     async def image(request: Request) -> Response:
         k, which = request.path_params["k"], request.path_params["which"]
         open_item = session.open
-        if not (k.isdigit() and which.isdigit() and open_item and open_item[0] == int(k)
-                and int(which) < len(spec.image_columns)):
+        if not (open_item and open_item[0] == k and which < len(spec.image_columns)):
             return PlainTextResponse("not found", status_code=404)  # only the open item's images
-        return Response(store.image(session.order[int(k)], spec.image_columns[int(which)]), media_type="image/png",
+        return Response(store.image(session.order[k], spec.image_columns[which]), media_type="image/png",
                         headers=IMAGE_HEADERS)
 
     return Starlette(routes=[
@@ -188,5 +189,5 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
         Route("/api/state", state),
         Route("/api/next", next_item, methods=["POST"]),
         Route("/api/answer", answer, methods=["POST"]),
-        Route("/image/{k}/{which}", image),
+        Route("/image/{k:int}/{which:int}", image),  # ASCII digits only
     ])
