@@ -60,16 +60,19 @@ def test_study_responses_leak_no_answer_and_time_runs_out(build_copy):
         assets = [rec.call(f"static/{asset}") for asset in ("study.js", "viewer.js", "style.css")]
         rec.call("api/state")
         item = json.loads(rec.call("api/next", {}))
-        assert set(item) == {"k", "position", "n", "seconds_left", "question", "options"}
+        assert set(item) == {"k", "key", "position", "n", "seconds_left", "question", "options"}
         assert [o["letter"] for o in item["options"]] == list("ABCDE")
-        assert urllib.request.urlopen(server.url + f"image/{item['k']}/1", timeout=10).status == 200
+        with urllib.request.urlopen(server.url + f"image/{item['k']}/1?key={item['key']}", timeout=10) as reply:
+            assert reply.status == 200 and reply.headers["Cache-Control"] == "no-store"
+        with pytest.raises(urllib.error.HTTPError):  # only under this showing's key
+            urllib.request.urlopen(server.url + f"image/{item['k']}/1", timeout=10)
         rec.call("api/answer", {"k": item["k"], "response": "C"})
         item = json.loads(rec.call("api/next", {}))
         time.sleep(0.6)  # the limit passes with no answer: the server records a timeout itself
         late = json.loads(rec.call("api/next", {}))
         assert late["k"] != item["k"]
         try:
-            rec.call(f"image/{item['k']}/0")  # a closed item's images are gone
+            rec.call(f"image/{item['k']}/0?key={item['key']}")  # a closed item's images are gone
             raise AssertionError("closed item's image served")
         except urllib.error.HTTPError as e:
             assert e.code == 404

@@ -6,11 +6,19 @@ without a CORS preflight we never grant; the Host header must name the loopback 
 which stops DNS-rebinding pages. Any other address needs the token on every request,
 page, image and API alike (query `token=`, header `X-Token`, or the cookie the first
 page with a valid token sets); without it: 403.
+
+Cookies ignore ports, so two servers on one host would share (and overwrite) one cookie, and
+every other port of the host would receive it. A server that uses a cookie therefore lives under
+a path of its own, `/<id>/` (the id is a hash of its token: unguessable without it, the same
+across restarts with the same `--token`), and its cookie is named for that id and scoped to that
+path: the browser sends it to this server only. Request bodies are read here, once, up to
+MAX_BODY (413 beyond).
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import hmac
 import ipaddress
 import json
@@ -18,11 +26,11 @@ import secrets
 import socket
 import threading
 import webbrowser
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from importlib import resources
 from urllib.parse import parse_qs
 
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from benchkit.cli.errors import UserError
 
@@ -39,29 +47,40 @@ def is_loopback(host: str) -> bool:
         return host in LOOPBACK_NAMES
 
 
-class AccessGuard:
-    """ASGI middleware enforcing the token and Host rules above."""
+def base_path(token: str) -> str:
+    """The path prefix of a server whose requests carry a cookie (see the module docstring)."""
+    return "/" + hashlib.sha256(f"benchkit-server:{token}".encode()).hexdigest()[:20] + "/"
 
-    def __init__(self, app, token: str, token_everywhere: bool, loopback: bool):
-        self.app, self.token, self.everywhere, self.loopback = app, token, token_everywhere, loopback
+
+class AccessGuard:
+    """ASGI middleware enforcing the token, Host and body rules above; `base` is the path the app
+    is served under ("/", or `base_path(token)` where the cookie is used)."""
+
+    def __init__(self, app, token: str, token_everywhere: bool, loopback: bool, base: str = "/"):
+        self.app, self.token, self.everywhere, self.loopback, self.base = app, token, token_everywhere, loopback, base
+        self.cookie = COOKIE if base == "/" else f"{COOKIE}_{base.strip('/')}"
 
     def _given(self, scope) -> tuple[str, bool]:
-        """The token the request carries (header, query or cookie), and whether in the query."""
+        """The token the request carries (header, query or this server's cookie), and whether in the query."""
         headers = dict(scope.get("headers") or [])
         if TOKEN_HEADER.encode() in headers:
             return headers[TOKEN_HEADER.encode()].decode("latin-1"), False
         query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
         if query:
             return query[0], True
-        cookie = SimpleCookie(headers.get(b"cookie", b"").decode("latin-1"))
-        return (cookie[COOKIE].value if COOKIE in cookie else ""), False
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except CookieError:
+            return "", False
+        return (cookie[self.cookie].value if self.cookie in cookie else ""), False
 
     def _same(self, given: str) -> bool:
         """Constant-time comparison (as bytes: any character may arrive)."""
         return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self.token.encode())
 
     def _with_cookie(self, send):
-        cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
+        cookie = f"{self.cookie}={self.token}; Path={self.base}; HttpOnly; SameSite=Strict".encode()
 
         async def wrapped(message):
             if message["type"] == "http.response.start":
@@ -81,10 +100,17 @@ class AccessGuard:
         given, in_query = self._given(scope)
         valid = self._same(given)
         headers = dict(scope.get("headers") or [])
+        inside = scope["path"].startswith(self.base)
         if self.loopback and not self._host_ok(scope):
             reason = "forbidden: unexpected Host header"
         elif self.everywhere and not valid:
             reason = "forbidden: missing or wrong access token"
+        elif not inside and scope["path"] in ("/", self.base.rstrip("/")) and scope["method"] in ("GET", "HEAD"):
+            query = scope.get("query_string", b"").decode("latin-1")  # the page's own address, with its token
+            return await RedirectResponse(self.base + (f"?{query}" if query else ""), status_code=303)(
+                scope, receive, send)
+        elif not inside:
+            return await PlainTextResponse("not found", status_code=404)(scope, receive, send)
         elif scope["method"] not in ("GET", "HEAD") and not (
             scope["method"] == "POST" and self._same(headers.get(TOKEN_HEADER.encode(), b"").decode("latin-1"))
         ):
@@ -98,6 +124,9 @@ class AccessGuard:
                 receive = _replay(body)
             if valid and in_query:  # the page's own links and images then carry it as a cookie
                 send = self._with_cookie(send)
+            if self.base != "/":
+                path = scope["path"][len(self.base) - 1:]
+                scope = {**scope, "path": path, "raw_path": path.encode("latin-1", "replace")}
             return await self.app(scope, receive, send)
         await PlainTextResponse(reason, status_code=403)(scope, receive, send)
 
@@ -235,17 +264,19 @@ def access(host: str, token: str | None) -> tuple[str, bool]:
     return token or new_token(), token is not None or not is_loopback(host)
 
 
-def serve(app, *, host: str, port: int, token: str, everywhere: bool, path: str = "/", open_browser: bool = False,
+def serve(app, *, host: str, port: int, token: str, everywhere: bool, open_browser: bool = False,
           background: bool = False, announce=print):
-    """Listen on host:port and serve `app`; print (announce) the URL, with the token when one
-    is needed. Blocks until interrupted, unless `background` (then returns a `Served`)."""
+    """Listen on host:port and serve `app` (under `base_path(token)` where every request carries
+    the token); print (announce) the URL, with the token when one is needed. Blocks until
+    interrupted, unless `background` (then returns a `Served`)."""
     import uvicorn
 
-    wrapped = AccessGuard(app, token, everywhere, is_loopback(host))
+    base = base_path(token) if everywhere else "/"
+    wrapped = AccessGuard(app, token, everywhere, is_loopback(host), base)
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{real_port}{path}" + (f"?token={token}" if everywhere else "")
+    url = f"http://{shown}:{real_port}{base}" + (f"?token={token}" if everywhere else "")
     config = uvicorn.Config(wrapped, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     announce(f"serving on {url}")

@@ -9,10 +9,12 @@ items are numbered by position in the session and carry only `spec.study_view`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import re
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -25,12 +27,14 @@ from starlette.routing import Route
 
 from benchkit.cli.errors import UserError
 from benchkit.io.predictions import read_sample, write_sample
-from benchkit.io.rowstore import RowStore
-from benchkit.people.webapp.review import IMAGE_HEADERS
+from benchkit.io.rowstore import Changed, RowStore
 from benchkit.people.webapp.server import asset_endpoint, json_object, page, static_files
 from benchkit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 
 
+# An item is shown once: its images are never kept by the browser (and their URLs name the showing).
+IMAGE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+API_HEADERS = {"Cache-Control": "no-store"}
 GRACE_S = 1.0  # network and rendering slack before a late answer counts as a timeout
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
@@ -80,6 +84,16 @@ def declare_sample(path: Path, order: list[str], answered: set[str], **about) ->
         write_sample(path, order, **about)
 
 
+@dataclasses.dataclass(frozen=True)
+class OpenItem:
+    """The item on screen: its position, since when (monotonic), and the key that names this
+    showing in its image URLs (a fresh one per item, so no cached image of another can match)."""
+
+    k: int
+    since: float
+    key: str
+
+
 class Session:
     """One participant's run: which item is open, since when; answers appended durably."""
 
@@ -87,7 +101,7 @@ class Session:
         self.path, self.order, self.participant, self.time_limit = path, order, participant, time_limit
         self.lock = threading.Lock()
         self.answered = self._answered()
-        self.open: tuple[int, float] | None = None  # (position, monotonic time served)
+        self.open: OpenItem | None = None
 
     def _answered(self) -> set[str]:
         if not self.path.exists():
@@ -115,27 +129,27 @@ class Session:
         self.open = None
         return line
 
-    def next_item(self) -> tuple[int, float | None] | None:
+    def next_item(self) -> tuple[OpenItem, float | None] | None:
         """The open item (re-served with the time it has left) or the next one; None when done.
         An open item whose time ran out while nobody answered is recorded as a timeout."""
         with self.lock:
             while True:
                 now = time.monotonic()
                 if self.open is not None:
-                    k, since = self.open
-                    if self.time_limit is None or now - since <= self.time_limit:
-                        return k, None if self.time_limit is None else self.time_limit - (now - since)
-                    self._record(k, None, now - since)
+                    elapsed = now - self.open.since
+                    if self.time_limit is None or elapsed <= self.time_limit:
+                        return self.open, None if self.time_limit is None else self.time_limit - elapsed
+                    self._record(self.open.k, None, elapsed)
                 todo = self.remaining()
                 if not todo:
                     return None
-                self.open = (todo[0], now)
+                self.open = OpenItem(todo[0], now, secrets.token_hex(8))
 
     def answer(self, k: int, response: str | None) -> dict:
         with self.lock:
-            if self.open is None or self.open[0] != k:
+            if self.open is None or self.open.k != k:
                 raise ValueError("that item is not the open one")
-            return self._record(k, response, time.monotonic() - self.open[1])
+            return self._record(k, response, time.monotonic() - self.open.since)
 
 
 def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str, instructions: str) -> Starlette:
@@ -149,18 +163,19 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
     async def index(request: Request) -> Response:
         return page(files, "study.html", settings())
 
-    def item(k: int, left: float | None) -> dict:
-        return {"k": k, "position": len(session.order) - len(session.remaining()) + 1, "n": len(session.order),
-                "seconds_left": left, **spec.study_view(store.rows[session.order[k]])}
+    def item(open_item: OpenItem, left: float | None) -> dict:
+        return {"k": open_item.k, "key": open_item.key, "position": len(session.order) - len(session.remaining()) + 1,
+                "n": len(session.order), "seconds_left": left, **spec.study_view(store.rows[session.order[open_item.k]])}
 
     async def state(request: Request) -> Response:
-        return JSONResponse({"n": len(session.order), "answered": len(session.order) - len(session.remaining())})
+        return JSONResponse({"n": len(session.order), "answered": len(session.order) - len(session.remaining())},
+                            headers=API_HEADERS)
 
     async def next_item(request: Request) -> Response:
         got = session.next_item()
         if got is None:
-            return JSONResponse({"done": True, "file": f"{STUDY_DIR}/{session.path.name}"})
-        return JSONResponse(item(*got))
+            return JSONResponse({"done": True, "file": f"{STUDY_DIR}/{session.path.name}"}, headers=API_HEADERS)
+        return JSONResponse(item(*got), headers=API_HEADERS)
 
     async def answer(request: Request) -> Response:
         try:
@@ -178,10 +193,14 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
     async def image(request: Request) -> Response:
         k, which = request.path_params["k"], request.path_params["which"]
         open_item = session.open
-        if not (open_item and open_item[0] == k and which < len(spec.image_columns)):
+        if not (open_item and open_item.k == k and request.query_params.get("key") == open_item.key
+                and which < len(spec.image_columns)):
             return PlainTextResponse("not found", status_code=404)  # only the open item's images
-        return Response(store.image(session.order[k], spec.image_columns[which]), media_type="image/png",
-                        headers=IMAGE_HEADERS)
+        try:
+            data = store.image(session.order[k], spec.image_columns[which])
+        except Changed as exc:
+            return PlainTextResponse(str(exc), status_code=409)
+        return Response(data, media_type="image/png", headers=IMAGE_HEADERS)
 
     return Starlette(routes=[
         Route("/", index),

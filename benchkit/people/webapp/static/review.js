@@ -74,7 +74,7 @@ async function show(id) {
   renderOthers();
   $("status").textContent = d ? `you: ${d.verdict}` : "";
   $("status").className = "status";
-  await viewer.load(SETTINGS.images.map((_, i) => `image/${encodeURIComponent(id)}/${i}`), row.boxes);
+  await viewer.load(SETTINGS.images.map((_, i) => `image/${encodeURIComponent(id)}/${i}?v=${row.version}`), row.boxes);
   if (seq !== state.shown) return;
   document.body.dataset.row = id;
 }
@@ -127,7 +127,7 @@ function toggleCriterion(i) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" && e.target.type === "text") {
+  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT" || e.target.tagName === "INPUT" && e.target.type === "text") {
     if (e.key === "Escape") e.target.blur();
     return;
   }
