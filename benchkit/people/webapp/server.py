@@ -244,12 +244,14 @@ def bind(host: str, port: int) -> socket.socket:
 class Served:
     """A running server (in a background thread, for the Python API and tests)."""
 
-    def __init__(self, server, thread, url: str):
-        self.server, self.thread, self.url = server, thread, url
+    def __init__(self, server, thread, url: str, on_stop=None):
+        self.server, self.thread, self.url, self.on_stop = server, thread, url, on_stop
 
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+        if self.on_stop is not None:
+            self.on_stop()
 
 
 def new_token() -> str:
@@ -265,10 +267,10 @@ def access(host: str, token: str | None) -> tuple[str, bool]:
 
 
 def serve(app, *, host: str, port: int, token: str, everywhere: bool, open_browser: bool = False,
-          background: bool = False, announce=print):
+          background: bool = False, announce=print, on_stop=None):
     """Listen on host:port and serve `app` (under `base_path(token)` where every request carries
     the token); print (announce) the URL, with the token when one is needed. Blocks until
-    interrupted, unless `background` (then returns a `Served`)."""
+    interrupted, unless `background` (then returns a `Served`); `on_stop` runs once serving ends."""
     import uvicorn
 
     base = base_path(token) if everywhere else "/"
@@ -285,6 +287,10 @@ def serve(app, *, host: str, port: int, token: str, everywhere: bool, open_brows
     if background:
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
-        return Served(server, thread, url)
-    server.run(sockets=[sock])
+        return Served(server, thread, url, on_stop)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if on_stop is not None:
+            on_stop()
     return None

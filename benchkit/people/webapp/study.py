@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import fcntl
 import re
 import secrets
 import threading
@@ -94,14 +95,68 @@ class OpenItem:
     key: str
 
 
+class SessionLock:
+    """One server at a time per session: an exclusive `flock` on `<session>.lock`, which holds the
+    owner's pid for the message. The kernel drops the lock when its process dies, however it dies,
+    so a lock left by a killed server is simply taken over."""
+
+    def __init__(self, answers: Path, what: str):
+        self.path = answers.with_suffix(".lock")
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise UserError(f"cannot write the study lock {self.path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            owner = os.pread(self.fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(self.fd)
+            raise UserError(f"{what} is open in another study server (pid {owner}): answer it there, or stop that "
+                            "server first") from None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing drops the flock; the file stays (see the class docstring)
+            self.fd = -1
+
+
 class Session:
-    """One participant's run: which item is open, since when; answers appended durably."""
+    """One participant's run: which item is open, since when; answers appended durably. When an
+    item was first shown is kept on disk too (`<session>.open.json`), so a killed and restarted
+    server gives the participant the same item with the time it has left, not a fresh clock."""
 
     def __init__(self, path: Path, order: list[str], participant: str, time_limit: float | None):
         self.path, self.order, self.participant, self.time_limit = path, order, participant, time_limit
+        self.open_path = path.with_suffix(".open.json")
         self.lock = threading.Lock()
         self.answered = self._answered()
-        self.open: OpenItem | None = None
+        self.open: OpenItem | None = self._reopened()
+
+    def _reopened(self) -> OpenItem | None:
+        """The item a previous server had open, with its clock running since it was first shown."""
+        if not self.open_path.exists():
+            return None
+        try:
+            shown = json.loads(self.open_path.read_text(encoding="utf-8"))
+            row_id, since = shown["id"], float(shown["shown"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise UserError(f"{self.open_path}: not a study item record; remove it (the item's clock restarts)") from None
+        if row_id not in self.order or row_id in self.answered:
+            return None  # answered just before the server stopped
+        elapsed = max(0.0, time.time() - since)
+        return OpenItem(self.order.index(row_id), time.monotonic() - elapsed, secrets.token_hex(8))
+
+    def _show(self, k: int, now: float) -> OpenItem:
+        """Open item `k`, first recording when (wall clock, synced) for a server that restarts."""
+        tmp = self.open_path.with_suffix(".partial")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps({"id": self.order[k], "shown": time.time()}))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.open_path)
+        return OpenItem(k, now, secrets.token_hex(8))
 
     def _answered(self) -> set[str]:
         if not self.path.exists():
@@ -127,6 +182,7 @@ class Session:
             os.fsync(f.fileno())
         self.answered.add(self.order[k])
         self.open = None
+        self.open_path.unlink(missing_ok=True)  # after the answer: a crash between them leaves an answered id
         return line
 
     def next_item(self) -> tuple[OpenItem, float | None] | None:
@@ -143,7 +199,7 @@ class Session:
                 todo = self.remaining()
                 if not todo:
                     return None
-                self.open = OpenItem(todo[0], now, secrets.token_hex(8))
+                self.open = self._show(todo[0], now)
 
     def answer(self, k: int, response: str | None) -> dict:
         with self.lock:
