@@ -4,7 +4,8 @@ Runs `dicobench.build` (per task) and `multipanelvqa.build` (images per source) 
 folder with the shard jobs handed to a stand-in engine that only counts them, so what is measured
 is the planning (manifest, missing shards, jobs) and one shard's letter schedule, which every
 worker computes over the task's whole count. Prints each count's figures with ratios against the
-smallest, measured in this process. The builds refuse counts over `benchkit.engines.driver.MAX_COUNT`.
+smallest, measured in this process (tracemalloc slows the planning about twice). The builds refuse
+counts over their limits (`dicobench.build.MAX_PER_TASK`, `multipanelvqa.build.MAX_IMAGES`).
 
     python benchmarks/bench_plan.py [--counts 96,10000,100000,1000000]
 """
@@ -52,13 +53,14 @@ def main() -> None:
                 mpv.run_jobs, mpv.write_card = stand_in, lambda out: None
                 mpv.build(Path(tmp) / f"m{n}", images=n, num_proc=1, progress=False, overwrite=True)
 
-            rows.append((n, measure(dico_plan), measure(mpv_plan)))
+            rows.append((n, measure(dico_plan), measure(mpv_plan) if n <= mpv.MAX_IMAGES else None))
     base = rows[0]
     print(f"{'count':>9} | {'dicobench plan s':>16} {'MiB':>7} {'jobs':>7} {'x time':>7} {'x MiB':>6} | "
           f"{'multipanelvqa plan s':>20} {'MiB':>7} {'jobs':>6} {'x time':>7} {'x MiB':>6}")
     for n, d, m in rows:
-        print(f"{n:>9} | {d[0]:>16.2f} {d[1]:>7.1f} {d[2]:>7} {d[0] / base[1][0]:>7.1f} {d[1] / base[1][1]:>6.1f} | "
-              f"{m[0]:>20.2f} {m[1]:>7.1f} {m[2]:>6} {m[0] / base[2][0]:>7.1f} {m[1] / base[2][1]:>6.1f}")
+        line = f"{n:>9} | {d[0]:>16.2f} {d[1]:>7.1f} {d[2]:>7} {d[0] / base[1][0]:>7.1f} {d[1] / base[1][1]:>6.1f} | "
+        print(line + (f"{m[0]:>20.2f} {m[1]:>7.1f} {m[2]:>6} {m[0] / base[2][0]:>7.1f} {m[1] / base[2][1]:>6.1f}"
+                      if m else f"{'refused (over --images ' + str(mpv.MAX_IMAGES) + ')':>50}"))
 
 
 if __name__ == "__main__":

@@ -208,8 +208,8 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
         raise UserError(f"--images must be a positive integer, got {o.images!r}")
     if o.images is not None:
         check_count(o.images, MAX_IMAGES, "--images", "Q1's yes/no and Q3's letters are balanced over a source's "
-                    "whole count and every image is planned on the driver before the first shard (about 1 minute "
-                    "and 150 MB at the limit)")
+                    "whole count and every image is planned on the driver before the first shard (about 140 MB and "
+                    "a minute at the limit)")
     source_list = _resolve(o.sources, SOURCES, "source")
     config_list = _resolve(o.configs if o.configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
     if o.num_shards is not None and o.num_shards <= 0:

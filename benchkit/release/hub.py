@@ -26,6 +26,7 @@ from benchkit.cli.errors import UserError, first_line
 from benchkit.release.licences import UNKNOWN
 
 README = "README.md"
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where built: cards with dataset_info are long
 
 
 def read_metadata(folder: Path) -> dict:
@@ -35,16 +36,17 @@ def read_metadata(folder: Path) -> dict:
         raise UserError(f"{readme} not found: pass the folder that `build` wrote")
     match = re.match(r"---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(\r?\n|$)", readme.read_text(encoding="utf-8"), re.S)
     try:
-        meta = yaml.safe_load(match.group(1)) if match else None
+        meta = yaml.load(match.group(1), Loader=SAFE_LOADER) if match else None
     except yaml.YAMLError as exc:
         raise UserError(f"{readme}: front matter is not valid YAML ({first_line(exc)})") from None
     return meta if isinstance(meta, dict) else {}
 
 
-def read_configs(folder: Path) -> list[dict]:
-    """The card's YAML `configs:`: what `load_dataset` and the Hub read to find the data."""
+def read_configs(folder: Path, meta: dict | None = None) -> list[dict]:
+    """The card's YAML `configs:`: what `load_dataset` and the Hub read to find the data (from
+    `meta`, the card's metadata when already read)."""
     readme = folder / README
-    configs = read_metadata(folder).get("configs")
+    configs = (read_metadata(folder) if meta is None else meta).get("configs")
     if not isinstance(configs, list) or not configs or not all(isinstance(c, dict) for c in configs):
         raise UserError(f"{readme} has no `configs:` list in its YAML front matter")
     return configs

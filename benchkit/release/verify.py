@@ -52,9 +52,9 @@ def verify_build(folder, *, config: str | None = None, split: str | None = None,
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder")
     readme = folder / README
-    configs = read_configs(folder)
-    info = {str(c.get("config_name")): c for c in read_metadata(folder).get("dataset_info") or []
-            if isinstance(c, dict)}
+    meta = read_metadata(folder)
+    configs = read_configs(folder, meta)
+    info = {str(c.get("config_name")): c for c in meta.get("dataset_info") or [] if isinstance(c, dict)}
     patterns = [p for p in card_patterns(configs) if (config is None or p[0] == config)
                 and (split is None or p[1] == split)]
     if not patterns:
