@@ -65,85 +65,82 @@ class Client:
         return reply.status, reply.read()
 
 
-def _serve_review(spec, build):
-    from benchkit.people.webapp.launch import review
+@pytest.fixture
+def serving(bench):
+    """start(kind) -> a Client of a review or study server on the copy (stopped afterwards)."""
+    from benchkit.people.webapp.launch import review, study
 
-    return review(spec, build, port=0, reviewer="ann", background=True, announce=lambda line: None)
-
-
-def _serve_study(spec, build):
-    from benchkit.people.webapp.launch import study
-
-    return study(spec, build, time_limit=None, participant="ann", n=2, port=0, background=True,
-                 announce=lambda line: None)
-
-
-def test_review_answers_bad_paths_and_bodies_with_4xx(bench):
     spec, build = bench
-    server = _serve_review(spec, build)
-    try:
-        client = Client(server.url)
-        row = json.loads(client.request("GET", "api/rows")[1])["rows"][0]["id"]
-        for path in (f"image/{row}/%C2%B2", f"image/{row}/%D9%A1", f"image/{row}/1%00", f"image/{row}/99999999999999999999",
-                     f"image/{row}/-0", "api/row/%00", "api/row/%C2%B2"):
-            status, _ = client.request("GET", path)
-            assert 400 <= status < 500, (path, status)
-        for body in NOT_JSON_OBJECTS + [json.dumps({"id": row, "verdict": "accept", "note": 5}).encode(),
-                                        json.dumps({"id": row, "verdict": ["accept"]}).encode(),
-                                        json.dumps({"id": [row], "verdict": "accept"}).encode(),
-                                        json.dumps({"id": row, "verdict": "accept", "criteria": "scale"}).encode()]:
-            status, reply = client.request("POST", "api/decision", body)
-            assert 400 <= status < 500, (body, status, reply)
-        assert not decisions_path(build).exists() or decisions_path(build).read_text() == ""
-    finally:
+    servers = []
+
+    def start(kind: str) -> Client:
+        if kind == "review":
+            server = review(spec, build, port=0, reviewer="ann", background=True, announce=lambda line: None)
+        else:
+            server = study(spec, build, time_limit=None, participant="ann", n=2, port=0, background=True,
+                           announce=lambda line: None)
+        servers.append(server)
+        return Client(server.url)
+
+    yield start
+    for server in servers:
         server.stop()
 
 
-def test_review_limits_bodies_and_notes(bench):
-    spec, build = bench
-    server = _serve_review(spec, build)
-    try:
-        client = Client(server.url)
-        row = json.loads(client.request("GET", "api/rows")[1])["rows"][0]["id"]
-        huge = json.dumps({"id": row, "verdict": "accept", "note": "x" * (50 << 20)}).encode()  # 50 MB
-        assert client.request("POST", "api/decision", huge)[0] == 413
-        assert client.request("POST", "api/decision", huge, chunked=True)[0] == 413  # no Content-Length to trust
-        long_note = json.dumps({"id": row, "verdict": "accept", "note": "é" * 5000}).encode()
-        assert len(long_note) < MAX_BODY and client.request("POST", "api/decision", long_note)[0] == 413
-        fine = json.dumps({"id": row, "verdict": "accept", "note": "é" * 2000}).encode()
-        assert client.request("POST", "api/decision", fine)[0] == 200
-        lines = decisions_path(build).read_text().splitlines()
-        assert len(lines) == 1 and json.loads(lines[0])["note"] == "é" * 2000
-        listing = client.request("GET", "api/rows")[1]
-        assert len(listing) < MAX_BODY  # what every page load fetches stays small
-    finally:
-        server.stop()
+def test_review_answers_bad_paths_and_bodies_with_4xx(bench, serving):
+    build = bench[1]
+    client = serving("review")
+    row = json.loads(client.request("GET", "api/rows")[1])["rows"][0]["id"]
+    for path in (f"image/{row}/%C2%B2", f"image/{row}/%D9%A1", f"image/{row}/1%00", f"image/{row}/99999999999999999999",
+                 f"image/{row}/-0", "api/row/%00", "api/row/%C2%B2"):
+        status, _ = client.request("GET", path)
+        assert 400 <= status < 500, (path, status)
+    for body in NOT_JSON_OBJECTS + [json.dumps({"id": row, "verdict": "accept", "note": 5}).encode(),
+                                    json.dumps({"id": row, "verdict": ["accept"]}).encode(),
+                                    json.dumps({"id": [row], "verdict": "accept"}).encode(),
+                                    json.dumps({"id": row, "verdict": "accept", "criteria": "scale"}).encode()]:
+        status, reply = client.request("POST", "api/decision", body)
+        assert 400 <= status < 500, (body, status, reply)
+    assert not decisions_path(build).exists() or decisions_path(build).read_text() == ""
 
 
-def test_study_answers_bad_paths_and_bodies_with_4xx(bench):
-    spec, build = bench
-    server = _serve_study(spec, build)
-    try:
-        client = Client(server.url)
-        item = json.loads(client.request("POST", "api/next", b"{}")[1])
-        k = item["k"]
-        for path in (f"image/%C2%B2/0", f"image/{k}/%C2%B2", f"image/{k}/%D9%A1", f"image/{k}/99999999999999999999",
-                     f"image/99999999999999999999/0"):
-            status, _ = client.request("GET", path)
-            assert 400 <= status < 500, (path, status)
-        for body in NOT_JSON_OBJECTS + [json.dumps({"k": True, "response": "A"}).encode(),
-                                        json.dumps({"k": str(k), "response": "A"}).encode(),
-                                        json.dumps({"k": k + 0.5, "response": "A"}).encode(),
-                                        json.dumps({"k": k, "response": 5}).encode(),
-                                        json.dumps({"k": 10 ** 30, "response": "A"}).encode()]:
-            status, reply = client.request("POST", "api/answer", body)
-            assert 400 <= status < 500, (body, status, reply)
-        huge = b'{"k": 0, "response": "' + b"x" * (MAX_BODY + 1) + b'"}'
-        for path in ("api/answer", "api/next"):
-            assert client.request("POST", path, huge)[0] == 413
-            assert client.request("POST", path, huge, chunked=True)[0] == 413
-        assert client.request("POST", "api/answer", json.dumps({"k": k, "response": "A"}).encode())[0] == 200
-        lines = (build / ".study" / "ann-none.jsonl").read_text().splitlines()
-        assert len(lines) == 1 and json.loads(lines[0])["response"] == "A"
-    finally:
-        server.stop()
+def test_review_limits_bodies_and_notes(bench, serving):
+    build = bench[1]
+    client = serving("review")
+    row = json.loads(client.request("GET", "api/rows")[1])["rows"][0]["id"]
+    huge = json.dumps({"id": row, "verdict": "accept", "note": "x" * (50 << 20)}).encode()  # 50 MB
+    assert client.request("POST", "api/decision", huge)[0] == 413
+    assert client.request("POST", "api/decision", huge, chunked=True)[0] == 413  # no Content-Length to trust
+    long_note = json.dumps({"id": row, "verdict": "accept", "note": "é" * 5000}).encode()
+    assert len(long_note) < MAX_BODY and client.request("POST", "api/decision", long_note)[0] == 413
+    fine = json.dumps({"id": row, "verdict": "accept", "note": "é" * 2000}).encode()
+    assert client.request("POST", "api/decision", fine)[0] == 200
+    lines = decisions_path(build).read_text().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["note"] == "é" * 2000
+    listing = client.request("GET", "api/rows")[1]
+    assert len(listing) < MAX_BODY  # what every page load fetches stays small
+
+
+def test_study_answers_bad_paths_and_bodies_with_4xx(bench, serving):
+    build = bench[1]
+    client = serving("study")
+    item = json.loads(client.request("POST", "api/next", b"{}")[1])
+    k = item["k"]
+    for path in ("image/%C2%B2/0", f"image/{k}/%C2%B2", f"image/{k}/%D9%A1", f"image/{k}/99999999999999999999",
+                 "image/99999999999999999999/0"):
+        status, _ = client.request("GET", path)
+        assert 400 <= status < 500, (path, status)
+    for body in NOT_JSON_OBJECTS + [json.dumps({"k": True, "response": "A"}).encode(),
+                                    json.dumps({"k": str(k), "response": "A"}).encode(),
+                                    json.dumps({"k": k + 0.5, "response": "A"}).encode(),
+                                    json.dumps({"k": k, "response": 5}).encode(),
+                                    json.dumps({"k": 10 ** 30, "response": "A"}).encode()]:
+        status, reply = client.request("POST", "api/answer", body)
+        assert 400 <= status < 500, (body, status, reply)
+    huge = b'{"k": 0, "response": "' + b"x" * (MAX_BODY + 1) + b'"}'
+    for path in ("api/answer", "api/next"):
+        assert client.request("POST", path, huge)[0] == 413
+        assert client.request("POST", path, huge, chunked=True)[0] == 413
+    assert client.request("POST", "api/answer", json.dumps({"k": k, "response": "A"}).encode())[0] == 200
+    lines = (build / ".study" / "ann-none.jsonl").read_text().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["response"] == "A"
