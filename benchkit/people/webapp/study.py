@@ -10,10 +10,10 @@ items are numbered by position in the session and carry only `spec.study_view`.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
-import fcntl
 import re
 import secrets
 import threading
