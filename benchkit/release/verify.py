@@ -38,7 +38,7 @@ class Verified:
     def describe(self) -> str:
         configs = sorted({c for c, _ in self.rows})
         splits = sorted({s for _, s in self.rows})
-        total = {s: max(n for (c, t), n in self.rows.items() if t == s) for s in splits}
+        total = {s: max(n for (c, t), n in self.rows.items() if t == s) for s in splits}  # its largest config: all
         counts = ", ".join(f"{n} rows in split {s}" for s, n in total.items())
         return (f"{self.folder}: verified {len(self.shards)} shards of {len(configs)} configs ({counts}): every "
                 "footer reads, every column the card lists is there with its type, and the row counts match the card")
@@ -96,7 +96,7 @@ def verify_dataset(dataset, **checks) -> Verified | None:
 
 def _footer(path: Path) -> pq.FileMetaData:
     try:
-        return pq.ParquetFile(path).metadata
+        return pq.read_metadata(path)
     except (pa.ArrowException, OSError) as exc:
         raise UserError(f"{path}: not a readable Parquet file ({first_line(exc)}): the shard is damaged or cut short; "
                         f"{REMEDY}") from None
