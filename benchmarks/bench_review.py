@@ -1,7 +1,7 @@
 """How fast the review server opens a row: its JSON and both full-resolution images.
 
 Builds DiCoBench (or reuses `--dir`), starts the review server on loopback and fetches
-every row's `/api/row/ID` and `/image/ID/0`, `/image/ID/1` over HTTP, as the page does, then
+every row's `/api/row/ID` and `/image/ID/0?v=...`, `/image/ID/1?v=...` over HTTP, as the page does, then
 prints the server's start-up (index) time and the median, 95th percentile and maximum time
 to open one pair. Target: well under a second per pair for a 768-row build (per task 96).
 
@@ -49,8 +49,8 @@ def main() -> None:
             times, sizes = [], []
             for row_id in ids:
                 t = time.perf_counter()
-                fetch(server.url + f"api/row/{row_id}")
-                size = sum(len(fetch(server.url + f"image/{row_id}/{i}")) for i in (0, 1))
+                version = json.loads(fetch(server.url + f"api/row/{row_id}"))["version"]
+                size = sum(len(fetch(server.url + f"image/{row_id}/{i}?v={version}")) for i in (0, 1))
                 times.append(time.perf_counter() - t)
                 sizes.append(size)
         finally:

@@ -15,12 +15,12 @@ from collections import Counter
 from typing import Sequence
 
 from benchkit import __version__
-from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
-                             other_split_shards, refuse_shared, run_jobs)
+from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
+                             missing_shards, other_split_shards, refuse_shared, run_jobs)
 from benchkit.people.decisions import build_rejections, holds_rejected
 from benchkit.scene.difficulty import DEFAULT, Difficulty, preset
 from benchkit.cli.errors import UserError
-from benchkit.photos.sources import SizePolicy
+from benchkit.photos.sources import SizePolicy, require_opencv
 from benchkit.scene.random_scenes import SceneConfig
 from benchkit.io.shards import Location, child, location, read_column, shard_ranges
 from dicobench.card import MANIFEST_DIR, write_card
@@ -30,6 +30,7 @@ from dicobench.tasks.registry import get_task, tasks_from
 from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
 
 PHOTO_KINDS = ("folder", "vstar", "hf")
+MAX_PER_TASK = 1_000_000  # rows per task a build plans (see generation_options)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,6 +163,7 @@ def _photo_tasks(photos: Photos, split: str) -> tuple[str, ...]:
         raise UserError(f"unknown source {photos.source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
     if photos.test_photos is not None and not 0 < photos.test_photos < 1:
         raise UserError(f"--test-photos must be a share between 0 and 1, got {photos.test_photos}")
+    require_opencv()  # before any proposer (which imports it) loads
     chosen = photo_source(photos.source, SizePolicy(photos.min_long_side, photos.upscale), split, photos.test_photos)
     if not len(chosen):
         raise UserError(f"source {photos.source!r} holds no photos" + (f" for the {split} split" if photos.test_photos else ""))
@@ -237,6 +239,9 @@ def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOp
     per_task, run = options.per_task, options.run
     if not isinstance(per_task, int) or per_task <= 0:
         raise UserError(f"--per-task must be a positive integer, got {per_task!r}")
+    check_count(per_task, MAX_PER_TASK, "--per-task", "the correct letters are balanced over a task's whole count, "
+                "a schedule every worker computes for each shard (about 24 MB and 2 s at the limit), and every shard "
+                "is planned before the first row (benchmarks/bench_plan.py)")
     rows_per_shard = options.rows_per_shard
     if options.num_shards is not None:
         if options.num_shards <= 0:
@@ -301,14 +306,16 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     out = location(out_dir)
     if opts.models.uses_llm and not isinstance(out, os.PathLike):
         raise UserError("--instructions/--verify need a local --out (their reply cache is a local folder)")
-    claim(out, child(out, MANIFEST_DIR, f"{run.split}.json"), _manifest(opts, tasks), TASKS, run, f"{run.split} split")
-    endpoint = options.source.endpoint if isinstance(options.source, Photos) else Endpoint()
-    held_out = held_out_sources(out, run.split)
-    ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
-    rejected = build_rejections(out)  # rows reviewers rejected (`dicobench review`) are regenerated
-    todo = missing_shards(out, tasks, run.split, ranges, stale=lambda path: holds_rejected(path, rejected))
-    jobs = [ShardJob(opts, task, k, str(todo[k][task]), held_out, endpoint, rejected)
-            for task in tasks for k in sorted(todo) if task in todo[k]]
-    run_jobs(make_shard, jobs, sum(len(ranges[j.shard]) for j in jobs), f"dicobench {run.split}", run)
-    write_card(out)
+    with claimed(out, child(out, MANIFEST_DIR, f"{run.split}.json"), _manifest(opts, tasks), TASKS, run,
+                 f"{run.split} split"):
+        endpoint = options.source.endpoint if isinstance(options.source, Photos) else Endpoint()
+        held_out = held_out_sources(out, run.split)
+        ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
+        rejected = build_rejections(out)  # rows reviewers rejected (`dicobench review`) are regenerated
+        todo = missing_shards(out, tasks, run.split, ranges, stale=lambda path: holds_rejected(path, rejected),
+                              features=features())
+        jobs = [ShardJob(opts, task, k, str(todo[k][task]), held_out, endpoint, rejected)
+                for task in tasks for k in sorted(todo) if task in todo[k]]
+        run_jobs(make_shard, jobs, sum(len(ranges[j.shard]) for j in jobs), f"dicobench {run.split}", run)
+        write_card(out)
     return out

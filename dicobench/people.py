@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from benchkit.people.webapp.spec import BenchmarkSpec
 from dicobench.card import MANIFEST_DIR
-from dicobench.schema import LETTERS, TASKS
+from dicobench.schema import LETTERS, TASKS, features
 
 # The paper's four review criteria (DiCoBench, 3.2.3).
 CRITERIA = (
@@ -45,5 +45,6 @@ SPEC = BenchmarkSpec(
     criteria=CRITERIA,
     review_view=review_view,
     study_view=study_view,
+    columns=tuple(features()),
     study_group="task",
 )

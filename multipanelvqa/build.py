@@ -19,8 +19,8 @@ from typing import Sequence
 import numpy as np
 
 from benchkit import __version__
-from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_split, claim, missing_shards,
-                             other_split_shards, refuse_shared, run_jobs)
+from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
+                             missing_shards, other_split_shards, refuse_shared, run_jobs)
 from benchkit.people.decisions import build_rejections, holds_rejected
 from benchkit.engines.local import map_jobs
 from benchkit.cli.errors import UserError
@@ -39,6 +39,7 @@ from multipanelvqa.sources.image_sets import PROCEDURAL, procedural_set
 
 SOURCES = PROCEDURAL + ADAPTERS
 ROWS_PER_IMAGE = len(QUESTION_TYPES)
+MAX_IMAGES = 100_000  # images per source a build plans (see build)
 
 
 def _resolve(values, allowed: Sequence[str], what: str) -> list[str]:
@@ -205,6 +206,10 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     check_split(run.split)
     if o.images is not None and (not isinstance(o.images, int) or o.images <= 0):
         raise UserError(f"--images must be a positive integer, got {o.images!r}")
+    if o.images is not None:
+        check_count(o.images, MAX_IMAGES, "--images", "Q1's yes/no and Q3's letters are balanced over a source's "
+                    "whole count and every image is planned on the driver before the first shard (about 140 MB and "
+                    "a minute at the limit)")
     source_list = _resolve(o.sources, SOURCES, "source")
     config_list = _resolve(o.configs if o.configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
     if o.num_shards is not None and o.num_shards <= 0:
@@ -243,21 +248,22 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
         "compress_level": o.compress_level,
         "difficulty": {"description": panels.describe(), **dataclasses.asdict(panels)},
     }))
-    claim(out, child(out, MANIFEST_DIR, manifest_name(run.split)), manifest, SYNTHETIC_CONFIGS, run,
-          f"synthetic {run.split} build")
-    ranges = shard_ranges(len(schedule), images_per_shard)
-    rejected = build_rejections(out) if qsource.model is None else frozenset()  # images reviewers rejected
-    # a rejected question redraws its image, and so every config's rows of it
-    todo = missing_shards(out, config_list, run.split, ranges, ROWS_PER_IMAGE,
-                          stale=lambda path: holds_rejected(path, rejected), linked=True)
-    if todo:
-        tasks = [ImageTask(*image, o.seed, (), o.compress_level, split=run.split, cycle=cycle, difficulty=panels)
-                 for image, cycle in zip(schedule, cycles)]
-        tasks = [dataclasses.replace(t, redo=redo_count(t, config_list, rejected)) for t in tasks]
-        jobs = _jobs(out, tasks, ranges, todo, o.seed, data, data_split, qsource, held_out_panels(out, run.split), run)
-        total = sum(len(j.tasks) * len(j.paths) * ROWS_PER_IMAGE for j in jobs)
-        run_jobs(make_shard, jobs, total, f"multipanelvqa {run.split}", run)
-    write_card(out)
+    with claimed(out, child(out, MANIFEST_DIR, manifest_name(run.split)), manifest, SYNTHETIC_CONFIGS, run,
+                 f"synthetic {run.split} build"):
+        ranges = shard_ranges(len(schedule), images_per_shard)
+        rejected = build_rejections(out) if qsource.model is None else frozenset()  # images reviewers rejected
+        # a rejected question redraws its image, and so every config's rows of it
+        todo = missing_shards(out, config_list, run.split, ranges, ROWS_PER_IMAGE,
+                              stale=lambda path: holds_rejected(path, rejected), linked=True, features=features())
+        if todo:
+            tasks = [ImageTask(*image, o.seed, (), o.compress_level, split=run.split, cycle=cycle, difficulty=panels)
+                     for image, cycle in zip(schedule, cycles)]
+            tasks = [dataclasses.replace(t, redo=redo_count(t, config_list, rejected)) for t in tasks]
+            jobs = _jobs(out, tasks, ranges, todo, o.seed, data, data_split, qsource, held_out_panels(out, run.split),
+                         run)
+            total = sum(len(j.tasks) * len(j.paths) * ROWS_PER_IMAGE for j in jobs)
+            run_jobs(make_shard, jobs, total, f"multipanelvqa {run.split}", run)
+        write_card(out)
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from benchkit.people.webapp.spec import BenchmarkSpec
 from multipanelvqa.card import MANIFEST_DIR
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, features
 
 # What the paper's people checked of every question (MultipanelVQA, 3.2 and A.3).
 CRITERIA = (
@@ -51,5 +51,6 @@ SPEC = BenchmarkSpec(
     criteria=CRITERIA,
     review_view=review_view,
     study_view=study_view,
+    columns=tuple(features()),
     study_group="question_type",
 )

@@ -10,16 +10,45 @@ from typing import Callable, Iterable, NoReturn, Sequence
 
 from benchkit import __version__
 from benchkit.cli.errors import UserError, first_line
+from benchkit.eval.endpoint import check_endpoint
 
 Registrar = Callable[[argparse._SubParsersAction], None]
 
 
+SECRET_OPTION = re.compile(r"--?[\w-]*(key|token|secret|password)[\w-]*", re.I)  # options whose values are secrets
+
+
+class UsageError(Exception):
+    """A usage error of a parser made by `run`, reported there (where the command line is known)."""
+
+    def __init__(self, prog: str, message: str):
+        super().__init__(message)
+        self.prog = prog
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one `error:` line (status 2), like every other
-    bad input; the usage itself stays one `--help` away."""
+    bad input; the usage itself stays one `--help` away. The error goes up to `run`, which
+    prints it with secrets redacted."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        raise UsageError(self.prog, message)
+
+
+def redact(message: str, argv: Sequence[str]) -> str:
+    """`message` without the values of the options in `argv` whose names say key, token, secret
+    or password (argparse quotes mistyped ones whole in "unrecognized arguments")."""
+    values = []
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if SECRET_OPTION.fullmatch(name):
+            if eq:
+                values.append(value)
+            elif i + 1 < len(argv):
+                values.append(argv[i + 1])
+    for value in sorted({v for v in values if v}, key=len, reverse=True):
+        message = message.replace(value, "***")
+    return message
 
 
 def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
@@ -31,7 +60,12 @@ def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequ
     sub = parser.add_subparsers(dest="command", required=True)
     for register in registrars:
         register(sub)
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"{exc.prog}: error: {redact(str(exc), argv)} (see {exc.prog} --help)", file=sys.stderr)
+        raise SystemExit(2) from None
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
@@ -94,10 +128,11 @@ def positive_int(text: str) -> int:
 
 
 def http_url(text: str) -> str:
-    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1."""
-    if not re.match(r"https?://[^/\s]+", text):
-        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL, got {text!r}")
-    return text
+    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1 (benchkit.eval.endpoint)."""
+    try:
+        return check_endpoint(text)
+    except UserError as exc:
+        raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
 
 
 def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,

@@ -6,6 +6,7 @@ import argparse
 import functools
 from pathlib import Path
 
+from benchkit.cli.commands import http_url
 from benchkit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 
 
@@ -36,7 +37,7 @@ def make_human_register(spec: BenchmarkSpec, module: str, judge: bool = False):
         p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
         if judge:
             p.add_argument("--judge", help="openai:<model>: judge free-text answers the rules cannot decide")
-            p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge")
+            p.add_argument("--judge-base-url", type=http_url, help="OpenAI-compatible endpoint of the judge")
             p.add_argument("--judge-api-key", help="its API key (prefer OPENAI_API_KEY)")
         p.set_defaults(func=handle)
 

@@ -11,8 +11,10 @@ only the missing ones, on any engine, with the same bytes.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import datasets
 from tqdm.auto import tqdm
@@ -20,7 +22,8 @@ from tqdm.auto import tqdm
 from benchkit.engines.local import check_engine, map_jobs
 from benchkit.cli.errors import UserError
 from benchkit.io.manifest import claim_folder
-from benchkit.io.shards import Location, ShardWriter, child, complete_shard, glob, remove_shards, shard_name
+from benchkit.io.shards import (Location, ShardWriter, child, complete_shard, exists, glob, remove, remove_shards,
+                                shard_name)
 
 SPLITS = {"test": 0, "train": 1}  # each split owns a disjoint range of seeds (or image sets)
 
@@ -53,20 +56,59 @@ def check_split(split: str) -> None:
         raise UserError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
 
 
+def check_count(count: int, limit: int, flag: str, why: str) -> None:
+    """Refuse a count over what a build can plan: memory and planning time grow with the count (the
+    benchmark says `why`), so a count past `limit` is refused before anything is written."""
+    if count > limit:
+        raise UserError(f"{flag} {count} is too large: at most {limit}, because {why}; build more as further "
+                        "builds with other --seed values, into other folders")
+
+
 def check_compress_level(level: int) -> None:
     if not 0 <= level <= 9:
         raise UserError("PNG compress level must be 0-9")
 
 
-def claim(out: Location, manifest_path: Location, manifest: dict, configs: Sequence[str], run: RunOptions, what: str) -> None:
-    """Record the manifest in `out`, refusing a folder holding another build; `--overwrite`
-    first deletes this split's shards in every config folder."""
+@contextmanager
+def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Sequence[str], run: RunOptions,
+            what: str) -> Iterator[None]:
+    """Record the manifest in `out`, refusing a folder holding another build (`--overwrite` first
+    deletes this split's shards in every config folder), for the build inside the block.
+
+    A first build that fails before any shard of its split is written takes its manifest and the
+    empty folders it made away with it: it would otherwise hold the folder for options that made
+    nothing (a corrected rerun was refused as "built with other options")."""
+    before = _folders(out)
+    fresh = run.overwrite or not exists(manifest_path)
 
     def clear() -> None:
         for config in configs:
             remove_shards(child(out, config), run.split)
 
     claim_folder(out, manifest_path, manifest, run.overwrite, clear, what)
+    try:
+        yield
+    except BaseException:
+        if fresh and not any(glob(child(out, config), f"{run.split}-*.parquet") for config in configs):
+            remove(manifest_path)
+            _prune(out, before)
+        raise
+
+
+def _folders(out: Location) -> set[Path] | None:
+    """The folders under a local `out` (None for object stores, which keep no empty folders)."""
+    if not isinstance(out, Path):
+        return None
+    return {p for p in [out, *out.rglob("*")] if p.is_dir()} if out.is_dir() else set()
+
+
+def _prune(out: Location, before: set[Path] | None) -> None:
+    """Remove the empty folders under `out` (itself included) that were not there `before`."""
+    if before is None or not out.is_dir():
+        return
+    for folder in sorted((p for p in [out, *out.rglob("*")] if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        if folder not in before and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def other_split_shards(out: Location, configs: Sequence[str], split: str) -> list[Location]:
@@ -75,15 +117,19 @@ def other_split_shards(out: Location, configs: Sequence[str], split: str) -> lis
 
 
 def missing_shards(out: Location, configs: Sequence[str], split: str, ranges: Sequence[range], rows_per_item: int = 1,
-                   stale: Callable[[Location], bool] | None = None, linked: bool = False) -> dict[int, dict[str, Location]]:
+                   stale: Callable[[Location], bool] | None = None, linked: bool = False,
+                   features: datasets.Features | None = None) -> dict[int, dict[str, Location]]:
     """shard index -> config -> path of the shards still to write (`ranges`: the items of each
-    shard, `rows_per_item` rows each); a finished shard with its sidecar is kept unless
-    `stale(path)` says it holds a row to regenerate (one a reviewer rejected). With `linked`
-    (configs that are views of the same items), a stale shard rewrites every config's shard k."""
+    shard, `rows_per_item` rows each); a finished shard with its sidecar (and, given `features`,
+    their columns and types: a damaged shard is rewritten) is kept unless `stale(path)` says it
+    holds a row to regenerate (one a reviewer rejected). With `linked` (configs that are views of
+    the same items), a stale shard rewrites every config's shard k."""
     todo: dict[int, dict[str, Location]] = {}
+    schema = features.arrow_schema if features is not None else None
     for k, items in enumerate(ranges):
         paths = {config: child(out, config, shard_name(split, k, len(ranges))) for config in configs}
-        done = {config: complete_shard(path, len(items) * rows_per_item) is not None for config, path in paths.items()}
+        done = {config: complete_shard(path, len(items) * rows_per_item, schema) is not None
+                for config, path in paths.items()}
         redo = {config: done[config] and stale is not None and stale(path) for config, path in paths.items()}
         for config, path in paths.items():
             if not done[config] or redo[config] or (linked and any(redo.values())):

@@ -20,6 +20,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,8 +107,9 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         check_features(rows.features, benchmark.features, benchmark.columns, str(dataset), benchmark.name)
     if benchmark.select:
         rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
+    fresh = out is not None and not Path(out).exists()
     place = tempfile.TemporaryDirectory() if out is None else contextlib.nullcontext(output_folder(out))
-    with place as folder:
+    with place as folder, _removed_unless_answered(Path(folder) if fresh else None):
         folder = Path(folder)
         path = folder / PREDICTIONS
         _check_settings(folder / RUN, path, {
@@ -122,6 +124,19 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
             with as_runner(model, **options) as runner:
                 ask(rows, todo, path, benchmark, runner, progress=progress)
         return _score(benchmark, path, dataset, config, selection, folder, label, say)
+
+
+@contextlib.contextmanager
+def _removed_unless_answered(folder: Path | None) -> Iterator[None]:
+    """On failure, remove `folder` (one this call created) while it holds no answer: a refused
+    run leaves nothing behind, an interrupted one keeps what it was told."""
+    try:
+        yield
+    except BaseException:
+        answers = folder / PREDICTIONS if folder is not None else None
+        if answers is not None and not (answers.exists() and answers.stat().st_size):
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def _score(benchmark: Benchmark, path: Path, dataset: str, config: str, split: str, out: Path, label: str,

@@ -23,6 +23,7 @@ import openai
 
 from benchkit.eval.reply_cache import CompletionCache, request_key
 from benchkit.cli.errors import UserError
+from benchkit.eval.endpoint import check_endpoint
 from benchkit.eval.retry import call_with_retries
 
 Messages = Sequence[dict]
@@ -84,6 +85,7 @@ class ChatClient:
         backoff: float = 1.0,
         max_backoff: float = 60.0,
     ):
+        check_endpoint(base_url, f"the endpoint of {model}")
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
             if base_url is None:

@@ -146,16 +146,20 @@ def _sample(label: str, ids: Iterable[str]) -> str:
 def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | None = None):
     """One split of a dataset folder or Hub repo; any failure is a one-line UserError.
 
-    With `columns`, only those of them that exist are read, so scoring never copies a
-    benchmark's images into the `datasets` cache. `datasets`' own progress bars are
-    silenced so that stderr holds only our messages."""
+    A local build is verified first (`benchkit.release.verify`). With `columns`, only those of
+    them that exist are read, so scoring never copies a benchmark's images into the `datasets` cache.
+    `datasets`' own progress bars and logs are silenced so that stderr holds only our messages."""
     import datasets  # deferred: reading predictions or `--help` should not pay for it
 
     from benchkit.io.dataset_input import locate, missing_hint
+    from benchkit.release.verify import verify_dataset
 
     dataset = locate(dataset)
+    verify_dataset(dataset, config=config, split=split.split("[")[0])  # a local build: its shards, first
     was_enabled = datasets.is_progress_bar_enabled()
+    verbosity = datasets.logging.get_verbosity()
     datasets.disable_progress_bars()
+    datasets.logging.set_verbosity(datasets.logging.CRITICAL)  # it logs a failed file's whole schema
     try:
         kwargs = {}
         if columns is not None:
@@ -164,11 +168,19 @@ def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | N
             kwargs["columns"] = [c for c in columns if c in available]
         return datasets.load_dataset(dataset, config, split=split, **kwargs)
     except Exception as exc:  # any loading failure is the user's input: report it on one line
-        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first_line(exc)}"
+        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first_line(_cause(exc))}"
                         + missing_hint(dataset)) from None
     finally:
+        datasets.logging.set_verbosity(verbosity)
         if was_enabled:
             datasets.enable_progress_bars()
+
+
+def _cause(exc: BaseException) -> BaseException:
+    """The failure under `datasets`' wrappers ("An error occurred while generating the dataset")."""
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return exc
 
 
 def load_references(dataset: str, config: str, split: str, columns: Sequence[str]) -> dict[str, list]:

@@ -2,13 +2,15 @@
 its small columns, and its images' stored bytes read from that one row group.
 
 Images are returned exactly as stored (PNG bytes), never decoded, so serving a 2K pair costs
-one row-group read. Only shards inside the build folder are indexed: a symlink that leads
+one row-group read; each row has a `version` for cacheable URLs, and a shard rewritten while the
+store is open is refused rather than read at stale offsets. Only shards inside the build folder are indexed: a symlink that leads
 out of it is skipped, so nothing outside the folder can be served.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 from pathlib import Path
 from typing import Sequence
@@ -24,6 +26,17 @@ class Place:
     shard: Path
     row_group: int
     offset: int
+    version: str  # changes whenever the bytes stored for the row can have changed
+
+
+class Changed(Exception):
+    """A shard was rewritten after the store indexed it (a rebuild while serving)."""
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    """What changes whenever a shard file is written anew: inode, size, modification time."""
+    st = path.stat()
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 class RowStore:
@@ -34,6 +47,7 @@ class RowStore:
         self.image_columns = tuple(image_columns)
         self.places: dict[str, Place] = {}
         self.rows: dict[str, dict] = {}  # id -> the decoded small columns
+        self.identities: dict[Path, tuple[int, int, int]] = {}  # shard -> its file's identity when indexed
         for config in configs:
             for shard in sorted((self.root / config).glob(f"{split}-*.parquet")):
                 if not shard.resolve().is_relative_to(self.root):
@@ -43,6 +57,7 @@ class RowStore:
             raise UserError(f"{root} holds no {split} rows for {', '.join(configs)}")
 
     def _index(self, shard: Path) -> None:
+        self.identities[shard] = identity = _identity(shard)
         file = pq.ParquetFile(shard)
         features = datasets.Features.from_arrow_schema(file.schema_arrow)
         small = [c for c in file.schema_arrow.names if c not in self.image_columns]
@@ -53,16 +68,25 @@ class RowStore:
                 if row["id"] in self.rows:
                     raise UserError(f"{shard}: row id {row['id']} appears twice in the build")
                 self.rows[row["id"]] = row
-                self.places[row["id"]] = Place(shard, group, offset)
+                key = f"{shard}:{identity}:{group}:{offset}:{row.get('seed')}"
+                self.places[row["id"]] = Place(shard, group, offset, hashlib.sha256(key.encode()).hexdigest()[:16])
 
     def ids(self) -> list[str]:
         return list(self.rows)
 
+    def version(self, row_id: str) -> str:
+        """A name for the row's stored bytes, for URLs a browser may cache: a rebuilt row (same id,
+        new bytes) gets another, since its shard was written anew."""
+        return self.places[row_id].version
+
     def image(self, row_id: str, column: str) -> bytes:
-        """The stored bytes of one image of a row (KeyError for unknown rows or columns)."""
+        """The stored bytes of one image of a row (KeyError for unknown rows or columns; Changed
+        when its shard was rewritten since it was indexed)."""
         if column not in self.image_columns:
             raise KeyError(column)
         place = self.places[row_id]
+        if _identity(place.shard) != self.identities[place.shard]:
+            raise Changed(f"{place.shard} was rewritten after the server started: restart it")
         table = pq.ParquetFile(place.shard).read_row_group(place.row_group, columns=[column])
         return table.column(column)[place.offset]["bytes"].as_py()
 

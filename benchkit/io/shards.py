@@ -173,15 +173,19 @@ def read_column(path: Location, column: str) -> list:
         return pq.read_table(f, columns=[column]).column(column).to_pylist()
 
 
-def complete_shard(path: Location, expected_rows: int) -> dict | None:
-    """The sidecar of a finished shard with the expected rows, or None if it must be (re)built.
-    Both files must exist: on object stores the shard's move is not atomic with its sidecar."""
+def complete_shard(path: Location, expected_rows: int, schema: pa.Schema | None = None) -> dict | None:
+    """The sidecar of a finished shard with the expected rows (and, given `schema`, exactly its
+    columns and types), or None if it must be (re)built. Both files must exist: on object stores
+    the shard's move is not atomic with its sidecar."""
     if not (exists(path) and exists(sidecar_path(path))):
         return None
     fs, p = resolve(path)
     try:
         with fs.open(p, "rb") as f:
-            if pq.ParquetFile(f).metadata.num_rows != expected_rows:
+            file = pq.ParquetFile(f)
+            if file.metadata.num_rows != expected_rows:
+                return None
+            if schema is not None and not file.schema_arrow.remove_metadata().equals(schema.remove_metadata()):
                 return None
         return read_json(sidecar_path(path))
     except Exception:

@@ -26,6 +26,11 @@ from benchkit.cli.errors import UserError
 REVIEW_DIR = ".review"
 DECISIONS_FILE = "decisions.jsonl"
 VERDICTS = ("accept", "reject")
+NOTE_LIMIT = 4000  # characters of a reviewer's note: every page load lists every note
+
+
+class NoteTooLong(ValueError):
+    """A new decision's note over NOTE_LIMIT (the review server answers 413)."""
 
 
 def decisions_path(build_dir: str | os.PathLike) -> Path:
@@ -53,8 +58,11 @@ class Decision:
 def make_decision(id: str, reviewer: str, verdict: str, criteria: Iterable[str], note: str, seed: int | None,
                   allowed: Iterable[str]) -> Decision:
     """A checked decision stamped with the current UTC time; ValueError says what is wrong."""
+    if isinstance(note, str) and len(note) > NOTE_LIMIT:
+        raise NoteTooLong(f"the note has {len(note)} characters; at most {NOTE_LIMIT}")
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
-    return _checked({"id": id, "reviewer": reviewer, "verdict": verdict, "criteria": list(criteria), "note": note,
+    criteria = list(criteria) if isinstance(criteria, (list, tuple)) else criteria  # else refused as not a list
+    return _checked({"id": id, "reviewer": reviewer, "verdict": verdict, "criteria": criteria, "note": note,
                      "time": now, "seed": seed}, tuple(allowed))
 
 

@@ -326,6 +326,14 @@ def _category_names(feature):
     return lambda value: None if value is None else str(value)
 
 
+def require_opencv() -> None:
+    """Photo sources find and edit regions with OpenCV, which only the `edit` extra installs."""
+    try:
+        import cv2  # noqa: F401
+    except ImportError:
+        raise UserError("photo sources need OpenCV, which the edit extra installs: pip install 'dicobench[edit]'") from None
+
+
 def open_source(spec: str, policy: SizePolicy = SizePolicy()) -> PhotoSource:
     """`folder:DIR`, `vstar:DIR` or `hf:REPO[:SPLIT]` (the build's `--source`)."""
     kind, _, rest = spec.partition(":")

@@ -26,6 +26,7 @@ from benchkit.cli.errors import UserError, first_line
 from benchkit.release.licences import UNKNOWN
 
 README = "README.md"
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where built: cards with dataset_info are long
 
 
 def read_metadata(folder: Path) -> dict:
@@ -35,22 +36,23 @@ def read_metadata(folder: Path) -> dict:
         raise UserError(f"{readme} not found: pass the folder that `build` wrote")
     match = re.match(r"---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(\r?\n|$)", readme.read_text(encoding="utf-8"), re.S)
     try:
-        meta = yaml.safe_load(match.group(1)) if match else None
+        meta = yaml.load(match.group(1), Loader=SAFE_LOADER) if match else None
     except yaml.YAMLError as exc:
         raise UserError(f"{readme}: front matter is not valid YAML ({first_line(exc)})") from None
     return meta if isinstance(meta, dict) else {}
 
 
-def read_configs(folder: Path) -> list[dict]:
-    """The card's YAML `configs:`: what `load_dataset` and the Hub read to find the data."""
+def read_configs(folder: Path, meta: dict | None = None) -> list[dict]:
+    """The card's YAML `configs:`: what `load_dataset` and the Hub read to find the data (from
+    `meta`, the card's metadata when already read)."""
     readme = folder / README
-    configs = read_metadata(folder).get("configs")
+    configs = (read_metadata(folder) if meta is None else meta).get("configs")
     if not isinstance(configs, list) or not configs or not all(isinstance(c, dict) for c in configs):
         raise UserError(f"{readme} has no `configs:` list in its YAML front matter")
     return configs
 
 
-def _card_patterns(configs: list[dict]) -> list[tuple[str, str, str]]:
+def card_patterns(configs: list[dict]) -> list[tuple[str, str, str]]:
     """(config, split, glob) for every data-files pattern, in the forms the Hub accepts
     (a glob, a list of globs, or a list of {split, path}; a bare glob means split `train`)."""
     out = []
@@ -69,7 +71,7 @@ def _card_patterns(configs: list[dict]) -> list[tuple[str, str, str]]:
     return out
 
 
-def _glob_regex(pattern: str) -> re.Pattern:
+def glob_regex(pattern: str) -> re.Pattern:
     """Hub glob semantics on posix paths: `*` and `?` stay within a folder, `**` crosses folders."""
     parts, i = [], 0
     while i < len(pattern):
@@ -91,7 +93,7 @@ def _is_shard(path: str, split: str | None) -> bool:
 
 
 def _unmatched(patterns, paths) -> list[tuple[str, str, str]]:
-    return [p for p in patterns if not any(map(_glob_regex(p[2]).match, paths))]
+    return [p for p in patterns if not any(map(glob_regex(p[2]).match, paths))]
 
 
 def _local_shards(folder: Path, configs: list[dict], split: str | None) -> list[str]:
@@ -101,9 +103,9 @@ def _local_shards(folder: Path, configs: list[dict], split: str | None) -> list[
     a local shard, so a push never publishes a card that points at nothing."""
     shards = sorted(p.relative_to(folder).as_posix() for p in folder.glob("*/*.parquet"))
     shards = [s for s in shards if _is_shard(s, split)]
-    patterns = [p for p in _card_patterns(configs) if split is None or p[1] == split]
+    patterns = [p for p in card_patterns(configs) if split is None or p[1] == split]
     if split is not None and not patterns:
-        splits = sorted({p[1] for p in _card_patterns(configs)})
+        splits = sorted({p[1] for p in card_patterns(configs)})
         raise UserError(f"split {split!r} is not in {folder / README} (it has: {', '.join(splits)})")
     if not shards:
         raise UserError(f"no {split or '<split>'}-*.parquet shards under {folder}/<config>/: run `build` first")
@@ -135,14 +137,18 @@ class PushPlan:
 
 def plan_push(folder, repo_id: str, split: str | None = None, *, require_licence: bool = True) -> PushPlan:
     """Validate `folder` for a push to `repo_id` without contacting the Hub: a valid repo id, a
-    card with `configs:` that match local shards, and (`require_licence`) a stated licence."""
+    card with `configs:` that match local shards, shards that pass `verify_build`, and
+    (`require_licence`) a stated licence."""
     folder = Path(folder)
     try:
         validate_repo_id(repo_id)
     except HFValidationError as exc:
         raise UserError(f"bad --repo-id {repo_id!r}: {first_line(exc)}") from None
+    from benchkit.release.verify import verify_build  # which reads cards with this module
+
     configs = read_configs(folder)
     shards = _local_shards(folder, configs, split)
+    verify_build(folder, split=split)  # footers, columns and row counts, before anything is published
     if require_licence and read_metadata(folder).get("license", UNKNOWN) == UNKNOWN:
         raise UserError(f"{folder / README} states no licence (photos of unknown terms): pass --license ID, "
                         "the licence of the photos (e.g. cc-by-4.0; `other` with --license-name and --license-link)")
@@ -178,7 +184,7 @@ def push_folder(
         remote = api.list_repo_files(repo_id, repo_type="dataset", revision=revision)
         stale = [f for f in remote if _is_shard(f, split) and f not in shards]
         final = (set(remote) - set(stale)) | set(shards)
-        missing = _unmatched(_card_patterns(configs), final)
+        missing = _unmatched(card_patterns(configs), final)
         if missing:
             config, split_name, pattern = missing[0]
             raise UserError(

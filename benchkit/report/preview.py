@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 from benchkit.cli.commands import output_file
 from benchkit.io.dataset_input import check_features, locate, missing_hint
 from benchkit.cli.errors import UserError, first_line
+from benchkit.release.verify import verify_dataset
 
 # (images, boxes as (image index, [x, y, w, h]) in that image's pixels, caption; "\n" breaks lines)
 Item = tuple[Sequence[Image.Image], Sequence[tuple[int, Sequence[int]]], str]
@@ -88,6 +89,7 @@ def _wrap(text: str, draw: ImageDraw.ImageDraw, font, width: int, max_lines: int
 def first_rows(folder, config: str, split: str, n: int) -> tuple[list[dict], datasets.Features]:
     """The first `n` rows, streamed so that only their images are read and decoded."""
     folder = locate(folder)
+    verify_dataset(folder, config=config, split=split)
     try:
         stream = datasets.load_dataset(folder, config, split=split, streaming=True)
     except (ValueError, OSError) as exc:  # OSError: a repo id the Hub does not answer for
@@ -115,9 +117,9 @@ def write_preview(
     """Contact sheet of the first `n` rows of `folder` (a built benchmark) saved as PNG at `out`."""
     if n < 1 or thumb < 16:
         raise UserError(f"need -n >= 1 and --thumb >= 16 (got {n}, {thumb})")
-    out = output_file(out)
     rows, features = first_rows(folder, config, split, n)
     check_features(features, drawer.features, drawer.columns, str(folder), drawer.benchmark)
+    out = output_file(out)  # once the rows are there: a refused build leaves no folder behind
     item_fn = drawer.item
     contact_sheet([item_fn(row, features) for row in rows], thumb=thumb).save(out, format="PNG")
     return out

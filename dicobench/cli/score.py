@@ -9,7 +9,7 @@ from pathlib import Path
 from benchkit.eval import provenance
 from benchkit.people import study_scores as study
 from benchkit.eval.completeness import exit_status, format_value, interval, percent, text_table
-from benchkit.cli.commands import add_score_arguments, output_folder
+from benchkit.cli.commands import add_score_arguments, http_url, output_folder
 from benchkit.cli.errors import UserError
 from benchkit.report.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
@@ -40,7 +40,7 @@ def add_judge_arguments(p: argparse.ArgumentParser) -> None:
     """The error-analysis judge's options (shared with eval, which passes them on to score)."""
     p.add_argument("--judge", help="openai:<model>: classify each wrong answer into the paper's error types from its "
                                    "reply and the row's cues (for replies of --mode describe)")
-    p.add_argument("--judge-base-url", help="the judge's OpenAI-compatible endpoint (default OpenAI)")
+    p.add_argument("--judge-base-url", type=http_url, help="the judge's OpenAI-compatible endpoint (default OpenAI)")
     p.add_argument("--judge-api-key", help="the judge's API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--judge-cache", type=Path, help="judge reply cache folder (default ~/.cache/dicobench/judge)")
 

@@ -122,3 +122,17 @@ def test_multipanelvqa_eval_against_a_stub_endpoint(tmp_path):
     assert records["img0-q2"]["task"] == "q2" and records["img0-q2"]["answer"] == "red"
     scores = json.loads((out / "scores.json").read_text())
     assert scores["benchmark"] == "multipanelvqa" and scores["n"] == 3 and scores["accuracy"] == 1.0
+
+
+def test_an_eval_that_fails_before_any_answer_leaves_no_out_folder(small_build, tmp_path, capsys, monkeypatch):
+    """A model that cannot load: one line, and the new out folder goes with it (an existing one,
+    and one holding answers, stay)."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    out = tmp_path / "run"
+    argv = ["eval", "--dataset", str(small_build), "--model", f"hf:{tmp_path / 'no-such-model'}", "--out", str(out),
+            "--limit", "1", "--quiet"]
+    assert dicobench(argv) == 2 and capsys.readouterr().err.count("\n") == 1
+    assert not out.exists()
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+    assert dicobench(argv) == 2 and (out / "notes.txt").read_text() == "mine\n"

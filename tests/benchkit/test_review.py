@@ -112,14 +112,20 @@ def test_token_required_off_loopback(served):
     token = s.url.split("token=")[1]
     base = s.url.split("?")[0].replace("0.0.0.0", "127.0.0.1")
     row_id = "attribute-test-s0-00000"
-    for path in ("", "api/rows", f"api/row/{row_id}", f"image/{row_id}/0", "static/review.js"):
+    version = json.loads(_get(base + f"api/row/{row_id}?token={token}")[1])["version"]
+    for path in ("", "api/rows", f"api/row/{row_id}", f"image/{row_id}/0?v={version}", "static/review.js"):
+        glue = "&" if "?" in path else "?"
         assert _get(base + path)[0] == 403
-        assert _get(base + path + "?token=wrong")[0] == 403
-        assert _get(base + path + "?token=%C3%A9%00")[0] == 403
-        assert _get(base + path + f"?token={token}")[0] == 200
+        assert _get(base + path + f"{glue}token=wrong")[0] == 403
+        assert _get(base + path + f"{glue}token=%C3%A9%00")[0] == 403
+        assert _get(base + path + f"{glue}token={token}")[0] == 200
     status, _, headers = _get(base + f"?token={token}")
     cookie = headers["set-cookie"].split(";")[0]
-    assert _get(base + f"image/{row_id}/1", {"Cookie": cookie})[0] == 200  # the page's images ride on the cookie
+    prefix = "/" + base.split("/", 3)[3]  # the server's own path: its cookie goes nowhere else
+    assert prefix != "/" and headers["set-cookie"].endswith(f"; Path={prefix}; HttpOnly; SameSite=Strict")
+    assert cookie.startswith("benchkit_token_" + prefix.strip("/") + "=")
+    assert _get(base + f"image/{row_id}/1?v={version}", {"Cookie": cookie})[0] == 200  # images ride on the cookie
+    assert _get(base + f"image/{row_id}/1", {"Cookie": cookie})[0] == 404  # only at the current version's URL
     body = json.dumps({"id": row_id, "verdict": "accept"}).encode()
     assert _get(base + "api/decision", {"Cookie": cookie, "Content-Type": "application/json"}, body)[0] == 403
     status, reply, _ = _get(base + "api/decision", {"X-Token": token, "Content-Type": "application/json"}, body)
@@ -129,7 +135,7 @@ def test_token_required_off_loopback(served):
 
 def test_loopback_posts_need_the_token_and_host_is_checked(served, build_copy):
     s = served()
-    assert "token" not in s.url
+    assert "token" not in s.url and s.url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
     body = json.dumps({"id": "attribute-test-s0-00000", "verdict": "reject", "criteria": ["scale"]}).encode()
     assert _get(s.url + "api/decision", {"Content-Type": "application/json"}, body)[0] == 403
     page = _get(s.url)[1].decode()

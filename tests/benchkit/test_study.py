@@ -60,16 +60,19 @@ def test_study_responses_leak_no_answer_and_time_runs_out(build_copy):
         assets = [rec.call(f"static/{asset}") for asset in ("study.js", "viewer.js", "style.css")]
         rec.call("api/state")
         item = json.loads(rec.call("api/next", {}))
-        assert set(item) == {"k", "position", "n", "seconds_left", "question", "options"}
+        assert set(item) == {"k", "key", "position", "n", "seconds_left", "question", "options"}
         assert [o["letter"] for o in item["options"]] == list("ABCDE")
-        assert urllib.request.urlopen(server.url + f"image/{item['k']}/1", timeout=10).status == 200
+        with urllib.request.urlopen(server.url + f"image/{item['k']}/1?key={item['key']}", timeout=10) as reply:
+            assert reply.status == 200 and reply.headers["Cache-Control"] == "no-store"
+        with pytest.raises(urllib.error.HTTPError):  # only under this showing's key
+            urllib.request.urlopen(server.url + f"image/{item['k']}/1", timeout=10)
         rec.call("api/answer", {"k": item["k"], "response": "C"})
         item = json.loads(rec.call("api/next", {}))
         time.sleep(0.6)  # the limit passes with no answer: the server records a timeout itself
         late = json.loads(rec.call("api/next", {}))
         assert late["k"] != item["k"]
         try:
-            rec.call(f"image/{item['k']}/0")  # a closed item's images are gone
+            rec.call(f"image/{item['k']}/0?key={item['key']}")  # a closed item's images are gone
             raise AssertionError("closed item's image served")
         except urllib.error.HTTPError as e:
             assert e.code == 404
@@ -152,3 +155,66 @@ def test_study_in_the_browser_times_out_and_pools_into_figure_5(build_copy, tmp_
     assert scored.returncode == 0, scored.stderr
     result = json.loads((build_copy / ".study" / "dee-none.scores" / "scores.json").read_text())
     assert result["n"] == 16 and result["accuracy"] == sum(r["answer"] == "A" for r in store.rows.values()) / 16
+
+
+def _study_server(build, *args):
+    """`dicobench study BUILD ARGS --port 0` in its own process: (process, URL, token)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([sys.executable, "-m", "dicobench.cli.main", "study", str(build), *args, "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = proc.stdout.readline()
+    if "serving on " not in line:
+        proc.wait(30)
+        return proc, None, proc.stderr.read()
+    url = line.split("serving on ")[1].strip()
+    page = urllib.request.urlopen(url, timeout=10).read().decode()
+    return proc, url, json.loads(page.split("window.SETTINGS = ")[1].split(";</script>")[0])["token"]
+
+
+def _post(url, token, path, body):
+    req = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                 headers={"X-Token": token, "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_the_item_clock_survives_a_killed_server(build_copy):
+    args = ("--time-limit", "30", "--participant", "ann", "--n", "3")
+    proc, url, token = _study_server(build_copy, *args)
+    try:
+        first = _post(url, token, "api/next", {})
+        assert 29 < first["seconds_left"] <= 30
+        time.sleep(2.5)
+        proc.kill()  # kill -9: nothing is flushed on the way out
+        proc.wait(10)
+        proc, url, token = _study_server(build_copy, *args)
+        again = _post(url, token, "api/next", {})
+        assert again["k"] == first["k"] and again["question"] == first["question"]  # the same item, still open
+        assert again["seconds_left"] < 28  # its clock went on while the server was down
+        _post(url, token, "api/answer", {"k": again["k"], "response": "B"})
+    finally:
+        proc.kill()
+        proc.wait(10)
+    line = json.loads((build_copy / ".study" / "ann-30.jsonl").read_text().splitlines()[0])
+    assert line["response"] == "B" and line["latency"] >= 2.5 and not line["timed_out"]
+
+
+def test_one_server_at_a_time_holds_a_participants_session(build_copy):
+    args = ("--time-limit", "60", "--participant", "ann", "--n", "3")
+    proc, url, token = _study_server(build_copy, *args)
+    try:
+        second, none, err = _study_server(build_copy, *args)
+        assert none is None and second.returncode == 2 and err.count("\n") == 1, err
+        assert err.startswith("dicobench: error: ") and "ann" in err and f"pid {proc.pid}" in err
+        other, url_b, _ = _study_server(build_copy, "--time-limit", "30", "--participant", "ann", "--n", "3")
+        assert url_b is not None  # another time limit is another session
+        other.kill()
+        other.wait(10)
+        proc.kill()  # its lock is left behind by a dead process: the next server takes it over
+        proc.wait(10)
+        proc, url, token = _study_server(build_copy, *args)
+        assert url is not None, token
+        assert _post(url, token, "api/next", {})["position"] == 1
+    finally:
+        proc.kill()
+        proc.wait(10)

@@ -51,7 +51,7 @@ def test_review_shows_subfigures_and_logs_mpv_criteria(mpv_build):
         view = json.loads(_call(server.url + f"api/row/{q3}", token))
         assert view["answer"] in "abcd" and [o["letter"] for o in view["options"]] == list("abcd")
         assert view["boxes"][0]["label"].endswith("(target)") and all(b["image"] == 0 for b in view["boxes"])
-        assert len(urllib.request.urlopen(server.url + f"image/{q3}/0", timeout=10).read()) > 1000
+        assert len(urllib.request.urlopen(server.url + f"image/{q3}/0?v={view['version']}", timeout=10).read()) > 1000
         saved = json.loads(_call(server.url + "api/decision", token,
                                  {"id": q3, "verdict": "reject", "criteria": ["position", "quality"]}))
         assert saved["saved"]

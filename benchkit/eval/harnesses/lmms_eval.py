@@ -23,6 +23,7 @@ import yaml
 from benchkit.cli.errors import UserError
 from benchkit.eval.harnesses.common import dataset_configs, is_local, write_predictions
 from benchkit.io.predictions import load_references
+from benchkit.release.verify import verify_dataset
 
 UTILS = '''"""lmms-eval callbacks for {group}: the prompt and scoring of the installed `{module}`."""
 
@@ -35,6 +36,7 @@ def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, spli
                  max_new_tokens: int = 64) -> list[str]:
     """Write the task folder; the task names, `<group>_<config>` for each config. A callbacks
     module with `aggregate_accuracy` aggregates its own `accuracy` values (else: their mean)."""
+    verify_dataset(dataset, split=split)  # a local build: every shard the tasks will read
     configs = dataset_configs(dataset)
     if not configs:
         raise UserError(f"{dataset} declares no configs to export")

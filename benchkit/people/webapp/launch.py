@@ -18,13 +18,13 @@ def _say(line: str) -> None:
 
 def _open_store(spec: BenchmarkSpec, build_dir, config: str) -> tuple[Path, RowStore]:
     root = Path(build_dir)
-    spec.check_build(root)
+    folders = config_folders(root, config, spec.configs)  # a known config name first
+    spec.check_build(root, config)
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
         raise UserError("the web app needs the app extra: pip install 'dicobench[app]'") from None
-    folders = config_folders(root, config, spec.configs)
     return root.resolve(), RowStore(root, folders, spec.image_columns)
 
 
@@ -53,7 +53,8 @@ def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participa
     """Serve a timed study session on `build_dir` (`time_limit` in seconds, None for none;
     fractions are allowed here, the command line offers 30, 60, 120 and none)."""
     from benchkit.people.webapp.server import access, serve
-    from benchkit.people.webapp.study import Session, declare_sample, participant_order, sample, session_path, study_app
+    from benchkit.people.webapp.study import (Session, SessionLock, declare_sample, limit_label, participant_order,
+                                              sample, session_path, study_app)
 
     if time_limit is not None and not time_limit > 0:
         raise UserError(f"time limit must be positive, got {time_limit}")
@@ -61,17 +62,25 @@ def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participa
     path = session_path(root, participant, time_limit)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        open(path, "a").close()
     except OSError as exc:
         raise UserError(f"cannot write the study answers {path}: {exc.strerror}") from None
-    order = participant_order(sample(store, spec, n, seed), seed, participant)
-    session = Session(path, order, participant, time_limit)
-    declare_sample(path, order, session.answered, participant=participant, time_limit=time_limit, seed=seed,
-                   config=config)
-    token, everywhere = access(host, token)
-    limit = "no time limit" if time_limit is None else f"{time_limit:g} s per item"
-    app = study_app(spec, store, session, token, f"{len(order)} items, {limit}.")
-    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
-                 background=background,
-                 announce=lambda line: (announce or _say)(f"{spec.name} study: {participant}, {len(order)} items "
-                                             f"({len(session.remaining())} to go), {limit}; {line}"))
+    lock = SessionLock(path, f"the session of {participant} (time limit {limit_label(time_limit)})")
+    try:
+        try:
+            open(path, "a").close()
+        except OSError as exc:
+            raise UserError(f"cannot write the study answers {path}: {exc.strerror}") from None
+        order = participant_order(sample(store, spec, n, seed), seed, participant)
+        session = Session(path, order, participant, time_limit)
+        declare_sample(path, order, session.answered, participant=participant, time_limit=time_limit, seed=seed,
+                       config=config)
+        token, everywhere = access(host, token)
+        limit = "no time limit" if time_limit is None else f"{time_limit:g} s per item"
+        app = study_app(spec, store, session, token, f"{len(order)} items, {limit}.")
+        return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
+                     background=background, on_stop=lock.release,
+                     announce=lambda line: (announce or _say)(f"{spec.name} study: {participant}, {len(order)} items "
+                                                 f"({len(session.remaining())} to go), {limit}; {line}"))
+    except BaseException:
+        lock.release()
+        raise

@@ -12,12 +12,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from benchkit.people.decisions import DecisionLog, decisions_path, make_decision
-from benchkit.io.rowstore import RowStore
-from benchkit.people.webapp.server import asset_endpoint, page, static_files
+from benchkit.people.decisions import NOTE_LIMIT, DecisionLog, NoteTooLong, decisions_path, make_decision
+from benchkit.io.rowstore import Changed, RowStore
+from benchkit.people.webapp.server import asset_endpoint, json_object, page, static_files
 from benchkit.people.webapp.spec import BenchmarkSpec
 
-IMAGE_HEADERS = {"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"}
+# A review image's URL names its bytes (`RowStore.version`), so the browser may keep it: a rebuilt
+# row has another URL, and an old URL is refused.
+IMAGE_HEADERS = {"Cache-Control": "private, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
+API_HEADERS = {"Cache-Control": "no-store"}  # what the page learns about rows is never taken from a cache
 
 
 def agreement(latest: dict, rows: dict[str, dict]) -> dict:
@@ -47,7 +50,8 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
 
     def settings() -> str:
         return json.dumps({"mode": "review", "benchmark": spec.name, "reviewer": reviewer, "token": token,
-                           "criteria": spec.criteria, "images": spec.image_labels, "group": spec.group_column})
+                           "criteria": spec.criteria, "images": spec.image_labels, "group": spec.group_column,
+                           "note_limit": NOTE_LIMIT})
 
     async def index(request: Request) -> Response:
         return page(files, "review.html", settings())
@@ -62,30 +66,41 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
         listing = [{"id": i, "group": r[spec.group_column], "decisions": current.get(i, {})} for i, r in store.rows.items()]
         return JSONResponse({"rows": listing, "malformed": [{"line": n, "error": e} for n, e in contents.malformed],
                              "log": str(decisions_path(root).relative_to(root)),
-                             "agreement": agreement(latest, store.rows)})
+                             "agreement": agreement(latest, store.rows)}, headers=API_HEADERS)
 
     async def row(request: Request) -> Response:
         row_id = request.path_params["row_id"]
         if row_id not in valid_ids:
             return JSONResponse({"error": "no such row"}, status_code=404)
-        return JSONResponse(spec.review_view(store.rows[row_id]))
+        return JSONResponse({**spec.review_view(store.rows[row_id]), "version": store.version(row_id)},
+                            headers=API_HEADERS)
 
     async def image(request: Request) -> Response:
         row_id, which = request.path_params["row_id"], request.path_params["which"]
-        if row_id not in valid_ids or not which.isdigit() or int(which) >= len(spec.image_columns):
+        if row_id not in valid_ids or which >= len(spec.image_columns):
             return PlainTextResponse("not found", status_code=404)
-        return Response(store.image(row_id, spec.image_columns[int(which)]), media_type="image/png", headers=IMAGE_HEADERS)
+        if request.query_params.get("v") != store.version(row_id):
+            return PlainTextResponse("not this row's current image: reload the page", status_code=404)
+        try:
+            data = store.image(row_id, spec.image_columns[which])
+        except Changed as exc:
+            return PlainTextResponse(str(exc), status_code=409)
+        return Response(data, media_type="image/png", headers=IMAGE_HEADERS)
 
     async def decide(request: Request) -> Response:
         try:
-            body = await request.json()
-            row_id = body["id"]
+            body = await json_object(request)
+            row_id = body.get("id")
+            if not isinstance(row_id, str):
+                raise ValueError("'id' must be a string")
             if row_id not in valid_ids:
                 return JSONResponse({"error": f"no such row {row_id!r}"}, status_code=404)
-            decision = make_decision(row_id, str(body.get("reviewer") or reviewer), body["verdict"],
-                                     body.get("criteria") or [], str(body.get("note") or ""),
+            decision = make_decision(row_id, body.get("reviewer") or reviewer, body.get("verdict"),
+                                     body.get("criteria", []), body.get("note", ""),
                                      store.rows[row_id]["seed"], spec.criteria_keys)
-        except (ValueError, KeyError, TypeError) as exc:
+        except NoteTooLong as exc:
+            return JSONResponse({"error": str(exc)}, status_code=413)
+        except ValueError as exc:
             return JSONResponse({"error": f"bad decision: {exc}"}, status_code=400)
         log.append(decision)  # on disk before we answer
         return JSONResponse({"saved": True, "decision": json.loads(decision.to_json())})
@@ -95,6 +110,6 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
         Route("/static/{name}", asset_endpoint(files)),
         Route("/api/rows", rows),
         Route("/api/row/{row_id}", row),
-        Route("/image/{row_id}/{which}", image),
+        Route("/image/{row_id}/{which:int}", image),  # ASCII digits only
         Route("/api/decision", decide, methods=["POST"]),
     ])

@@ -23,13 +23,18 @@ class BenchmarkSpec:
     review_view: Callable[[dict], dict]  # row -> what the review page shows (answer included)
     study_view: Callable[[dict], dict]  # row -> what a study participant sees: nothing that leaks the answer
     study_group: str  # a study's sample is balanced over the values of this column
+    columns: tuple[str, ...] = ()  # every column the pages and their reports read
 
     @property
     def criteria_keys(self) -> tuple[str, ...]:
         return tuple(k for k, _ in self.criteria)
 
-    def check_build(self, root: Path) -> None:
+    def check_build(self, root: Path, config: str = "all", split: str = "test") -> None:
+        """A build of this benchmark whose shards of `config` and `split` pass `verify_build`."""
+        from benchkit.release.verify import verify_build
+
         if not root.is_dir():
             raise UserError(f"{root} is not a folder")
         if not (root / self.manifest_dir).is_dir():
             raise UserError(f"{root} is not a {self.name} build (no {self.manifest_dir} folder)")
+        verify_build(root, config=config, split=split, columns=self.columns)

@@ -9,10 +9,13 @@ items are numbered by position in the session and carry only `spec.study_view`.
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
 import hashlib
 import json
 import os
 import re
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -25,12 +28,14 @@ from starlette.routing import Route
 
 from benchkit.cli.errors import UserError
 from benchkit.io.predictions import read_sample, write_sample
-from benchkit.io.rowstore import RowStore
-from benchkit.people.webapp.review import IMAGE_HEADERS
-from benchkit.people.webapp.server import asset_endpoint, page, static_files
+from benchkit.io.rowstore import Changed, RowStore
+from benchkit.people.webapp.server import asset_endpoint, json_object, page, static_files
 from benchkit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 
 
+# An item is shown once: its images are never kept by the browser (and their URLs name the showing).
+IMAGE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+API_HEADERS = {"Cache-Control": "no-store"}
 GRACE_S = 1.0  # network and rendering slack before a late answer counts as a timeout
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
@@ -80,14 +85,78 @@ def declare_sample(path: Path, order: list[str], answered: set[str], **about) ->
         write_sample(path, order, **about)
 
 
+@dataclasses.dataclass(frozen=True)
+class OpenItem:
+    """The item on screen: its position, since when (monotonic), and the key that names this
+    showing in its image URLs (a fresh one per item, so no cached image of another can match)."""
+
+    k: int
+    since: float
+    key: str
+
+
+class SessionLock:
+    """One server at a time per session: an exclusive `flock` on `<session>.lock`, which holds the
+    owner's pid for the message. The kernel drops the lock when its process dies, however it dies,
+    so a lock left by a killed server is simply taken over."""
+
+    def __init__(self, answers: Path, what: str):
+        self.path = answers.with_suffix(".lock")
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise UserError(f"cannot write the study lock {self.path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            owner = os.pread(self.fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(self.fd)
+            raise UserError(f"{what} is open in another study server (pid {owner}): answer it there, or stop that "
+                            "server first") from None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing drops the flock; the file stays (see the class docstring)
+            self.fd = -1
+
+
 class Session:
-    """One participant's run: which item is open, since when; answers appended durably."""
+    """One participant's run: which item is open, since when; answers appended durably. When an
+    item was first shown is kept on disk too (`<session>.open.json`), so a killed and restarted
+    server gives the participant the same item with the time it has left, not a fresh clock."""
 
     def __init__(self, path: Path, order: list[str], participant: str, time_limit: float | None):
         self.path, self.order, self.participant, self.time_limit = path, order, participant, time_limit
+        self.open_path = path.with_suffix(".open.json")
         self.lock = threading.Lock()
         self.answered = self._answered()
-        self.open: tuple[int, float] | None = None  # (position, monotonic time served)
+        self.open: OpenItem | None = self._reopened()
+
+    def _reopened(self) -> OpenItem | None:
+        """The item a previous server had open, with its clock running since it was first shown."""
+        if not self.open_path.exists():
+            return None
+        try:
+            shown = json.loads(self.open_path.read_text(encoding="utf-8"))
+            row_id, since = shown["id"], float(shown["shown"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise UserError(f"{self.open_path}: not a study item record; remove it (the item's clock restarts)") from None
+        if row_id not in self.order or row_id in self.answered:
+            return None  # answered just before the server stopped
+        elapsed = max(0.0, time.time() - since)
+        return OpenItem(self.order.index(row_id), time.monotonic() - elapsed, secrets.token_hex(8))
+
+    def _show(self, k: int, now: float) -> OpenItem:
+        """Open item `k`, first recording when (wall clock, synced) for a server that restarts."""
+        tmp = self.open_path.with_suffix(".partial")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps({"id": self.order[k], "shown": time.time()}))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.open_path)
+        return OpenItem(k, now, secrets.token_hex(8))
 
     def _answered(self) -> set[str]:
         if not self.path.exists():
@@ -113,29 +182,30 @@ class Session:
             os.fsync(f.fileno())
         self.answered.add(self.order[k])
         self.open = None
+        self.open_path.unlink(missing_ok=True)  # after the answer: a crash between them leaves an answered id
         return line
 
-    def next_item(self) -> tuple[int, float | None] | None:
+    def next_item(self) -> tuple[OpenItem, float | None] | None:
         """The open item (re-served with the time it has left) or the next one; None when done.
         An open item whose time ran out while nobody answered is recorded as a timeout."""
         with self.lock:
             while True:
                 now = time.monotonic()
                 if self.open is not None:
-                    k, since = self.open
-                    if self.time_limit is None or now - since <= self.time_limit:
-                        return k, None if self.time_limit is None else self.time_limit - (now - since)
-                    self._record(k, None, now - since)
+                    elapsed = now - self.open.since
+                    if self.time_limit is None or elapsed <= self.time_limit:
+                        return self.open, None if self.time_limit is None else self.time_limit - elapsed
+                    self._record(self.open.k, None, elapsed)
                 todo = self.remaining()
                 if not todo:
                     return None
-                self.open = (todo[0], now)
+                self.open = self._show(todo[0], now)
 
     def answer(self, k: int, response: str | None) -> dict:
         with self.lock:
-            if self.open is None or self.open[0] != k:
+            if self.open is None or self.open.k != k:
                 raise ValueError("that item is not the open one")
-            return self._record(k, response, time.monotonic() - self.open[1])
+            return self._record(k, response, time.monotonic() - self.open.since)
 
 
 def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str, instructions: str) -> Starlette:
@@ -149,38 +219,44 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
     async def index(request: Request) -> Response:
         return page(files, "study.html", settings())
 
-    def item(k: int, left: float | None) -> dict:
-        return {"k": k, "position": len(session.order) - len(session.remaining()) + 1, "n": len(session.order),
-                "seconds_left": left, **spec.study_view(store.rows[session.order[k]])}
+    def item(open_item: OpenItem, left: float | None) -> dict:
+        return {"k": open_item.k, "key": open_item.key, "position": len(session.order) - len(session.remaining()) + 1,
+                "n": len(session.order), "seconds_left": left, **spec.study_view(store.rows[session.order[open_item.k]])}
 
     async def state(request: Request) -> Response:
-        return JSONResponse({"n": len(session.order), "answered": len(session.order) - len(session.remaining())})
+        return JSONResponse({"n": len(session.order), "answered": len(session.order) - len(session.remaining())},
+                            headers=API_HEADERS)
 
     async def next_item(request: Request) -> Response:
         got = session.next_item()
         if got is None:
-            return JSONResponse({"done": True, "file": f"{STUDY_DIR}/{session.path.name}"})
-        return JSONResponse(item(*got))
+            return JSONResponse({"done": True, "file": f"{STUDY_DIR}/{session.path.name}"}, headers=API_HEADERS)
+        return JSONResponse(item(*got), headers=API_HEADERS)
 
     async def answer(request: Request) -> Response:
         try:
-            body = await request.json()
-            response = body.get("response")
+            body = await json_object(request)
+            k, response = body.get("k"), body.get("response")
+            if not isinstance(k, int) or isinstance(k, bool):
+                raise ValueError("'k' must be the open item's number")
             if response is not None and (not isinstance(response, str) or len(response) > 2000):
                 raise ValueError("response must be a short string or null")
-            session.answer(int(body["k"]), response)
-        except (ValueError, KeyError, TypeError) as exc:
+            session.answer(k, response)
+        except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"saved": True})
 
     async def image(request: Request) -> Response:
         k, which = request.path_params["k"], request.path_params["which"]
         open_item = session.open
-        if not (k.isdigit() and which.isdigit() and open_item and open_item[0] == int(k)
-                and int(which) < len(spec.image_columns)):
+        if not (open_item and open_item.k == k and request.query_params.get("key") == open_item.key
+                and which < len(spec.image_columns)):
             return PlainTextResponse("not found", status_code=404)  # only the open item's images
-        return Response(store.image(session.order[int(k)], spec.image_columns[int(which)]), media_type="image/png",
-                        headers=IMAGE_HEADERS)
+        try:
+            data = store.image(session.order[k], spec.image_columns[which])
+        except Changed as exc:
+            return PlainTextResponse(str(exc), status_code=409)
+        return Response(data, media_type="image/png", headers=IMAGE_HEADERS)
 
     return Starlette(routes=[
         Route("/", index),
@@ -188,5 +264,5 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
         Route("/api/state", state),
         Route("/api/next", next_item, methods=["POST"]),
         Route("/api/answer", answer, methods=["POST"]),
-        Route("/image/{k}/{which}", image),
+        Route("/image/{k:int}/{which:int}", image),  # ASCII digits only
     ])

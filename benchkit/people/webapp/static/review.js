@@ -57,7 +57,9 @@ async function refresh() {
 }
 
 async function show(id) {
+  const seq = state.shown = (state.shown || 0) + 1;  // a later show wins over one still loading
   const row = await api("api/row/" + encodeURIComponent(id));
+  if (seq !== state.shown) return;
   state.row = row;
   const list = visible();
   $("position").textContent = `row ${list.findIndex(r => r.id === id) + 1} of ${list.length} shown`;
@@ -72,7 +74,8 @@ async function show(id) {
   renderOthers();
   $("status").textContent = d ? `you: ${d.verdict}` : "";
   $("status").className = "status";
-  await viewer.load(SETTINGS.images.map((_, i) => `image/${encodeURIComponent(id)}/${i}`), row.boxes);
+  await viewer.load(SETTINGS.images.map((_, i) => `image/${encodeURIComponent(id)}/${i}?v=${row.version}`), row.boxes);
+  if (seq !== state.shown) return;
   document.body.dataset.row = id;
 }
 
@@ -124,7 +127,7 @@ function toggleCriterion(i) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" && e.target.type === "text") {
+  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT" || e.target.tagName === "INPUT" && e.target.type === "text") {
     if (e.key === "Escape") e.target.blur();
     return;
   }
@@ -156,6 +159,7 @@ window.addEventListener("resize", () => viewer.fit());
   const params = new URLSearchParams(location.search);
   state.reviewer = params.get("reviewer") || SETTINGS.reviewer;
   $("reviewer").value = state.reviewer;
+  $("note").maxLength = SETTINGS.note_limit;
   $("title").textContent = `${SETTINGS.benchmark} review`;
   $("group-label").textContent = SETTINGS.group.replace("augmentation", "config");
   hideComparisonTools();

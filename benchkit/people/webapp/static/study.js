@@ -34,7 +34,7 @@ async function next() {
   $("free-text").value = "";
   $("status").textContent = "";
   deadline = got.seconds_left === null ? null : performance.now() + got.seconds_left * 1000;
-  await viewer.load(SETTINGS.images.map((_, i) => `image/${got.k}/${i}`), []);
+  await viewer.load(SETTINGS.images.map((_, i) => `image/${got.k}/${i}?key=${got.key}`), []);
   if (!got.options.length) $("free-text").focus();
   tick();
   ticker = setInterval(tick, 100);
