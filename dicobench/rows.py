@@ -107,12 +107,11 @@ class AgainstImageA:
         check_difference_pixels(prop.image_a, cand.image_b, False, cand.cues, within=cand.changed)
 
     def shot(self, prop: Proposal, index: int, cameras: tuple[Camera, Camera]) -> None:
-        # either camera sees the change (image a's the object before it, image b's after): each
-        # shot of the edit differs from that camera's shot of image a inside the cues as it maps them
-        cues = prop.candidates[index].cues
+        # each camera sees all of the change (where the object was and where it is): that camera's
+        # shots of image a and of the edit differ only inside all the cues as it maps them
+        cues, shape = prop.candidates[index].cues, prop.image_a.shape
         for camera in cameras:
             box, before, after = prop.views.change(prop, index, camera)
-            shape = prop.image_a.shape
             check_change_within(before, after, shots.mapped(cues, (camera, camera), (shape, shape)), box)
 
     def written(self, prop: Proposal, a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict]) -> float:

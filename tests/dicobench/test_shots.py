@@ -70,20 +70,24 @@ def changed_inside(before, after, cues):
     return diff, not (diff & ~inside).any()
 
 
+def written_shots(row, scenes, cams):
+    """The row's pixels, checked to be its scenes rendered whole through its cameras."""
+    a, b = pixels(row)
+    assert np.array_equal(a, render(scenes[0], camera=cams[0])) and np.array_equal(b, render(scenes[1], camera=cams[1]))
+    return a, b
+
+
 @pytest.mark.parametrize("task", DIFFERENCE_TASKS)
 def test_difference_rows_are_two_shots_whose_cues_hold_the_change(task):
     off, on, prop = both_rows(task, "C")
     cams = assert_same_but_pixels(off, on, SHOT.camera)
-    a, b = pixels(on)
-    views = prop.views
-    base, edited = views.scene_a, views.scenes[LETTERS.index("C")]
-    # what is written is the scenes rendered whole through the cameras
-    assert np.array_equal(a, render(base, camera=cams[0])) and np.array_equal(b, render(edited, camera=cams[1]))
+    base, edited = prop.views.scene_a, prop.views.scenes[LETTERS.index("C")]
+    a, b = written_shots(on, (base, edited), cams)
     # through either camera, the edit changes the shot only inside the clean cues as that camera maps them
     for camera in cams:
-        diff, inside = changed_inside(render(base, camera=camera), render(edited, camera=camera),
-                                      mapped(off["cues"], (camera, camera), (a.shape, a.shape)))
-        step = np.abs(render(base, camera=camera).astype(int) - render(edited, camera=camera).astype(int)).max(axis=2)
+        before, after = render(base, camera=camera), render(edited, camera=camera)
+        _, inside = changed_inside(before, after, mapped(off["cues"], (camera, camera), (a.shape, a.shape)))
+        step = np.abs(before.astype(int) - after.astype(int)).max(axis=2)
         assert inside and (step >= VISIBLE_STEP).sum() >= MIN_VISIBLE_PIXELS
     # and the pair differs everywhere a little, not only at the change: no pixel shortcut
     assert (a != b).any(axis=2).mean() > 0.5
@@ -92,20 +96,16 @@ def test_difference_rows_are_two_shots_whose_cues_hold_the_change(task):
 def test_e_rows_are_one_scene_taken_twice():
     off, on, prop = both_rows("attribute", "E")
     cams = assert_same_but_pixels(off, on, SHOT.camera)
-    a, b = pixels(on)
+    written_shots(on, (prop.views.scene_a, prop.views.scene_a), cams)
     assert off["image_a"] == off["image_b"] and on["cues"] == []
-    assert np.array_equal(a, render(prop.views.scene_a, camera=cams[0]))
-    assert np.array_equal(b, render(prop.views.scene_a, camera=cams[1]))
 
 
 @pytest.mark.parametrize("task", COMMONALITY_TASKS)
 def test_commonality_rows_show_their_shared_objects_in_both_shots(task):
     off, on, prop = both_rows(task, "B")
     cams = assert_same_but_pixels(off, on, SHOT.camera)
-    a, b = pixels(on)
     views = prop.views
-    assert np.array_equal(a, render(views.scene_a, camera=cams[0]))
-    assert np.array_equal(b, render(views.scenes[1], camera=cams[1]))
+    a, b = written_shots(on, (views.scene_a, views.scenes[1]), cams)
     bare = (background(views.scene_a, cams[0]), background(views.scene_b, cams[1]))
     check_cues_drawn((a, b), bare, on["cues"])
     # the same object seen by two cameras, not a copy of its pixels
