@@ -11,6 +11,7 @@ best aligns it with image a (cross-correlation). And the cameras drawn: their la
 displacement anywhere in the image, exposure and white-balance changes.
 
     python benchmarks/bench_camera.py [--per-task 32] [--num-proc 2] [--difficulty hard] [--tasks ...]
+    python benchmarks/bench_camera.py --source folder:DIR [--upscale --min-long-side 1024]   # photos
 """
 
 from __future__ import annotations
@@ -115,10 +116,15 @@ def rows_of(out: Path, tasks) -> dict[str, dict]:
     return rows
 
 
+def settings(args) -> dict:
+    """The build's keywords besides the camera."""
+    photos = dict(min_long_side=args.min_long_side, upscale=args.upscale) if args.source != "procedural" else {}
+    return dict(per_task=args.per_task, tasks=args.tasks, source=args.source, difficulty=args.difficulty, **photos)
+
+
 def timed_build(out: Path, camera: str, args) -> float:
     start = time.perf_counter()
-    build(out, per_task=args.per_task, tasks=args.tasks, difficulty=args.difficulty, camera=camera,
-          num_proc=args.num_proc, progress=False)
+    build(out, camera=camera, num_proc=args.num_proc, progress=False, **settings(args))
     return time.perf_counter() - start
 
 
@@ -132,14 +138,19 @@ def main() -> None:
     ap.add_argument("--per-task", type=int, default=32)
     ap.add_argument("--num-proc", type=int, default=2)
     ap.add_argument("--difficulty", default="hard")
-    ap.add_argument("--tasks", default=None, help="comma-separated (default: all eight; the attack uses the difference ones)")
+    ap.add_argument("--tasks", default=None, help="comma-separated (default: all the source gives; the attack uses the "
+                                                  "difference ones)")
+    ap.add_argument("--source", default="procedural")
+    ap.add_argument("--min-long-side", type=int, default=1024)
+    ap.add_argument("--upscale", action="store_true")
     args = ap.parse_args()
-    tasks = args.tasks.split(",") if args.tasks else list(TASKS)
     with tempfile.TemporaryDirectory() as tmp:
         off, on = Path(tmp) / "none", Path(tmp) / "on"
         seconds = {"none": timed_build(off, "none", args), "on": timed_build(on, "on", args)}
+        tasks = [t for t in TASKS if (off / t).is_dir()]
         rows = len(tasks) * args.per_task
-        print(f"== {args.difficulty}, {args.per_task} rows per task, {args.num_proc} processes")
+        print(f"== {args.source} ({args.difficulty if args.source == 'procedural' else 'photos'}), {args.per_task} rows "
+              f"per task, {args.num_proc} processes")
         print(f"build: camera none {seconds['none'] / rows:.2f} s/row, on {seconds['on'] / rows:.2f} s/row "
               f"(x{seconds['on'] / seconds['none']:.2f})")
         sizes = {"none": pages(off), "on": pages(on)}
@@ -159,8 +170,8 @@ def main() -> None:
         print(f"camera checks rejected (all tasks): {camera_rejections or 'none'}")
 
         difference = [t for t in tasks if track_of(t) == "difference"]
-        opts = generation_options(Options.of(per_task=args.per_task, difficulty=args.difficulty, camera="none"))[0]
-        bounds = camera_bounds("on", Options.of(difficulty=args.difficulty).source)
+        chosen = Options.of(camera="none", **settings(args))
+        opts, bounds = generation_options(chosen)[0], camera_bounds("on", chosen.source)
         written = rows_of(on, difference)
         jobs = [(r["task"], r["seed"], r["answer"], opts, bounds,
                  (written[i]["image_a"]["bytes"], written[i]["image_b"]["bytes"])
