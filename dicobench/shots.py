@@ -91,8 +91,8 @@ PHOTOGRAPHS = Photographs()
 def mapped(cues: list[dict], cameras: tuple[Camera | None, Camera | None], shapes: tuple[tuple, tuple]) -> list[dict]:
     """The cues as their images' cameras see them (`cameras` and `shapes` by image: 0 = a, 1 = b;
     None: the clean render, cues as they are): each box mapped and grown by
-    `benchkit.scene.camera.CUE_MARGIN`. A box the shot cuts off at the image's edge is rejected:
-    its cue would no longer hold all it showed."""
+    `benchkit.scene.camera.CUE_MARGIN`. A box the shot moves more than that margin out of the
+    frame is rejected: its cue would no longer hold all it showed."""
     out = []
     for c in cues:
         camera = cameras[c["image"]]

@@ -104,14 +104,16 @@ class Camera:
 
     def map_box(self, box: Box, width: int, height: int, margin: int = CUE_MARGIN) -> tuple[Box, bool]:
         """The box in the shot that holds what `box` held in the clean image, grown by `margin`
-        and clipped to the image; and whether it fitted without clipping."""
+        and clipped to the image; and whether the shot keeps it in the frame (it leaves the image
+        by no more than `margin` on any side)."""
         x, y, w, h = box
         corners = np.array([[x, y, 1], [x + w, y, 1], [x, y + h, 1], [x + w, y + h, 1]], float)
         mapped = corners @ self.matrix(width, height).T
-        x0, y0 = np.floor(mapped.min(axis=0)).astype(int) - margin
-        x1, y1 = np.ceil(mapped.max(axis=0)).astype(int) + margin
-        fits = x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height
-        x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height)
+        x0, y0 = np.floor(mapped.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(mapped.max(axis=0)).astype(int)
+        fits = x0 >= -margin and y0 >= -margin and x1 <= width + margin and y1 <= height + margin
+        x0, y0 = max(int(x0) - margin, 0), max(int(y0) - margin, 0)
+        x1, y1 = min(int(x1) + margin, width), min(int(y1) + margin, height)
         return (x0, y0, max(x1 - x0, 0), max(y1 - y0, 0)), bool(fits)
 
     def displacement(self, width: int, height: int) -> float:

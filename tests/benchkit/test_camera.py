@@ -121,7 +121,9 @@ def test_a_mapped_box_holds_its_element_in_the_shot(seed):
 def test_map_box_grows_and_clips():
     box, fits = Camera().map_box((10, 20, 30, 40), 100, 100, margin=3)
     assert box == (7, 17, 36, 46) and fits
-    box, fits = Camera(dx=-5).map_box((2, 20, 30, 40), 100, 100)
+    box, fits = Camera(dx=-4).map_box((2, 20, 30, 40), 100, 100)  # 2 px of it leave the frame: still in it
+    assert box == (0, 17, 31, 46) and fits
+    box, fits = Camera(dx=-6).map_box((2, 20, 30, 40), 100, 100)
     assert box[0] == 0 and not fits
 
 

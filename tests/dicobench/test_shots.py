@@ -154,7 +154,7 @@ def test_shot_checks_reject():
     with pytest.raises(Rejected, match="shot_change_outside_cues"):
         check_change_within(a, b, [dict(cue, bbox=[30, 30, 10, 10])], (0, 0, 80, 60))
     with pytest.raises(Rejected, match="cue_leaves_frame"):
-        mapped([dict(cue, bbox=[0, 20, 10, 10])], (Camera(), Camera(dx=-2)), (a.shape, a.shape))
+        mapped([dict(cue, bbox=[0, 20, 10, 10])], (Camera(), Camera(dx=-5)), (a.shape, a.shape))
     from benchkit.io.imageio import encode_png
 
     pa, pb = encode_png(a), encode_png(b)
