@@ -195,3 +195,14 @@ def test_cli_camera_none_writes_the_clean_renders_and_records_it(tmp_path):
     assert subprocess.run(args + ["--camera", "none", "--overwrite"], capture_output=True).returncode == 0
     assert json.loads((out / ".dicobench" / "test.json").read_text())["camera"] is None
     assert "Both images of a row are clean renders" in (out / "README.md").read_text()
+
+
+def test_a_default_build_writes_no_pair_twice(small_build):
+    import pyarrow.parquet as pq
+
+    rows = [r for shard in sorted(small_build.glob("*/test-*.parquet")) for r in pq.read_table(shard).to_pylist()]
+    assert len(rows) == 16
+    for row in rows:
+        assert row["image_a"]["bytes"] != row["image_b"]["bytes"]
+        assert dicobench.cameras(row) == draw_cameras(row["seed"], HARD.camera)
+    assert json.loads((small_build / ".dicobench" / "test.json").read_text())["camera"] == dataclasses.asdict(HARD.camera)
