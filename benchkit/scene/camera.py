@@ -3,7 +3,7 @@
 Pixel-identical pairs let `abs(a - b)` point at a difference without looking. A second shot
 differs everywhere a little, as a real one does: framing (a shift of a few pixels, a fraction of a
 degree of rotation and a fraction of a percent of scale, about the canvas centre), exposure (gain),
-white balance (per-channel gains) and sensor noise (this shot's own grain, from `noise_seed`).
+white balance (per-channel gains) and sensor noise (this shot's own grain, seeded by `noise`).
 
 As in torchvision's v2 transforms, drawing the parameters (`Camera.draw(rng, bounds)`) is apart
 from applying them: a `Camera` is a small frozen value that is recorded with its row
@@ -29,7 +29,7 @@ from benchkit.scene.textures import GRAIN_STEPS
 from benchkit.scene.warping import warp
 
 CAMERA_STREAM = 0xCA3E7A  # the cameras' random stream, apart from everything a row's seed draws
-CUE_MARGIN = 3  # px a mapped box grows by: pixel rounding of placed objects and the resampling kernel's reach
+CUE_MARGIN = 3  # px a mapped box grows by (pixel rounding of placed objects, the resampling kernel's reach) and may leave the frame by
 
 
 @dataclass(frozen=True)

@@ -316,13 +316,18 @@ def _composite(canvas: np.ndarray, region: Box, patch: Patch, gains: np.ndarray 
 
 
 def element_patches(scene: Scene, camera: Camera | None = None) -> list[Patch]:
-    """Patches in drawing order: surface traces first, objects on top; through a `camera`, each
-    where that shot sees it (objects drawn again in their new pose, traces resampled)."""
+    """Patches in drawing order: surface traces first, objects on top (through `camera`, as it sees them)."""
     if camera is None:
         return [trace_patch(t) for t in scene.traces] + [object_patch(o) for o in scene.objects]
-    matrix = camera.matrix(scene.width, scene.height)
-    return ([_warped(trace_patch(t), matrix) for t in scene.traces]
-            + [object_patch(camera.place(o, scene.width, scene.height)) for o in scene.objects])
+    return [shot_patch(e, scene, camera) for e in (*scene.traces, *scene.objects)]
+
+
+def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> Patch:
+    """An element of `scene` where `camera`'s shot sees it: an object drawn again in its new pose,
+    a trace resampled."""
+    if isinstance(element, PlacedObject):
+        return object_patch(camera.place(element, scene.width, scene.height))
+    return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
 
 
 def _warped(patch: Patch, matrix: np.ndarray) -> Patch:
@@ -382,12 +387,7 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
         return (0, 0, after.width, after.height)
     if not objects and not traces:
         return None
-    if camera is None:
-        boxes = [footprint(e) for e in (*objects, *traces)]
-    else:
-        matrix = camera.matrix(after.width, after.height)
-        boxes = ([object_patch(camera.place(o, after.width, after.height)).box for o in objects]
-                 + [_warped(trace_patch(t), matrix).box for t in traces])
+    boxes = [footprint(e) if camera is None else shot_patch(e, after, camera).box for e in (*objects, *traces)]
     drawn = [b for b in boxes if b[2] and b[3]]
     return _intersect(bounding(drawn), (0, 0, after.width, after.height)) if drawn else None
 
