@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import datasets
 
-from benchkit.scene.difficulty import DEFAULT, preset
-from benchkit.scene.random_scenes import SceneConfig
+from benchkit.scene.difficulty import DEFAULT
+from dicobench.build import Procedural, camera_bounds
 from dicobench.generate import BuildOptions, generate_row, letter_schedule
 from dicobench.schema import TASKS, features
 
@@ -24,11 +24,13 @@ from dicobench.schema import TASKS, features
 @dataclass
 class DiCoBenchConfig(datasets.BuilderConfig):
     """One task, or `all`; `per_task` rows per task from root `seed`, at a difficulty preset
-    (`easy`, `hard`, the default as for `dicobench build`, or `extreme`)."""
+    (`easy`, `hard`, the default as for `dicobench build`, or `extreme`), each image through its
+    own camera or not (`camera`: "on", "none", default the preset's, as for `dicobench build`)."""
 
     per_task: int = 96
     seed: int = 0
     difficulty: str = DEFAULT
+    camera: str | None = None
 
 
 class DiCoBench(datasets.GeneratorBasedBuilder):
@@ -49,8 +51,9 @@ class DiCoBench(datasets.GeneratorBasedBuilder):
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"tasks": tasks, "split": "test"})]
 
     def _generate_examples(self, tasks, split):
-        opts = BuildOptions(per_task=self.config.per_task, seed=self.config.seed, split=split,
-                            scene=SceneConfig.from_difficulty(preset(self.config.difficulty)))
+        source = Procedural.at(self.config.difficulty)
+        opts = BuildOptions(per_task=self.config.per_task, seed=self.config.seed, split=split, scene=source.scene,
+                            camera=camera_bounds(self.config.camera, source))
         for task in tasks:
             letters = letter_schedule(task, opts.per_task, opts.seed, split)
             for index, letter in enumerate(letters):

@@ -6,10 +6,11 @@ from dicobench.build import build
 from dicobench.evaluation import evaluate
 from dicobench.prompting import prompt
 from dicobench.scoring import score
+from dicobench.shots import cameras
 
 METRIC = str(MODULES / "dicobench_accuracy")  # evaluate.load(METRIC) from any directory
 
-__all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
+__all__ = ["__version__", "METRIC", "build", "cameras", "evaluate", "leaderboard", "prompt", "score"]
 
 
 def leaderboard(results, out, *, human=()):

@@ -18,6 +18,7 @@ from benchkit import __version__
 from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
                              missing_shards, other_split_shards, refuse_shared, run_jobs)
 from benchkit.people.decisions import build_rejections, holds_rejected
+from benchkit.scene.camera import CameraBounds
 from benchkit.scene.difficulty import DEFAULT, Difficulty, preset
 from benchkit.cli.errors import UserError
 from benchkit.photos.sources import SizePolicy, require_opencv
@@ -31,6 +32,7 @@ from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
 
 PHOTO_KINDS = ("folder", "vstar", "hf")
 MAX_PER_TASK = 1_000_000  # rows per task a build plans (see generation_options)
+CAMERAS = ("none", "on")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,6 +82,7 @@ class Options:
     num_shards: int | None = None  # shards per task, at most (overrides rows_per_shard)
     compress_level: int | None = None  # default: the difficulty's `png_level` (procedural), else 1
     run: RunOptions = RunOptions()
+    camera: str | CameraBounds | None = None  # "none", "on" or bounds of one's own; default: the difficulty's (photos: on)
 
     @classmethod
     def of(cls, *, per_task: int = 96, seed: int = 0, tasks: Sequence[str] | str | None = None,
@@ -89,12 +92,13 @@ class Options:
            edit_steps: int | None = None, edit_size: int | None = None, num_proc: int | None = None,
            split: str = "test", overwrite: bool = False, rows_per_shard: int = 48, num_shards: int | None = None,
            compress_level: int | None = None, engine: str = "local", ray_address: str | None = None,
-           progress: bool = True, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> "Options":
+           progress: bool = True, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None,
+           camera: str | CameraBounds | None = None) -> "Options":
         models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
         chosen = source_settings(source, min_long_side, upscale, test_photos, models, Endpoint(base_url, api_key),
                                  difficulty, axes)
         run = RunOptions(split, overwrite, engine, num_proc, ray_address, progress)
-        return cls(per_task, seed, tasks, chosen, rows_per_shard, num_shards, compress_level, run)
+        return cls(per_task, seed, tasks, chosen, rows_per_shard, num_shards, compress_level, run, camera)
 
 
 def source_settings(source: str, min_long_side: int = 1024, upscale: bool = False, test_photos: float | None = None,
@@ -108,6 +112,19 @@ def source_settings(source: str, min_long_side: int = 1024, upscale: bool = Fals
         models.check()
         raise UserError("--editor, --instructions, --verify and --test-photos apply to photo sources (--source)")
     return Procedural.at(difficulty, axes)
+
+
+def camera_bounds(camera: str | CameraBounds | None, source: Procedural | Photos) -> CameraBounds | None:
+    """The bounds each image's camera is drawn within, or None for the clean renders: `camera`'s
+    own, "on" (the difficulty's bounds; photos: the default difficulty's), "none", or, when None,
+    the difficulty's default (`easy` none, `hard` and `extreme` on; photos on)."""
+    if isinstance(camera, CameraBounds):
+        return camera
+    if camera not in (None, *CAMERAS):
+        raise UserError(f"--camera must be one of {', '.join(CAMERAS)}, got {camera!r}")
+    difficulty = source.scene.difficulty if isinstance(source, Procedural) else preset(DEFAULT)
+    on = camera == "on" or (camera is None and (difficulty.camera_on or isinstance(source, Photos)))
+    return difficulty.camera if on else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -212,6 +229,7 @@ def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
         "photos": dataclasses.asdict(opts.photos),
         "test_photos": opts.test_photos,
         "models": dataclasses.asdict(opts.models),
+        "camera": None if opts.camera is None else dataclasses.asdict(opts.camera),
     }
 
 
@@ -264,14 +282,15 @@ def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOp
         level = options.source.scene.difficulty.png_level if photos is None else 1
     check_compress_level(level)
     tasks = _resolve_tasks(options.tasks, available)
+    camera = camera_bounds(options.camera, options.source)
     if photos is None:
         opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
-                            rows_per_shard=rows_per_shard, scene=options.source.scene)
+                            rows_per_shard=rows_per_shard, scene=options.source.scene, camera=camera)
     else:
         opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
                             rows_per_shard=rows_per_shard, source=photos.source,
                             photos=SizePolicy(photos.min_long_side, photos.upscale), test_photos=photos.test_photos,
-                            models=photos.models)
+                            models=photos.models, camera=camera)
     return opts, tasks, run
 
 
@@ -281,7 +300,9 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
 
     Give either an `Options` or its keyword form (`Options.of`): `per_task`, `seed`, `tasks`,
     `source`, `num_proc`, `split`, `overwrite`, `rows_per_shard`, `num_shards`, `compress_level`,
-    `engine`, `ray_address`, `progress`, for procedural builds `difficulty` (`easy`, `hard`, the
+    `engine`, `ray_address`, `progress`, `camera` ("on": each image of a pair shot through its own
+    camera, "none": the clean renders, or a `benchkit.scene.camera.CameraBounds`; default: on, except
+    at `easy`), for procedural builds `difficulty` (`easy`, `hard`, the
     default, or `extreme`; or a `benchkit.scene.difficulty.Difficulty`) and `axes` (single dials set
     apart from it, field name -> value), and for photo sources `min_long_side`, `upscale`,
     `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`.

@@ -14,6 +14,7 @@ from benchkit.people.decisions import REVIEW_REJECTION
 from benchkit.release.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
 from benchkit.people.review_report import review_section
 from benchkit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from benchkit.scene.camera import CameraBounds
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
 from dicobench.checks import Reason
@@ -30,10 +31,10 @@ COLUMNS = {
     "options": "five option texts; options[4] is the E text (nothing to find)",
     "answer": "the correct letter A-E",
     "cues": "where the answer is: {image (0=a, 1=b), bbox xywh in pixels, label}; empty for E",
-    "changed_area": "share of the image area that differs (difference track)",
+    "changed_area": "share of the image area that differs (difference track), in the clean renders",
     "source": "procedural:<seed>, or the photo id(s) of photo builds",
     "seed": "the row's seed",
-    "generator": "toolkit version and backends",
+    "generator": "toolkit version and backends, and each image's camera (`dicobench.cameras(row)` reads them)",
 }
 
 
@@ -132,6 +133,7 @@ def _creation(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]
             + json.dumps(manifest, indent=1, sort_keys=True) + "\n```",
         ]
         parts += _difficulty_section(manifest, stats.get(split, {}))
+        parts.append(_camera_note(manifest))
         reasons = {Reason.parse(k): v for k, v in rejections.items() if k != REVIEW_REJECTION}
         skipped = {r.code: v for r, v in reasons.items() if r.kind == "skipped"}
         checks = {r.code: v for r, v in reasons.items() if r.kind == "check"}
@@ -147,10 +149,13 @@ def _creation(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]
 
 
 CHECKS = (
-    "Before a row is written its PNG bytes are decoded and verified: the changed pixels exist "
-    "and lie inside the row's cue boxes, the changed area is under 5% of the image, enough "
-    "pixels change clearly to be visible, E pairs are pixel-identical, the five options are "
-    "distinct and A-D name four different objects.\n\n"
+    "Before a row is written its pair is verified on its clean renders (the PNG bytes themselves "
+    "when no camera takes the images): the changed pixels exist and lie inside the row's cue boxes, "
+    "the changed area is under 5% of the image, enough pixels change clearly to be visible, E pairs "
+    "are pixel-identical, the five options are distinct and A-D name four different objects. With "
+    "cameras, every candidate is checked again as both cameras take it (its shots differ from the "
+    "E pair's only inside its cue boxes as the cameras map them, and no cue box leaves the frame), "
+    "and the written bytes must decode to what the cameras took.\n\n"
     "Commonality rows are checked for all four candidates, whatever the answer: what the two "
     "scenes share is recomputed from them and must be exactly the candidate (nothing for E), "
     "and each cue box (one per shared object per image) must cover under 5% of its image and "
@@ -202,7 +207,7 @@ def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> l
     parts = ["### Difficulty"]
     level = (manifest.get("scene") or {}).get("difficulty")
     if manifest["source"] == "procedural" and level:
-        dials = ", ".join(f"{k} {v}" for k, v in level.items() if k != "preset")
+        dials = ", ".join(f"{k} {v}" for k, v in level.items() if k not in ("preset", "camera", "camera_on"))
         parts.append(f"Preset `{level['preset']}` ({dials}).")
     per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d]) for t, shards in split_stats.items()}
     scene_columns = SCENE_COLUMNS if any("objects_median" in s for s in per_task.values()) else []
@@ -224,6 +229,27 @@ def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> l
                   markdown_table(["task", "objects", "shared px", "shared share", "same kind", "same colour",
                                   "kind colour distance", "rows"], common)]
     return parts if len(parts) > 1 else []
+
+
+def _camera_note(manifest: dict) -> str:
+    """What the card says about the cameras: image 2 is a second shot, within these bounds."""
+    bounds = manifest.get("camera")
+    if not bounds:
+        return ("### Cameras\n\nBoth images of a row are clean renders (`--camera none`): outside the change "
+                "(difference) or the shared object (commonality) nothing differs but the scenes themselves.")
+    described = CameraBounds(**bounds)
+    return (
+        "### Cameras\n\nImage 2 is a second shot: each image of a row was taken through its own small, "
+        f"seeded camera ({described.describe()}; at most {described.largest_displacement(2048, 1536):.0f} px "
+        "anywhere in a 2048 x 1536 image), so that the scene is the same and only the option's change is a "
+        "real difference, as in two photos taken one after the other. Procedural scenes are rendered again "
+        "as the camera sees them (objects moved and turned, the surface's shading sampled and its marks "
+        "drawn where they land, the exposure applied, this shot's own sensor grain); photos are resampled, "
+        "exposed and given grain. The checks above ran on the clean renders; `cues` are mapped through each "
+        "image's camera and grown by a few pixels, and `changed_area` is the clean renders'. The parameters "
+        "of both cameras are recorded in `generator` (`camera a: dx=... dy=... rotation=... scale=... gain=... "
+        "wb=r,g,b noise=SEED; camera b: ...`), read back by `dicobench.cameras(row)`."
+    )
 
 
 def _fmt(value) -> str:

@@ -69,12 +69,12 @@ def check_options(options: list[str], subjects: list[str], none_option: str) -> 
         raise Rejected("subjects_not_balanced")
 
 
-def check_difference_pair(png_a: bytes, png_b: bytes, is_none: bool, cues: list[dict]) -> float:
-    """Verify the encoded pair as it will be written; return the fraction of the image that differs."""
-    if is_none and png_a == png_b and not cues:
-        decode(png_a, "image_a")  # identical bytes: identical pixels, once they decode
-        return 0.0
-    return check_difference_pixels(decode(png_a, "image_a"), decode(png_b, "image_b"), is_none, cues)
+def check_difference_pair(a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict]) -> float:
+    """Verify a whole pair (as decoded from what will be written, or the clean renders a camera
+    takes again); return the fraction of the image that differs."""
+    if is_none and a is b and not cues:
+        return 0.0  # one image twice
+    return check_difference_pixels(a, b, is_none, cues)
 
 
 def check_difference_pixels(
@@ -111,6 +111,33 @@ def check_difference_pixels(
     if int((step >= VISIBLE_STEP).sum()) < MIN_VISIBLE_PIXELS:
         raise Rejected("change_not_visible")
     return area
+
+
+def check_change_within(a: np.ndarray, b: np.ndarray, cues: list[dict], box: tuple[int, int, int, int]) -> None:
+    """Two shots through one camera (`a`, `b`: the part `box` of each) differ only inside the
+    cues as that camera maps them: the cue boxes still hold the change."""
+    diff = (a != b).any(axis=2)
+    allowed = np.zeros(diff.shape, bool)
+    for cue in cues:
+        x, y, w, h = cue["bbox"]
+        allowed[max(y - box[1], 0) : max(y - box[1] + h, 0), max(x - box[0], 0) : max(x - box[0] + w, 0)] = True
+    if (diff & ~allowed).any():
+        raise Rejected("shot_change_outside_cues")
+
+
+def check_shots_written(pngs: tuple[bytes, bytes], shots: tuple[np.ndarray, np.ndarray], cues: list[dict]) -> None:
+    """The encoded pair decodes to what the cameras took, the two images are not one, and every
+    cue box lies inside its image."""
+    for png, shot, name in zip(pngs, shots, ("image_a", "image_b")):
+        if not np.array_equal(decode(png, name), shot):
+            raise Rejected("shot_not_written", name)
+    if pngs[0] == pngs[1]:
+        raise Rejected("shots_identical")
+    for cue in cues:
+        h, w = shots[cue["image"]].shape[:2]
+        x, y, bw, bh = cue["bbox"]
+        if x < 0 or y < 0 or bw <= 0 or bh <= 0 or x + bw > w or y + bh > h:
+            raise Rejected("cue_outside_image", cue["label"])
 
 
 # ---- commonality track -------------------------------------------------------------------

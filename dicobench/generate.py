@@ -20,6 +20,7 @@ from benchkit.engines import driver as builds
 from benchkit.people.decisions import REVIEW_REJECTION
 from benchkit.cli.errors import UserError
 from benchkit.photos.sources import SizePolicy
+from benchkit.scene.camera import CameraBounds
 from benchkit.scene.render import clear_caches
 from benchkit.scene.random_scenes import SceneConfig
 from benchkit.io.shards import shard_ranges
@@ -47,6 +48,7 @@ class BuildOptions:
     photos: SizePolicy = field(default_factory=SizePolicy)
     test_photos: float | None = None  # share of the source's photos held out for the test split
     models: ModelOptions = field(default_factory=ModelOptions)
+    camera: CameraBounds | None = None  # each image shot through its own camera within these bounds (None: the clean renders)
 
 
 def seed_range(split: str) -> range:
@@ -107,7 +109,7 @@ def proposed_row(task: str, seed: int, letter: str, opts: BuildOptions, source=N
         source = source if source is not None else photo_source(opts.source, opts.photos, opts.split, opts.test_photos)
         inputs = Inputs(source, backends or Backends())
     proposal = spec.proposer("procedural" if inputs.source is None else "photos")(spec, seed, opts, inputs)
-    return make_row(task, seed, letter, proposal, opts.compress_level), proposal
+    return make_row(task, seed, letter, proposal, opts.compress_level, opts.camera), proposal
 
 
 def describe(proposal: Proposal, track: str, letter: str) -> dict:

@@ -2,11 +2,14 @@
 
 Every task and source proposes the same thing (`Proposal`): image a, the E pair's image b and
 four candidates, each an image b with its option text, subject and cues, plus the row's
-provenance. `make_row` then runs the core rule for all of them alike: the options are
-checked, all four candidates are checked whatever the letter (a check that rejected some
-candidates only when they are the answer would leak the answer to the text), the letter
-picks one, the pair is encoded and checked again as written, and the row is assembled.
-Nothing after the proposer changes what it decided (options, provenance).
+provenance and how its images look through a camera (`views`). `make_row` then runs the core
+rule for all of them alike: the options are checked, all four candidates are checked whatever the
+letter (a check that rejected some candidates only when they are the answer would leak the answer
+to the text), the letter picks one, the pair is encoded and checked again as written, and the row
+is assembled. With cameras (`dicobench.shots`) the checks run on the clean renders, every
+candidate's cues are checked again through both cameras, and the pair is written as the cameras
+take it. Nothing after the proposer changes what it decided (options, provenance); the cameras'
+parameters are appended to the `generator` column.
 """
 
 from __future__ import annotations
@@ -18,8 +21,13 @@ import numpy as np
 
 from benchkit import __version__
 from benchkit.io.imageio import decode, encode_png
+from benchkit.scene.camera import Camera, CameraBounds, draw_cameras
 from benchkit.scene.geometry import Box
-from dicobench.checks import Rejected, check_cues_drawn, check_difference_pair, check_difference_pixels, check_options
+from benchkit.scene.model import Scene
+from benchkit.scene.render import background
+from dicobench import shots
+from dicobench.checks import (Rejected, check_change_within, check_cues_drawn, check_difference_pair, check_difference_pixels,
+                              check_options, check_shots_written)
 from dicobench.editors.models import Backends
 from dicobench.tasks.registry import get_task
 from dicobench.schema import LETTERS
@@ -62,13 +70,17 @@ class Candidate:
 
 class PairCheck(Protocol):
     """How a track's pairs are verified: each candidate before the letter is used, then the
-    pair as written. `written` returns the row's `changed_area`."""
+    pair as written (decoded; with cameras, the clean pair). `written` returns the row's
+    `changed_area`. `shot` checks candidate `index` again as `cameras` (image a's, image b's)
+    take it: its cue boxes, mapped, still hold what they held."""
 
     def proposal(self, prop: "Proposal") -> None: ...
 
     def candidate(self, prop: "Proposal", cand: Candidate) -> None: ...
 
-    def written(self, prop: "Proposal", png_a: bytes, png_b: bytes, is_none: bool, cues: list[dict]) -> float: ...
+    def shot(self, prop: "Proposal", index: int, cameras: tuple[Camera, Camera]) -> None: ...
+
+    def written(self, prop: "Proposal", a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict]) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,7 @@ class Proposal:
     generator: str  # the `generator` column (see `generator`)
     long_side: int  # the longest side of the images the row was drawn from, for the build report
     describe: object = None  # (letter, cues) -> dict: descriptors of the scenes behind the pair (dicobench.descriptors)
+    views: shots.Views = shots.PHOTOGRAPHS  # how its images look through a camera (scenes: `shots.SceneShots`)
 
 
 class AgainstImageA:
@@ -93,28 +106,44 @@ class AgainstImageA:
     def candidate(self, prop: Proposal, cand: Candidate) -> None:
         check_difference_pixels(prop.image_a, cand.image_b, False, cand.cues, within=cand.changed)
 
-    def written(self, prop: Proposal, png_a: bytes, png_b: bytes, is_none: bool, cues: list[dict]) -> float:
-        return check_difference_pair(png_a, png_b, is_none, cues)
+    def shot(self, prop: Proposal, index: int, cameras: tuple[Camera, Camera]) -> None:
+        # each camera sees all of the change (where the object was and where it is): that camera's
+        # shots of image a and of the edit differ only inside all the cues as it maps them
+        cues, shape = prop.candidates[index].cues, prop.image_a.shape
+        for camera in cameras:
+            box, before, after = prop.views.change(prop, index, camera)
+            check_change_within(before, after, shots.mapped(cues, (camera, camera), (shape, shape)), box)
+
+    def written(self, prop: Proposal, a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict]) -> float:
+        return check_difference_pair(a, b, is_none, cues)
 
 
 @dataclass(frozen=True)
 class CuesDrawn:
     """Commonality pairs of two scenes: every cue box really shows its object against the bare
-    surfaces `bare` (image a's, image b's). `consistent` re-derives from the scenes what the
-    pairs share and rejects a proposal whose E pair shares something or whose candidates do
-    not share exactly their subject."""
+    surfaces of `scenes` (image a's, the E pair's image b's), also as the cameras take them.
+    `consistent` re-derives from the scenes what the pairs share and rejects a proposal whose E
+    pair shares something or whose candidates do not share exactly their subject."""
 
-    bare: tuple[np.ndarray, np.ndarray]
+    scenes: tuple[Scene, Scene]
     consistent: Callable[[], None]  # raises Rejected
+
+    def bare(self, cameras: tuple[Camera, Camera] | tuple[None, None] = (None, None)) -> tuple[np.ndarray, np.ndarray]:
+        return tuple(background(scene, camera) for scene, camera in zip(self.scenes, cameras))
 
     def proposal(self, prop: Proposal) -> None:
         self.consistent()
 
     def candidate(self, prop: Proposal, cand: Candidate) -> None:
-        check_cues_drawn((prop.image_a, cand.image_b), self.bare, cand.cues)
+        check_cues_drawn((prop.image_a, cand.image_b), self.bare(), cand.cues)
 
-    def written(self, prop: Proposal, png_a: bytes, png_b: bytes, is_none: bool, cues: list[dict]) -> float:
-        check_cues_drawn((decode(png_a, "image_a"), decode(png_b, "image_b")), self.bare, cues)
+    def shot(self, prop: Proposal, index: int, cameras: tuple[Camera, Camera]) -> None:
+        images = (prop.views.image_a(prop, cameras[0]), prop.views.image_b(prop, index, cameras[1]))
+        cues = shots.mapped(prop.candidates[index].cues, cameras, (prop.image_a.shape, prop.image_b.shape))
+        check_cues_drawn(images, self.bare(cameras), cues)
+
+    def written(self, prop: Proposal, a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict]) -> float:
+        check_cues_drawn((a, b), self.bare(), cues)
         return 0.0  # the images are different scenes: nothing is "changed"
 
 
@@ -128,10 +157,15 @@ class AgainstNoneImageB:
     def candidate(self, prop: Proposal, cand: Candidate) -> None:
         check_difference_pixels(prop.image_b, cand.image_b, False, _in_b(cand.cues))
 
-    def written(self, prop: Proposal, png_a: bytes, png_b: bytes, is_none: bool, cues: list[dict]) -> float:
-        if not np.array_equal(decode(png_a, "image_a"), prop.image_a):
+    def shot(self, prop: Proposal, index: int, cameras: tuple[Camera, Camera]) -> None:
+        cues = shots.mapped(prop.candidates[index].cues, cameras, (prop.image_a.shape, prop.image_b.shape))
+        box, before, after = prop.views.change(prop, index, cameras[1])
+        check_change_within(before, after, _in_b(cues), box)
+
+    def written(self, prop: Proposal, a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict]) -> float:
+        if not np.array_equal(a, prop.image_a):
             raise Rejected("image_a_not_written")
-        check_difference_pixels(prop.image_b, decode(png_b, "image_b"), is_none, _in_b(cues))
+        check_difference_pixels(prop.image_b, b, is_none, _in_b(cues))
         return 0.0  # the images are different photos: nothing is "changed"
 
 
@@ -147,18 +181,31 @@ def pick(prop: Proposal, letter: str) -> tuple[np.ndarray, list[dict]]:
     return cand.image_b, cand.cues
 
 
-def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int) -> dict:
-    """The checked schema row (without its id) of `prop` with answer `letter`."""
+def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int, camera: CameraBounds | None = None
+             ) -> dict:
+    """The checked schema row (without its id) of `prop` with answer `letter`; with `camera`,
+    each image shot through its own camera drawn within those bounds from the row's seed."""
     spec = get_task(task)
     options = [c.text for c in prop.candidates] + [spec.none_option]
     check_options(options, [c.subject for c in prop.candidates], spec.none_option)
     prop.check.proposal(prop)
     for cand in prop.candidates:
         prop.check.candidate(prop, cand)
+    cameras = None if camera is None else draw_cameras(seed, camera)
+    if cameras is not None:
+        for index in range(len(prop.candidates)):
+            prop.check.shot(prop, index, cameras)
     image_b, cues = pick(prop, letter)
-    png_a = encode_png(prop.image_a, compress_level)
-    png_b = png_a if image_b is prop.image_a else encode_png(image_b, compress_level)
-    changed_area = prop.check.written(prop, png_a, png_b, letter == "E", cues)
+    if cameras is None:
+        png_a = encode_png(prop.image_a, compress_level)
+        png_b = png_a if image_b is prop.image_a else encode_png(image_b, compress_level)
+        a = decode(png_a, "image_a")
+        changed_area = prop.check.written(prop, a, a if png_b is png_a else decode(png_b, "image_b"), letter == "E", cues)
+        generator = prop.generator
+    else:
+        changed_area = prop.check.written(prop, prop.image_a, image_b, letter == "E", cues)  # the clean pair
+        png_a, png_b, cues = shoot(prop, letter, cameras, compress_level)
+        generator = prop.generator + shots.note(cameras)
     return {
         "track": spec.track.name,
         "task": task,
@@ -171,5 +218,24 @@ def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: 
         "changed_area": changed_area,
         "source": prop.source,
         "seed": seed,
-        "generator": prop.generator,
+        "generator": generator,
     }
+
+
+def shot_pair(prop: Proposal, letter: str, cameras: tuple[Camera | None, Camera | None]
+              ) -> tuple[tuple[np.ndarray, np.ndarray], list[dict]]:
+    """The pair of answer `letter` as `cameras` take it (an image without a camera: its clean
+    render), and its cues as those cameras map them."""
+    image_b, cues = pick(prop, letter)
+    index = None if letter == "E" else LETTERS.index(letter)
+    a = prop.image_a if cameras[0] is None else prop.views.image_a(prop, cameras[0])
+    b = image_b if cameras[1] is None else prop.views.image_b(prop, index, cameras[1])
+    return (a, b), shots.mapped(cues, cameras, (a.shape, b.shape))
+
+
+def shoot(prop: Proposal, letter: str, cameras: tuple[Camera, Camera], compress_level: int) -> tuple[bytes, bytes, list[dict]]:
+    """The pair of answer `letter` as the cameras take it, encoded and checked as written, and its cues mapped."""
+    images, cues = shot_pair(prop, letter, cameras)
+    pngs = tuple(encode_png(image, compress_level) for image in images)
+    check_shots_written(pngs, images, cues)
+    return pngs[0], pngs[1], cues

@@ -102,10 +102,17 @@ def procedural_train(tmp: Path) -> dict:
 
 def procedural_hard(tmp: Path) -> dict:
     """The default difficulty (`hard`: small cues among many, partly overlapping objects on
-    marked, grainy surfaces), all eight tasks, two rows each."""
+    marked, grainy surfaces, each image through its own camera), all eight tasks, two rows each."""
     from dicobench import build
 
     return folder_digests(build(tmp / "bench", per_task=2, seed=0, num_proc=1, progress=False))
+
+
+def procedural_hard_no_camera(tmp: Path) -> dict:
+    """`hard` with `--camera none`: the clean renders, the bytes `hard` wrote before cameras."""
+    from dicobench import build
+
+    return folder_digests(build(tmp / "bench", per_task=2, seed=0, num_proc=1, progress=False, camera="none"))
 
 
 def photos(tmp: Path) -> dict:
@@ -177,8 +184,8 @@ def multipanelvqa_hard(tmp: Path) -> dict:
     return folder_digests(build(tmp / "mpv", layouts="6,140", num_proc=1, progress=False))
 
 
-CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, photos, model_edited, ray, multipanelvqa,
-                                 multipanelvqa_hard)}
+CASES = {f.__name__: f for f in (procedural, procedural_train, procedural_hard, procedural_hard_no_camera, photos,
+                                 model_edited, ray, multipanelvqa, multipanelvqa_hard)}
 
 
 def fixture(case: str) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field, fields
 
+from benchkit.scene.camera import CameraBounds
 from benchkit.scene.catalogue import VERSIONS
 
 AXES = ("resolution", "cue scale", "clutter", "background", "subtlety", "names and looks")
@@ -76,6 +77,11 @@ class Difficulty(Dials):
     # otherwise (lossless at any level; `easy` keeps the first release's 1, the others pay for a
     # 100-row page within the Dataset Viewer's limit, see benchkit.release.viewer)
     png_level: int = 1
+    # not dials either: the bounds each image's camera is drawn within (benchkit.scene.camera), and
+    # whether builds at this difficulty shoot through cameras unless told (`--camera`); `easy`
+    # writes the clean renders, as the first release did
+    camera: CameraBounds = CameraBounds()
+    camera_on: bool = False
 
     def __post_init__(self) -> None:
         problems = []
@@ -128,7 +134,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=6,
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", catalogue="audited",
+    distractors="pairs", catalogue="audited", camera_on=True,
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
@@ -137,6 +143,7 @@ EXTREME = Difficulty(
     marks=120, grain=4.0, cell=2, png_level=6,
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
     distractors="pairs", catalogue="audited",
+    camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"

@@ -24,7 +24,7 @@ class PlacedObject:
     size: int  # glyph em size in pixels
     cx: int
     cy: int
-    rotation: int = 0  # degrees, counter-clockwise
+    rotation: float = 0  # degrees, counter-clockwise (a camera's shot adds a fraction of a degree)
     style: str = "plain"
     accent: str = "white"  # second colour for striped/dotted/two_tone and markings
     shading: float = 0.3  # strength of the top-lit gradient

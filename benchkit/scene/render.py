@@ -16,11 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from benchkit.scene.camera import Camera
 from benchkit.scene.catalogue import by_name, font_path
-from benchkit.scene.geometry import Box
+from benchkit.scene.geometry import Box, bounding
 from benchkit.scene.palette import COLOURS
 from benchkit.scene.model import PlacedObject, Scene, Trace
-from benchkit.scene.textures import make_background
+from benchkit.scene.textures import SurfaceView, make_background
+from benchkit.scene.warping import warp
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ def _damage(obj: PlacedObject, fill: np.ndarray, mask: np.ndarray) -> None:
         fill[:] = fill * (1 - 0.95 * burn[..., None]) + soot * (0.95 * burn[..., None])
 
 
-def _rotate(rgb: np.ndarray, alpha: np.ndarray, degrees: int) -> tuple[np.ndarray, np.ndarray]:
+def _rotate(rgb: np.ndarray, alpha: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
     if degrees % 360 == 0:
         return rgb, alpha
     rgba = np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8)
@@ -292,9 +294,12 @@ def _background(scene_key: tuple) -> np.ndarray:
     return bg
 
 
-def background(scene: Scene) -> np.ndarray:
+def background(scene: Scene, camera: Camera | None = None) -> np.ndarray:
+    """The scene's bare surface, or the surface as `camera` takes it."""
+    view = None if camera is None else SurfaceView(tuple(camera.matrix(scene.width, scene.height).ravel()), camera.gains,
+                                                   camera.noise)
     return _background((scene.background, scene.variant, scene.tint, scene.width, scene.height, scene.texture_seed,
-                        scene.marks, scene.grain, scene.cell))
+                        scene.marks, scene.grain, scene.cell) + ((view,) if view else ()))
 
 
 def _intersect(a: Box, b: Box) -> Box | None:
@@ -303,7 +308,7 @@ def _intersect(a: Box, b: Box) -> Box | None:
     return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
 
 
-def _composite(canvas: np.ndarray, region: Box, patch: Patch) -> None:
+def _composite(canvas: np.ndarray, region: Box, patch: Patch, gains: np.ndarray | None = None) -> None:
     ph, pw = patch.alpha.shape
     hit = _intersect(region, (patch.x, patch.y, pw, ph))
     if hit is None:
@@ -313,34 +318,63 @@ def _composite(canvas: np.ndarray, region: Box, patch: Patch) -> None:
     py, px = y - patch.y, x - patch.x
     a = patch.alpha[py : py + h, px : px + w, None]
     base = canvas[cy : cy + h, cx : cx + w].astype(np.float32)
-    out = base * (1 - a) + patch.rgb[py : py + h, px : px + w] * a
+    rgb = patch.rgb[py : py + h, px : px + w]
+    out = base * (1 - a) + (rgb if gains is None else rgb * gains) * a
     canvas[cy : cy + h, cx : cx + w] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
-def element_patches(scene: Scene) -> list[Patch]:
-    """Patches in drawing order: surface traces first, objects on top."""
-    return [trace_patch(t) for t in scene.traces] + [object_patch(o) for o in scene.objects]
+def element_patches(scene: Scene, camera: Camera | None = None) -> list[Patch]:
+    """Patches in drawing order: surface traces first, objects on top (through `camera`, as it sees them)."""
+    if camera is None:
+        return [trace_patch(t) for t in scene.traces] + [object_patch(o) for o in scene.objects]
+    return [shot_patch(e, scene, camera) for e in (*scene.traces, *scene.objects)]
 
 
-def render(scene: Scene, region: Box | None = None) -> np.ndarray:
-    """Pixels (HxWx3 uint8) of the scene, or of one rectangle of it."""
+def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> Patch:
+    """An element of `scene` where `camera`'s shot sees it: an object drawn again in its new pose,
+    a trace resampled."""
+    if isinstance(element, PlacedObject):
+        return object_patch(camera.place(element, scene.width, scene.height))
+    return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
+
+
+def _warped(patch: Patch, matrix: np.ndarray) -> Patch:
+    """A patch moved by the affine `matrix` (canvas to shot coordinates), alpha and colour resampled."""
+    ph, pw = patch.alpha.shape
+    local = matrix.copy()
+    local[:, 2] += matrix[:, :2] @ np.array([patch.x, patch.y], float)  # from the patch's own pixels
+    corners = np.array([[0, 0, 1], [pw, 0, 1], [0, ph, 1], [pw, ph, 1]], float) @ local.T
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
+    box = (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+    alpha = np.clip(warp(patch.alpha.astype(np.float32), local, box, edges="constant"), 0, 1)
+    ink = [warp(np.ascontiguousarray(patch.rgb[..., ch] * patch.alpha, np.float32), local, box, edges="constant")
+           for ch in range(3)]
+    rgb = np.stack(ink, axis=-1) / np.maximum(alpha, 1e-6)[..., None]
+    return Patch(np.clip(rgb, 0, 255), alpha, box[0], box[1], _tight_box(alpha, box[0], box[1]))
+
+
+def render(scene: Scene, region: Box | None = None, camera: Camera | None = None) -> np.ndarray:
+    """Pixels (HxWx3 uint8) of the scene, or of one rectangle of it; through `camera`, the shot that
+    camera takes of the scene (see `benchkit.scene.camera`)."""
     region = region or (0, 0, scene.width, scene.height)
     x, y, w, h = region
-    canvas = background(scene)[y : y + h, x : x + w].copy()
-    for patch in element_patches(scene):
-        _composite(canvas, region, patch)
+    canvas = background(scene, camera)[y : y + h, x : x + w].copy()
+    gains = None if camera is None else np.asarray(camera.gains, np.float32)
+    for patch in element_patches(scene, camera):
+        _composite(canvas, region, patch, gains)
     return canvas
 
 
-def render_edit(base_pixels: np.ndarray, edited: Scene, dirty: list[Box]) -> np.ndarray:
-    """The edited scene's pixels, re-rendering only the rectangles the edit touched."""
+def render_edit(base_pixels: np.ndarray, edited: Scene, dirty: list[Box], camera: Camera | None = None) -> np.ndarray:
+    """The edited scene's pixels (through `camera`, if given), re-rendering only the rectangles the edit touched."""
     out = base_pixels.copy()
     full = (0, 0, edited.width, edited.height)
     for box in dirty:
         box = _intersect(box, full)
         if box is not None:
             x, y, w, h = box
-            out[y : y + h, x : x + w] = render(edited, box)
+            out[y : y + h, x : x + w] = render(edited, box, camera)
     return out
 
 
@@ -348,6 +382,22 @@ def footprint(element: PlacedObject | Trace) -> Box:
     """Where an element's pixels are (tight box, canvas coordinates)."""
     patch = object_patch(element) if isinstance(element, PlacedObject) else trace_patch(element)
     return patch.box
+
+
+def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Box | None:
+    """A box holding every pixel where two scenes on one surface render differently (through
+    `camera`, if given): around the objects and traces one has and the other has not, as drawn,
+    within the canvas; the whole canvas if the elements they share are drawn in another order.
+    None where no pixel can differ."""
+    objects, traces = set(before.objects) ^ set(after.objects), set(before.traces) ^ set(after.traces)
+    shared = [o for o in before.objects if o not in objects], [o for o in after.objects if o not in objects]
+    if shared[0] != shared[1] or [t for t in before.traces if t not in traces] != [t for t in after.traces if t not in traces]:
+        return (0, 0, after.width, after.height)
+    if not objects and not traces:
+        return None
+    boxes = [footprint(e) if camera is None else shot_patch(e, after, camera).box for e in (*objects, *traces)]
+    drawn = [b for b in boxes if b[2] and b[3]]
+    return _intersect(bounding(drawn), (0, 0, after.width, after.height)) if drawn else None
 
 
 def clear_caches() -> None:

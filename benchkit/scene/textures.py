@@ -6,8 +6,14 @@ looks like a surface at 2K and keeps lossless PNGs compact, unlike per-pixel noi
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from dataclasses import dataclass
+
 import numpy as np
 from PIL import Image, ImageDraw
+
+from benchkit.scene.warping import warp
 
 KINDS = ("wood", "fabric", "paper", "desk", "carpet", "tiles", "concrete", "grass")
 
@@ -110,32 +116,61 @@ def base_colour(kind: str, variant: int) -> tuple[int, int, int]:
     return colours[variant % len(colours)]
 
 
+@dataclass(frozen=True)
+class SurfaceView:
+    """How one shot sees the surface (see `benchkit.scene.camera`): `matrix`, the affine map from
+    the surface's pixels to the shot's (six numbers, row by row), the exposure's per-channel
+    `gains`, and the seed of the shot's own grain."""
+
+    matrix: tuple[float, ...]
+    gains: tuple[float, float, float]
+    grain_seed: int
+
+    def affine(self) -> np.ndarray:
+        return np.asarray(self.matrix, float).reshape(2, 3)
+
+    def at_cell(self, cell: int) -> "SurfaceView":
+        """The same view of the surface drawn at 1/cell of the canvas."""
+        a, b, c, d, e, f = self.matrix
+        return dataclasses.replace(self, matrix=(a, b, c / cell, d, e, f / cell))
+
+
 def make_background(kind: str, variant: int, tint: str, width: int, height: int, seed: int,
-                    marks: int = 0, grain: float = 0.0, cell: int = 1) -> np.ndarray:
+                    marks: int = 0, grain: float = 0.0, cell: int = 1, view: SurfaceView | None = None) -> np.ndarray:
     """An HxWx3 uint8 surface: texture shading x base colour x lighting tint x soft vignette,
     with `marks` unnamed small marks per megapixel and per-pixel `grain` (levels) on top.
 
     With `cell` > 1 the surface is drawn at 1/cell of the size (the same marks per megapixel of
     the full canvas) and each of its pixels enlarged to a cell x cell block: PNG's filters turn
-    repeated pixels into zeros, so grain and fine texture cost about a quarter of the bytes at 2."""
+    repeated pixels into zeros, so grain and fine texture cost about a quarter of the bytes at 2.
+
+    Seen through a shot's `view`, the same surface is taken again: its shading sampled where the
+    shot sees it (the vignette stays with the lens, in image coordinates), its marks
+    drawn again where they land, the exposure applied through the colour table, and the grain, the
+    sensor's noise, drawn anew from the shot's own seed."""
     if cell > 1:
-        small = make_background(kind, variant, tint, -(-width // cell), -(-height // cell), seed, marks * cell * cell, grain)
+        small = make_background(kind, variant, tint, -(-width // cell), -(-height // cell), seed, marks * cell * cell, grain,
+                                view=None if view is None else view.at_cell(cell))
         return np.ascontiguousarray(small.repeat(cell, axis=0).repeat(cell, axis=1)[:height, :width])
     if kind not in _SHADERS:
         raise ValueError(f"unknown background {kind!r}; expected one of {', '.join(KINDS)}")
     rng = np.random.default_rng(seed)
     shade = _SHADERS[kind](rng, height, width).astype(np.float32)
+    if view is not None:  # nearest: weaves, seams and grout stay as crisp (and as cheap in PNG) as drawn
+        shade = warp(shade, view.affine(), resample=Image.Resampling.NEAREST).copy()
     yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
     xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
     shade *= 1.0 - 0.06 * (xx**2 + yy**2)  # soft vignette
     # brightness -> colour through a lookup table: one gather instead of float maths per channel
     colour = np.asarray(base_colour(kind, variant), np.float32) * np.asarray(TINTS[tint], np.float32)
+    if view is not None:
+        colour = colour * np.asarray(view.gains, np.float32)
     levels = np.arange(LUT_SIZE, dtype=np.float32)[:, None] / LUT_SCALE
     lut = np.clip(levels * colour + 0.5, 0, 255).astype(np.uint8)
     index = np.clip(shade * LUT_SCALE + 0.5, 0, LUT_SIZE - 1).astype(np.uint16)
     out = lut[index]
     if marks or grain:
-        _add_detail(out, np.random.default_rng([seed, 1]), marks, grain)
+        _add_detail(out, np.random.default_rng([seed, 1]), marks, grain, view)
     return out
 
 
@@ -146,32 +181,49 @@ GRAIN_STEPS = np.array([-np.sqrt(2), 0, 0, np.sqrt(2)], np.float32)
 ROWS_AT_ONCE = 512  # grain is added band by band, so memory stays flat at 8K
 
 
-def _add_detail(rgb: np.ndarray, rng: np.random.Generator, marks: int, grain: float) -> None:
+def _add_detail(rgb: np.ndarray, rng: np.random.Generator, marks: int, grain: float, view: SurfaceView | None = None) -> None:
     """Scatter small marks (specks, dot clusters, scratches) and add grain, in place: the kind
-    of detail a real surface has and a cue must be found against."""
+    of detail a real surface has and a cue must be found against. Through a `view` the marks are
+    the same ones, drawn where the shot sees them, and the grain is the shot's own."""
     h, w = rgb.shape[:2]
     if marks:
         layer = Image.new("L", (w, h), 100)  # 100: leave the surface as it is
         draw = ImageDraw.Draw(layer)
+        at, k = _seen(view)
         for _ in range(int(marks * w * h / 1e6)):
             x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
             tone = int(100 * MARK_TONES[rng.integers(len(MARK_TONES))])
             kind, r = int(rng.integers(3)), float(rng.uniform(1.2, 4.0))
             if kind == 0:
-                draw.ellipse((x - r, y - r * 0.8, x + r, y + r * 0.8), fill=tone)
+                _ellipse(draw, at(x, y), r * k, r * 0.8 * k, tone)
             elif kind == 1:
                 for _ in range(3):
                     dx, dy = rng.normal(0, 2.5 * r, 2)
-                    draw.ellipse((x + dx - r / 2, y + dy - r / 2, x + dx + r / 2, y + dy + r / 2), fill=tone)
+                    _ellipse(draw, at(x + dx, y + dy), r / 2 * k, r / 2 * k, tone)
             else:
                 a, length = float(rng.uniform(0, np.pi)), float(rng.uniform(6, 20))
-                draw.line((x, y, x + length * np.cos(a), y + length * np.sin(a)), fill=tone, width=int(rng.integers(1, 3)))
+                draw.line(at(x, y) + at(x + length * np.cos(a), y + length * np.sin(a)), fill=tone, width=int(rng.integers(1, 3)))
         factor = np.asarray(layer, np.uint8)
         for y0 in range(0, h, ROWS_AT_ONCE):
             band = rgb[y0 : y0 + ROWS_AT_ONCE]
             band[:] = np.clip(band * (factor[y0 : y0 + ROWS_AT_ONCE, :, None] / np.float32(100)) + 0.5, 0, 255)
     if grain:
+        if view is not None:
+            rng = np.random.default_rng(view.grain_seed)
         for y0 in range(0, h, ROWS_AT_ONCE):
             band = rgb[y0 : y0 + ROWS_AT_ONCE]
             noise = GRAIN_STEPS[rng.integers(len(GRAIN_STEPS), size=(band.shape[0], w, 1))] * np.float32(grain)
             band[:] = np.clip(band + noise + 0.5, 0, 255)
+
+
+def _seen(view: SurfaceView | None):
+    """Where a point of the surface lands in the shot, and how much longer a length gets there."""
+    if view is None:
+        return (lambda x, y: (x, y)), 1.0
+    m = view.affine()
+    return (lambda x, y: (m[0, 0] * x + m[0, 1] * y + m[0, 2], m[1, 0] * x + m[1, 1] * y + m[1, 2])), math.hypot(m[0, 0], m[1, 0])
+
+
+def _ellipse(draw: ImageDraw.ImageDraw, centre: tuple[float, float], rx: float, ry: float, tone: int) -> None:
+    x, y = centre
+    draw.ellipse((x - rx, y - ry, x + rx, y + ry), fill=tone)

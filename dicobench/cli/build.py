@@ -6,7 +6,7 @@ import argparse
 
 from benchkit.cli.commands import add_build_arguments, build_handler, http_url, positive_int, run_options
 from benchkit.scene.difficulty import DEFAULT, PRESETS, Difficulty
-from dicobench.build import Options, build, source_settings
+from dicobench.build import CAMERAS, Options, build, source_settings
 from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.schema import TASKS
 
@@ -19,7 +19,7 @@ def options(args: argparse.Namespace) -> Options:
                              Endpoint(args.base_url, args.api_key), args.difficulty,
                              {f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()})
     return Options(args.per_task, args.seed, args.tasks, source, args.rows_per_shard, args.num_shards,
-                   args.compress_level, run)
+                   args.compress_level, run, args.camera)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,6 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS),
                    help=f"how small the cues and how cluttered the procedural scenes are (default {DEFAULT}; easy is the "
                         "first release's world); the options below set single dials apart from the preset")
+    p.add_argument("--camera", default=None, choices=CAMERAS,
+                   help="on: each image of a pair is taken through its own small, seeded camera (framing, exposure, "
+                        "white balance, sensor grain), so that no pixel shortcut finds the change; none: the clean "
+                        "renders (default: on, except at --difficulty easy)")
     dials = p.add_argument_group("difficulty dials (procedural scenes)")
     for f, axis, doc in Difficulty.axis_fields():
         dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}")

@@ -339,7 +339,8 @@ class SharingProposer:
         candidates = tuple(
             Candidate(compose(photo_b.pixels, [c.stand_in for c in cands if c is not cand] + [cand.shared]),
                       sharing.sentence(cand.name), cand.name,
-                      [cue(0, cand.box_a, sharing.label(cand.name)), cue(1, cand.box_b, sharing.label(cand.name))])
+                      [cue(0, cand.box_a, sharing.label(cand.name)), cue(1, cand.box_b, sharing.label(cand.name))],
+                      cand.box_b)
             for cand in cands
         )
         cut_from = sorted({photo_id for c in cands for photo_id, _ in c.cut_from} - {photo_a.id})

@@ -19,7 +19,7 @@ import numpy as np
 
 from benchkit.scene.catalogue import by_name, read_as
 from benchkit.scene.geometry import Box, bounding
-from benchkit.scene.render import background, footprint, render, render_edit
+from benchkit.scene.render import footprint, render, render_edit
 from benchkit.scene.model import PlacedObject, Scene
 from benchkit.scene.random_scenes import (SceneConfig, occupied_boxes, place, random_object, random_scene,
                                          surface_colour, with_same_kind)
@@ -30,6 +30,7 @@ from dicobench.checks import Rejected
 from dicobench.editors.scene import Cue
 from dicobench.schema import LETTERS
 from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
+from dicobench.shots import SceneShots
 
 ENGINE = "procedural scene engine"
 
@@ -55,7 +56,7 @@ def scene_difference(propose):
 
         return Proposal(pixels_a, pixels_a, candidates, AgainstImageA(), f"procedural:{seed}",
                         generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)), max(base.width, base.height),
-                        describe)
+                        describe, SceneShots(base, base, tuple(e.scene for e in edits)))
 
     return proposer
 
@@ -103,7 +104,7 @@ def scene_commonality(propose, commonalities):
             Candidate(render_edit(pixels_b, c.scene_b, list(c.dirty)), c.text, c.subject, cue_dicts(c.cues))
             for c in pair.candidates
         )
-        check = CuesDrawn((background(pair.scene_a), background(pair.scene_b)), consistent)
+        check = CuesDrawn((pair.scene_a, pair.scene_b), consistent)
         made_by = f"{task.name} commonalities" + (f"; {pair.note}" if pair.note else "") + difficulty_note(cfg)
         long_side = max(pair.scene_a.width, pair.scene_a.height, pair.scene_b.width, pair.scene_b.height)
 
@@ -112,7 +113,7 @@ def scene_commonality(propose, commonalities):
             return descriptors.commonality((pair.scene_a, scene_b), cues, footprint)
 
         return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by), long_side,
-                        describe)
+                        describe, SceneShots(pair.scene_a, pair.scene_b, tuple(c.scene_b for c in pair.candidates)))
 
     return proposer
 

@@ -88,7 +88,7 @@ def test_verified_photo_build_records_it_and_never_writes_the_key(tmp_path, phot
         sent = len(stub.requests)
     assert sent >= 16  # four options per row, each verified
     ds = load_dataset(str(out), "all", split="test")
-    assert all(g.endswith("edits (OpenCV); verified by openai:vlm") for g in ds["generator"])
+    assert all("edits (OpenCV); verified by openai:vlm; camera a: " in g for g in ds["generator"])
     card = (out / "README.md").read_text()
     assert "checked by `openai:vlm`" in card
     manifest = json.loads((out / ".dicobench" / "test.json").read_text())
