@@ -3,7 +3,12 @@ object's size and the panel clutter (`generate.descriptors`), how often the targ
 one out among its near-duplicate panels (pixels alone, `shortcuts.odd_one_out`), and the
 text-only baselines per question type (`shortcuts.text_only`), all on the `original` config.
 
-    python benchmarks/bench_mpv_difficulty.py [--difficulty easy,hard] [--layouts 0-209] [--num-proc 2]
+    python benchmarks/bench_mpv_difficulty.py [--difficulty easy,hard] [--layouts 0-209] [--images N] [--num-proc 2]
+                                              [--axes other_details=0,scene_question=presence]
+
+A build fills every layout from one of only ten image sets per source; `--images` (per source,
+more than the layouts) cycles the layouts with fresh sets, for figures over more sets. `--axes`
+sets dials apart in every preset built (e.g. the first release's near duplicates at `hard`).
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ from multipanelvqa.schema import QUESTION_TYPES
 from multipanelvqa.shortcuts import odd_one_out, panel_thumbs, text_only
 
 
-def measure(difficulty: str, layouts: str, num_proc: int) -> tuple[list[dict], dict[str, dict]]:
-    """The `original` rows of a fresh build (images decoded lazily) and their descriptors by id."""
+def measure(difficulty: str, layouts: str, num_proc: int, images: int | None = None,
+            axes: dict | None = None) -> tuple[list[dict], dict[str, dict]]:
+    """The `original` rows of a fresh build and their descriptors by id."""
     with tempfile.TemporaryDirectory() as tmp:
         out = build(Path(tmp) / "b", layouts=layouts, configs="original", difficulty=difficulty, num_proc=num_proc,
-                    progress=False)
+                    images=images, axes=axes, progress=False)
         shards = sorted((Path(out) / "original").glob("*.parquet"))
         rows = [r for s in shards for r in pq.read_table(s).to_pylist()]
         for r in rows:  # the ClassLabel's index, as Parquet stores it
@@ -79,10 +85,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--difficulty", default="easy,hard", help="comma-separated presets, built in turn (default easy,hard)")
     ap.add_argument("--layouts", default="0-209")
+    ap.add_argument("--images", type=int, default=None, help="images per source (default one per layout)")
     ap.add_argument("--num-proc", type=int, default=2)
+    ap.add_argument("--axes", default="", help="dials set apart, name=value,... (e.g. other_details=0)")
     args = ap.parse_args()
+    axes = {}
+    for item in filter(None, args.axes.split(",")):
+        name, _, value = item.partition("=")
+        axes[name] = int(value) if value.isdigit() else value
     for name in args.difficulty.split(","):
-        report(name, *measure(name, args.layouts, args.num_proc))
+        report(name + (f" ({args.axes})" if axes else ""), *measure(name, args.layouts, args.num_proc, args.images, axes))
 
 
 if __name__ == "__main__":

@@ -64,6 +64,9 @@ def _common(question: str) -> str:
 def text_only(rows: Iterable[dict]) -> dict[str, dict]:
     """Per question type: rows, chance, and each text-only strategy's accuracy.
 
+    Images with two or three panels fill Q3's choices with "none of the subfigures" and "all of
+    the subfigures", which are never right (the paper's design): a reader who knows that is at
+    1/2 or 1/3 there, so Q3 is also given over images of four panels or more ("q3, 4+ panels").
     Q2's strategy answers every question with the most common answer of its template among the
     rows of other image sets (a set fills many layouts with one question and one answer, so its
     own rows are left out); chance is a uniform guess: 1/2 for yes/no, else 1 / the template's
@@ -97,11 +100,12 @@ def text_only(rows: Iterable[dict]) -> dict[str, dict]:
                      "most common answer of its template": sum(hits) / len(hits),
                      "templates": {t: {"rows": len(v), "chance": v[0][1], "accuracy": sum(h for h, _ in v) / len(v)}
                                    for t, v in sorted(per.items())}}
-    if by_type["q3"]:
-        q3 = by_type["q3"]
-        out["q3"] = {"rows": len(q3), "chance": 1 / len(CHOICE_LETTERS),
-                     **{name: _share(CHOICE_LETTERS[pick(r["choices"])] == r["answer"] for r in q3)
-                        for name, pick in Q3_STRATEGIES.items()}}
+    for key, keep in (("q3", lambda r: True), ("q3, 4+ panels", lambda r: r["num_subfigures"] >= len(CHOICE_LETTERS))):
+        q3 = [r for r in by_type["q3"] if keep(r)]
+        if q3:
+            out[key] = {"rows": len(q3), "chance": 1 / len(CHOICE_LETTERS),
+                        **{name: _share(CHOICE_LETTERS[pick(r["choices"])] == r["answer"] for r in q3)
+                           for name, pick in Q3_STRATEGIES.items()}}
     return out
 
 
