@@ -31,6 +31,7 @@ from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve
 from multipanelvqa.card import MANIFEST_DIR, manifest_name, write_card
 from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
+from multipanelvqa.composite.positions import describable
 from multipanelvqa.questions.llm import QuestionSource, generated_questions
 from multipanelvqa.questions.common import balanced_schedule
 from multipanelvqa.review_rebuild import redo_count
@@ -217,6 +218,12 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     qsource = QuestionSource.parse(o.questions, o.llm_base_url, o.llm_api_key)
     all_layouts = generate_layouts(o.seed)
     layout_ids = parse_layouts(o.layouts, len(all_layouts))
+    # a layout whose panels cannot all be named in the difficulty's words is not built (the card says which)
+    unnamed = [i for i in layout_ids if not describable(all_layouts[i].boxes, panels.position_words)]
+    layout_ids = [i for i in layout_ids if i not in unnamed]
+    if not layout_ids:
+        raise UserError(f"layouts {', '.join(map(str, unnamed))} have no unambiguous {panels.position_words} position "
+                        "words for every panel; pick other --layouts or --position-words short")
     per_source = len(layout_ids) if o.images is None else o.images
     if (run.split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
         raise UserError("--split train and more --images than layouts need procedural sources (imported image sets cannot be drawn fresh)")
@@ -242,6 +249,7 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
         "images_per_shard": images_per_shard,
         "compress_level": o.compress_level,
         "difficulty": {"description": panels.describe(), **dataclasses.asdict(panels)},
+        **({"layouts_without_words": unnamed} if unnamed else {}),
     }))
     claim(out, child(out, MANIFEST_DIR, manifest_name(run.split)), manifest, SYNTHETIC_CONFIGS, run,
           f"synthetic {run.split} build")

@@ -146,6 +146,9 @@ def _difficulty(out: Location, synthetic: dict[str, dict]) -> str:
         if not level:
             continue
         parts.append(f"### Difficulty: split `{split}`\n\nPanel preset `{level['preset']}` ({level['description']}).")
+        if manifest.get("layouts_without_words"):
+            parts.append(f"Not built: layouts {', '.join(map(str, manifest['layouts_without_words']))}, where no "
+                         f"{level['position_words']} position words name every panel as a person reads the layout.")
         table = []
         for config in manifest["configs"]:
             rows: dict[str, list[dict]] = {}

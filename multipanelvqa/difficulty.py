@@ -29,8 +29,9 @@ class PanelDifficulty(Dials):
                                              "(0: drawn like the others)", 0)
     near_duplicates: int = dial("near duplicates", "procedural_scene: other panels that repeat the target's scene and "
                                                     "differ only in that object (procedural_edit panels all do)", 0)
-    position_words: str = dial("position words", "short: the shortest unique wording; layout: the row/column wording "
-                                                   "that takes the layout to follow, where one exists", "short")
+    position_words: str = dial("position words", "short: the shortest unique wording; layout: words as a person reads "
+                                                   "the layout (a two-word position only where row and column readings "
+                                                   "agree), the row/column wording that takes the layout to follow", "short")
 
     def __post_init__(self) -> None:
         problems = []
