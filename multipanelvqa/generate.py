@@ -26,7 +26,8 @@ from multipanelvqa.difficulty import EASY, PanelDifficulty
 from multipanelvqa.composite.positions import caption_numbers, describe_positions
 from multipanelvqa.questions.common import Question, q2, questions
 from multipanelvqa.schema import AUGMENTATIONS, SOURCES
-from multipanelvqa.sources.image_sets import ImageSet, decode_panel, procedural_set
+from multipanelvqa.sources.image_sets import ImageSet, decode_panel
+from multipanelvqa.sources.procedural import procedural_set
 
 SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
 _SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses

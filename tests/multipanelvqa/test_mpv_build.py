@@ -87,6 +87,8 @@ def test_q1_and_q3_balanced_over_a_full_build():
         letters = Counter(letter for *_, letter in mine).values()
         assert max(letters) - min(letters) <= 1
         assert Counter(l.num_panels for _, l, _, _ in mine) == {k: 30 for k in range(2, 9)}
+    any_only = _images(["procedural_edit"], generate_layouts(0), 0, q1_forms="any")
+    assert Counter(kind for _, _, kind, _ in any_only) == {"yes": 105, "no_any": 105}  # "all" is always no
 
 
 def _options(**kw):
