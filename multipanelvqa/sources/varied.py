@@ -16,7 +16,8 @@ removed, or one added), and the question's object is in every panel that can hol
 - presence ("Is there a X in the image?", `scene_question="presence"`): the X in the target alone.
 
 Names: no object drawn in any panel has the question's name or a name containing it or
-contained in it ("camera" / "film camera"). Truth is checked on the pixels of each panel: every
+contained in it ("camera" / "film camera"), or is a glyph people confuse with it at panel size
+(`LOOK_ALIKES`: a basketball and a volleyball, a pen and a pencil). Truth is checked on the pixels of each panel: every
 X counted or named is drawn where it changes the picture (a render without it differs), and a
 named colour is the palette colour most of its changed pixels are nearest to.
 """
@@ -46,6 +47,19 @@ CHANGES = ("recolour", "move", "remove", "add")
 MIN_VISIBLE = 0.3
 MIN_COLOUR_SHARE = 0.5  # of those, the share nearest to the named palette colour
 _TRIES = 20
+# Glyphs a person confuses at the size hard panels draw them (about 15-25 px on the canvas; a
+# review of the whole catalogue drawn so): when the question names one, no other is drawn in the image.
+LOOK_ALIKES = tuple(frozenset(group) for group in (
+    ("basketball", "volleyball", "baseball", "soccer ball", "bowling ball", "globe", "waffle", "cookie"),
+    ("CD", "vinyl record"), ("chessboard", "waffle"),
+    ("chess bishop", "chess pawn", "chess king", "chess queen", "chess rook", "chess knight"),
+    ("pen", "pencil", "marker", "highlighter", "fountain pen"), ("headphones", "headset"),
+    ("memory card", "SIM card"), ("pill", "capsule"), ("fish", "whole fish"), ("tent", "teepee"),
+    ("phone", "tablet"), ("car", "taxi"), ("trailer", "caravan"), ("spray can", "soap dispenser"),
+    ("glass of water", "whiskey glass"), ("wine bottle", "oil bottle"), ("jar", "pill bottle"),
+    ("toolbox", "briefcase", "suitcase"), ("drum", "steel drum"), ("mortar and pestle", "crow"),
+    ("charging station", "fuel pump"), ("eye dropper", "test tube"),
+))
 _IRREGULAR = {"fish": "fish", "whole fish": "whole fish", "computer mouse": "computer mice", "tooth": "teeth",
               "leaf": "leaves", "dice": "dice", "mosquito": "mosquitoes"}
 
@@ -289,14 +303,16 @@ def _entry(rng: np.random.Generator, count: bool) -> CatalogueEntry:
     return entries[int(rng.integers(len(entries)))]
 
 
-def _exclude(entry: CatalogueEntry) -> frozenset[str]:
-    return related_names(entry.name, [e.name for e in load_catalogue()])
+def excluded(name: str) -> frozenset[str]:
+    """What no panel of a question about `name` draws but the question's own objects: names
+    containing it or contained in it, and its look-alikes."""
+    return related_names(name, [e.name for e in load_catalogue()]).union(*(g for g in LOOK_ALIKES if name in g))
 
 
 def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
     """MagicBrush-like: every panel is one scene with the X in its colour and details of its own."""
     entry = _entry(rng, count=False)
-    return _image_set(rng, "procedural_edit", set_id, colour_kind(rng, entry), difficulty, MAX_PANELS - 1, _exclude(entry))
+    return _image_set(rng, "procedural_edit", set_id, colour_kind(rng, entry), difficulty, MAX_PANELS - 1, excluded(entry.name))
 
 
 def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
@@ -306,4 +322,4 @@ def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     entry = _entry(rng, count=not colour and difficulty.scene_question == "count")
     kind = (colour_kind(rng, entry) if colour else count_kind(rng, entry) if difficulty.scene_question == "count"
             else presence_kind(entry))
-    return _image_set(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, _exclude(entry))
+    return _image_set(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name))
