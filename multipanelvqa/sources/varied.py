@@ -32,8 +32,9 @@ import numpy as np
 
 from benchkit.io.imageio import encode_png
 from benchkit.scene.catalogue import CatalogueEntry, load_catalogue
+from benchkit.scene.model import Scene
 from benchkit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
-from benchkit.scene.random_scenes import place, random_object, random_scene, surface_colour
+from benchkit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
 from benchkit.scene.render import footprint, render
 
 from multipanelvqa.difficulty import PanelDifficulty
@@ -95,7 +96,7 @@ def plural(name: str) -> str | None:
 class Panel:
     """A scene, the square crop shown, and the uids of the question's objects drawn in it."""
 
-    scene: object
+    scene: Scene
     crop: tuple[int, int, int, int]
     xs: tuple[int, ...]
 
@@ -111,20 +112,45 @@ class Kind:
     slots: int
     colour: bool = False
 
-    def realise(self, rng: np.random.Generator, panel: Panel, answer: str) -> Panel | None:
-        """The panel showing `answer`: the X recoloured, or only `answer` of its Xs kept."""
+    def shown(self, answer: str) -> int:
+        """How many Xs a panel whose answer is `answer` shows."""
+        if self.colour:
+            return 1
+        return {"yes": 1, "no": 0}[answer] if answer in ("yes", "no") else int(answer)
+
+    def realise(self, rng: np.random.Generator, panel: Panel, answer: str, difficulty: PanelDifficulty,
+                exclude: frozenset[str]) -> Panel | None:
+        """The panel showing `answer`: the X recoloured, or only `answer` of its Xs kept and each
+        other X slot taken by an object of another name (so every panel draws as many objects,
+        and none is told by its clutter)."""
         scene = panel.scene
         if self.colour:
             (uid,) = panel.xs
             if not stands_out(answer, surface_colour(scene)):
                 return None
             return dataclasses.replace(panel, scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))
-        keep = 1 if answer == "yes" else 0 if answer == "no" else int(answer)
-        kept = sorted(rng.permutation(len(panel.xs))[:keep])
+        kept = sorted(rng.permutation(len(panel.xs))[:self.shown(answer)])
         for i, uid in enumerate(panel.xs):
             if i not in kept:
-                scene = scene.replace_object(uid, None)
+                scene = _swap(rng, scene, panel.crop, scene.object(uid), difficulty, exclude)
+                if scene is None:
+                    return None
         return Panel(scene, panel.crop, tuple(panel.xs[i] for i in kept))
+
+
+def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Scene | None:
+    """The scene with `obj` drawn as an object of another name (not yet drawn, not in `exclude`)
+    where it stands, in a colour that stands out; None when none fits there."""
+    cfg = panel_scene(difficulty)
+    surface = surface_colour(scene)
+    others = [footprint(o) for o in scene.objects if o.uid != obj.uid]
+    drawn = {o.name for o in scene.objects} | exclude
+    pool = [e for e in load_catalogue() if e.name not in drawn]
+    for i in rng.permutation(len(pool))[:_TRIES]:
+        new = dataclasses.replace(obj, name=pool[i].name, colour=random_object(rng, obj.uid, pool[i], surface, cfg).colour)
+        if within(footprint(new), crop) and not clashes(footprint(new), others, cfg):
+            return scene.replace_object(obj.uid, new)
+    return None
 
 
 def colour_kind(rng: np.random.Generator, entry: CatalogueEntry) -> Kind:
@@ -166,36 +192,47 @@ def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficul
 
 def vary(rng: np.random.Generator, panel: Panel, count: int, difficulty: PanelDifficulty,
          exclude: frozenset[str]) -> Panel | None:
-    """`panel` with `count` changes to other objects wholly in its crop (never an X, never one
-    object twice): one recoloured (clearly, still standing out), moved within the crop, removed,
-    or one object of a name not yet drawn and not in `exclude` added. A move or an addition that
-    finds no room is drawn again as another change; None when the crop has nothing left to change."""
+    """`panel` with its Xs at spots of their own in the crop (so that panels of one group differ
+    around the Xs whether or not they share an answer) and `count` changes to other objects wholly
+    in its crop (never one object twice): one recoloured (clearly, still standing out), moved within
+    the crop, removed, or one object of a name not yet drawn and not in `exclude` added. A move or an
+    addition that finds no room is drawn again as another change; None when the crop has nothing
+    left to change or an X finds no other spot."""
     scene, touched = panel.scene, set(panel.xs)
+    for uid in panel.xs:
+        for _ in range(_TRIES):
+            moved = _change(rng, scene, panel.crop, "move", scene.object(uid), difficulty, exclude)
+            if moved is not None:
+                scene = moved
+                break
+        else:
+            return None
     for _ in range(count):
         for _ in range(_TRIES):
-            changed = _change(rng, scene, panel.crop, touched, CHANGES[int(rng.integers(len(CHANGES)))], difficulty, exclude)
+            change = CHANGES[int(rng.integers(len(CHANGES)))]
+            movable = [o for o in scene.objects if o.uid not in touched and within(footprint(o), panel.crop)]
+            obj = None if change == "add" else movable[int(rng.integers(len(movable)))] if movable else None
+            changed = None if obj is None and change != "add" else _change(rng, scene, panel.crop, change, obj,
+                                                                         difficulty, exclude)
             if changed is not None:
-                scene, uid = changed
-                touched.add(uid)
+                touched.add(obj.uid if obj is not None else changed.objects[-1].uid)
+                scene = changed
                 break
         else:
             return None
     return dataclasses.replace(panel, scene=scene)
 
 
-def _change(rng, scene, crop, touched: set[int], change: str, difficulty: PanelDifficulty, exclude: frozenset[str]):
-    """(the scene with one `change`, the uid changed), or None where it cannot be made."""
+def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exclude: frozenset[str]):
+    """The scene with `obj` recoloured, removed or moved within the crop, or (`change` "add") a new
+    object; None where it cannot be made."""
     cfg = panel_scene(difficulty)
     surface = surface_colour(scene)
-    movable = [o for o in scene.objects if o.uid not in touched and within(footprint(o), crop)]
-    if change != "add" and not movable:
-        return None
-    obj = movable[int(rng.integers(len(movable)))] if change != "add" else None
     if change == "recolour":
         colours = [c for c in COLOURS if clearly_different(c, obj.colour) and stands_out(c, surface)]
-        return scene.replace_object(obj.uid, dataclasses.replace(obj, colour=colours[int(rng.integers(len(colours)))])), obj.uid
+        return scene.replace_object(obj.uid, dataclasses.replace(obj, colour=colours[int(rng.integers(len(colours)))]))
     if change == "remove":
-        return scene.replace_object(obj.uid, None), obj.uid
+        return scene.replace_object(obj.uid, None)
     if change == "add":
         drawn = {o.name for o in scene.objects} | exclude
         pool = [e for e in load_catalogue() if e.name not in drawn]
@@ -204,18 +241,14 @@ def _change(rng, scene, crop, touched: set[int], change: str, difficulty: PanelD
     new = place(rng, scene, obj, [footprint(o) for o in scene.objects if o.uid != obj.uid], cfg, near=near)
     if new is None or not within(footprint(new), crop):
         return None
-    return (scene.add(new) if change == "add" else scene.replace_object(obj.uid, new)), new.uid
+    return scene.add(new) if change == "add" else scene.replace_object(obj.uid, new)
 
 
 def drawn_as(kind: Kind, panel: Panel, answer: str, em: int) -> bool:
     """Whether the panel's pixels show `answer`: each X lies in the crop and changes it as much as
     an object of em size `em` does (a render without it differs there), their number is the count,
     and a named colour is the palette colour most of the X's changed pixels are nearest to."""
-    if kind.colour:
-        expected = 1
-    else:
-        expected = 1 if answer == "yes" else 0 if answer == "no" else int(answer)
-    if len(panel.xs) != expected or not set(panel.xs) <= {o.uid for o in panel.scene.objects}:
+    if len(panel.xs) != kind.shown(answer) or not set(panel.xs) <= {o.uid for o in panel.scene.objects}:
         return False
     for uid in panel.xs:
         box = footprint(panel.scene.object(uid))
@@ -247,7 +280,7 @@ def _rendered(panel: Panel) -> bytes:
 def _fresh(rng, kind: Kind, answer: str, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Panel | None:
     """A scene of its own showing `answer`."""
     base = shared_scene(rng, kind, difficulty, exclude)
-    return None if base is None else kind.realise(rng, base, answer)
+    return None if base is None else kind.realise(rng, base, answer, difficulty, exclude)
 
 
 def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
@@ -258,7 +291,7 @@ def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
         return None
     out = []
     for answer in answers:
-        panel = kind.realise(rng, base, answer)
+        panel = kind.realise(rng, base, answer, difficulty, exclude)
         panel = panel and vary(rng, panel, difficulty.other_details, difficulty, exclude)
         if panel is None:
             return None

@@ -191,19 +191,23 @@ def test_hard_near_duplicates_differ_in_several_details_and_the_target_is_not_th
     from multipanelvqa.shortcuts import odd_one_out
 
     def hits(s):
+        """(hits, chance) over the group's prefixes, as layouts of fewer panels take them."""
         group = [0] + [i for i in range(1, MAX_PANELS) if s.near_duplicate[i]]
         thumbs = np.stack([np.asarray(decode_panel(p).resize((64, 64)), dtype=np.float32) for p in s.panels])
-        return odd_one_out(thumbs, group)
+        return [(odd_one_out(thumbs, group[:k]), 1 / k) for k in range(3, len(group) + 1)]
 
-    hard_hits = []
+    hard = []
     for s in varied_sets.values():
         target = _pixels(s.panels[0])
         for i in [i for i in range(1, MAX_PANELS) if s.near_duplicate[i]]:
             assert _regions(target, _pixels(s.panels[i])) >= HARD.other_details
-        hard_hits.append(hits(s))
-    first = [hits(procedural_set(source, i, 0, difficulty=ONE_DETAIL))
-             for source in ("procedural_edit", "procedural_scene") for i in range(2)]
-    assert sum(first) >= 3 and sum(hard_hits) <= 2  # of 4 and 8 groups (chance 1/8 and 1/5 a group)
+        hard += hits(s)
+    first = [h for source in ("procedural_edit", "procedural_scene") for i in range(2)
+             for h in hits(procedural_set(source, i, 0, difficulty=ONE_DETAIL))]
+    rate = {name: sum(h for h, _ in v) / len(v) for name, v in (("hard", hard), ("first", first))}
+    # eight sets are a small sample (chance is about 0.22; benchmarks/bench_mpv_difficulty.py measures
+    # hundreds of images): the first release's near duplicates give the target away in most groups
+    assert rate["first"] >= 0.6 and rate["hard"] <= min(0.45, rate["first"] - 0.2), rate
 
 
 def test_varied_panels_are_checked_on_their_pixels():
@@ -213,7 +217,7 @@ def test_varied_panels_are_checked_on_their_pixels():
     exclude = varied.excluded(entry.name)
     count = varied.count_kind(rng, entry)
     base = varied.shared_scene(rng, count, HARD, exclude)
-    two = count.realise(rng, base, "2")
+    two = count.realise(rng, base, "2", HARD, exclude)
     assert varied.drawn_as(count, two, "2", 52) and not varied.drawn_as(count, two, "3", 52)
     gone = dataclasses.replace(two, scene=two.scene.replace_object(two.xs[0], None))
     x = two.scene.object(two.xs[0])
@@ -222,7 +226,7 @@ def test_varied_panels_are_checked_on_their_pixels():
     assert not any(varied.drawn_as(count, p, "2", 52) for p in (gone, out, faint))  # missing, cut by the crop, unseen
     colour = dataclasses.replace(varied.colour_kind(rng, entry), values=("red", "blue", "green", "yellow"))
     panel = varied.shared_scene(rng, colour, HARD, exclude)
-    red = colour.realise(rng, panel, "red")
+    red = colour.realise(rng, panel, "red", HARD, exclude)
     assert varied.drawn_as(colour, red, "red", 52) and not varied.drawn_as(colour, red, "blue", 52)
 
 
