@@ -163,7 +163,7 @@ def _difficulty(out: Location, synthetic: dict[str, dict]) -> str:
             parts.append(
                 "Per row (medians): the answer object's size on the 1000x1000 canvas (its glyph em size times the "
                 "target panel's scale; the smallest too), the objects in the target panel, and the other panels "
-                "that repeat the target's scene but for that object (near duplicates).\n\n"
+                "that repeat the target's scene (near duplicates).\n\n"
                 + markdown_table(["config", "source", "rows", "detail px", "detail px (min)", "objects",
                                   "near duplicates"], table))
     return "\n\n".join(parts)

@@ -1,10 +1,13 @@
-"""How hard a MultipanelVQA build's panels are: four dials over panel content, and named presets.
+"""How hard a MultipanelVQA build's panels are: dials over panel content, questions and position
+words, and named presets.
 
 The paper's models fail where a subfigure is hard to read (GPT-4o 75.5% on its synthetic
 subset, 49.0% on Q3) while people, who look closely, get 96%. Icon panels with a handful
-of large objects make every subfigure easy; these dials keep the paper's layouts, counts,
-questions and augmentations and change only what is in the panels and how the target is
-named. `easy` is the first release's panels (the same bytes for the same seed).
+of large objects make every subfigure easy, and near duplicates that differ only in the
+answer's object give the target away; these dials keep the paper's layouts, counts, question
+styles and augmentations and change what is in the panels, which second question
+procedural_scene asks, Q1's forms and how the target is named. `easy` is the first release's
+panels (the same bytes for the same seed).
 """
 
 from __future__ import annotations
@@ -27,10 +30,10 @@ class PanelDifficulty(Dials):
     max_objects: int = dial("clutter", "most objects in a panel's scene", 5)
     min_size: int = dial("object scale", "smallest glyph em size in a panel's scene (520-600 px, drawn at 180-440 px)", 80)
     max_size: int = dial("object scale", "largest glyph em size in a panel's scene, px", 120)
-    detail_size: int = dial("detail scale", "em size of the object whose colour or presence is the answer, in scene px "
-                                             "(0: drawn like the others)", 0)
-    near_duplicates: int = dial("near duplicates", "procedural_scene: other panels that repeat the target's scene and "
-                                                    "differ only in that object (procedural_edit panels all do)", 0)
+    detail_size: int = dial("detail scale", "em size of the object whose colour, count or presence is the answer, in "
+                                             "scene px (0: drawn like the others)", 0)
+    near_duplicates: int = dial("near duplicates", "procedural_scene: other panels that repeat the target's scene "
+                                                    "(procedural_edit panels all do)", 0)
     other_details: int = dial("near duplicates", "other objects each panel of a near-duplicate group changes from the "
                                                   "scene they share (recoloured, moved, removed or one added), the target's "
                                                   "included, so the target is not the odd one out (0: only the answer's "

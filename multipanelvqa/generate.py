@@ -189,7 +189,8 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
 def descriptors(image_set: ImageSet, rows: Sequence[dict]) -> list[dict]:
     """How hard each row's target is to read, without a model: the answer object's size on the
     canvas (its em size times the target box's scale; None for imported sets), the objects in
-    the target panel, and how many other panels repeat the target's scene but for that object."""
+    the target panel, and how many other panels repeat the target's scene (near duplicates: the
+    subfigures right after the target, 1..n, which `shortcuts.odd_one_out` compares)."""
     out = []
     for row in rows:
         w, h = row["subfigures"][0]["bbox"][2:]

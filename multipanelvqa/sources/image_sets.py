@@ -13,6 +13,10 @@ stays recognisable at panel size, 180-440 px; harder `PanelDifficulty` presets d
 smaller objects, a smaller answer object and near-duplicate panels); they are kept
 PNG-encoded so a set is cheap to send to a worker process. `low_similarity` replacements are other scenes whose answer to
 the question differs from the target's (and from `absent_answer`).
+
+The builders here are the first release's (`easy`, and the dials `other_details=0`,
+`scene_question="presence"`); the hard presets' sets come from `multipanelvqa.sources.varied`,
+which uses the helpers below.
 """
 
 from __future__ import annotations
@@ -57,7 +61,8 @@ class ImageSet:
     absent_answer: str | None = None  # an answer no panel or replacement has (Q1's "any ... no")
     # descriptors (0 / empty where unknown, as for imported sets): the answer object's em size and
     # the side of the square crop it is drawn in (scene px), the objects in the target's crop, and
-    # per panel whether it repeats the target's scene with only that object changed
+    # per panel whether it repeats the target's scene (with only that object changed, or, in the
+    # varied sets, with other details of its own too)
     detail_size: int = 0
     crop_side: int = 0
     objects: int = 0
@@ -86,8 +91,7 @@ class ImageSet:
         return [self.panels[i] for i in order], [self.answers[i] for i in order], [self.panel_ids[i] for i in order]
 
     def near_duplicates(self, k: int) -> int:
-        """How many of a k-panel image's other panels repeat the target's scene, differing only in
-        the answer's object."""
+        """How many of a k-panel image's other panels repeat the target's scene."""
         return sum(self.near_duplicate[i] for i in self._order(k)[1:]) if self.near_duplicate else 0
 
     def take_replacements(self, k: int) -> tuple[list[bytes], list[str], list[str]]:

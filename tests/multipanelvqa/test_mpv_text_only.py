@@ -22,7 +22,7 @@ def test_text_only_strategies_find_what_text_gives_away():
             {"question_type": "q3", "choices": ["left subfigure", "none of the subfigures", "all of the subfigures",
                                                 "right subfigure"], "answer": "a", "num_subfigures": 2}]
     rows += [{"question_type": "q2", "question": f"Look at the left subfigure. Is there a {x} in the image? Please answer briefly.",
-              "answer": "yes"} for x in ("cat", "dog", "cow")]
+              "answer": "yes"} for x in ("cat", "dog", "cow")]  # halves: cat and cow, dog
     got = text_only(rows)
     assert got["q1"]["any yes, all no"] == 1.0 and got["q1"]["always yes"] == 0.5
     assert got["q3"]["first choice that is no filler"] == 1.0 and "q3, 4+ panels" not in got
