@@ -7,6 +7,7 @@ by reason, so a build reports how often each guarantee had to be enforced.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -58,12 +59,14 @@ class Skipped(Rejected):
 
 
 def check_options(options: list[str], subjects: list[str], none_option: str) -> None:
+    """Five distinct options, E last; A-D about four subjects, or about two subjects twice each
+    (the paired distractors: no subject is the odd one out either way)."""
     if len(options) != 5 or options[4] != none_option:
         raise Rejected("options_shape")
     if len(set(options)) != 5:
         raise Rejected("options_not_distinct")
-    if len(set(subjects)) != 4:
-        raise Rejected("subjects_not_distinct")
+    if sorted(Counter(subjects).values()) not in ([1, 1, 1, 1], [2, 2]):
+        raise Rejected("subjects_not_balanced")
 
 
 def check_difference_pair(png_a: bytes, png_b: bytes, is_none: bool, cues: list[dict]) -> float:

@@ -10,6 +10,7 @@ apart (`benchkit.scene.random_scenes.tell_apart`), so the look tells them apart.
 from __future__ import annotations
 
 from benchkit.scene.model import PlacedObject, Scene
+from dicobench.editors.scene import article
 
 PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}
 
@@ -42,5 +43,6 @@ def with_marking(obj: PlacedObject) -> str:
     if obj.style in PATTERN_WORDS:
         mark = {"sticker": "a sticker", "band": "a band", "spots": "spots"}[obj.marking]
     else:
-        mark = {"sticker": f"a {obj.accent} sticker", "band": f"a {obj.accent} band", "spots": f"{obj.accent} spots"}[obj.marking]
+        mark = {"sticker": article(f"{obj.accent} sticker"), "band": article(f"{obj.accent} band"),
+                "spots": f"{obj.accent} spots"}[obj.marking]
     return f"{look(obj)} with {mark}"

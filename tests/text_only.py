@@ -13,6 +13,8 @@ STRATEGIES = {
     "shortest": lambda opts: min(range(4), key=lambda i: len(opts[i])),
     "first_alphabetical": lambda opts: min(range(4), key=lambda i: opts[i]),
     "most_common_words": lambda opts: max(range(4), key=lambda i: sum(w in " ".join(opts) for w in opts[i].split())),
+    # the option whose opening words (which name its object) the fewest other options share: the odd one out
+    "odd_one_out": lambda opts: min(range(4), key=lambda i: sum(opts[j].split()[:4] == opts[i].split()[:4] for j in range(4))),
 }
 
 

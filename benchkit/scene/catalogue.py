@@ -171,6 +171,57 @@ FORMER_NAMES: dict[str, str] = {
     "pot and pan": "cooking pot",  # a pot and a frying pan are drawn
 }
 
+# ---- the audit (docs/catalogue.md) --------------------------------------------------------
+# What a careful person reads each glyph as at cue size (18-24 px, with zoom), decided pair by pair
+# from the contact sheet (`dicobench catalogue --sheet`) and the silhouette similarity of every
+# pair of glyphs (`silhouette_similarity`). The `audited` version, which the hard presets draw
+# from, leaves out what follows and renames the rest so that no name contains another; the
+# `first-release` version is the catalogue as the first release drew it (`easy`, byte for byte).
+DROPPED: dict[str, str] = {
+    # names that contain another, or a kind another name already is
+    "car-battery": "contains 'battery'", "bucket": "'paint bucket' contains it; reads as a padlock",
+    "camera-retro": "contains 'camera'", "compass-drafting": "contains 'compass'", "fish": "'fish' (fish-fins) is the same fish",
+    "beer-mug-empty": "contains 'mug'", "pen": "'fountain pen' contains it; reads as a pencil",
+    "toilet": "'toilet paper' contains it; reads as a jar", "truck-pickup": "contains 'truck'",
+    "umbrella-beach": "a beach umbrella is an umbrella", "taxi": "a taxi is a car",
+    "headset": "a headset is headphones", "shuttle-space": "reads as a rocket",
+    "drum-steelpan": "contains 'drum'; a blob at cue size",
+    # glyphs a person reads as another catalogue object at cue size (one of each close pair stays)
+    "mosquito": "reads as a beetle or a spider", "bag-shopping": "reads as a padlock", "hippo": "reads as a cow", "whiskey-glass": "reads as a glass of water",
+    "wine-bottle": "a generic bottle", "bottle-droplet": "a generic bottle", "sd-card": "reads as a SIM card",
+    "tablet": "reads as a phone", "bowl-food": "reads as a rice bowl", "capsules": "reads as a pill",
+    "broom": "reads as a paintbrush", "toolbox": "reads as a briefcase", "baseball": "reads as another ball",
+    "volleyball": "reads as another ball", "stopwatch": "reads as a clock", "cookie": "reads as a bowling ball",
+    "compact-disc": "reads as a vinyl record", "train": "reads as a bus", "chess-king": "reads as a chess queen",
+    "chess-queen": "reads as a chess king", "marker": "reads as a pencil", "highlighter": "reads as a pencil",
+    "eye-dropper": "reads as a thermometer", "crutch": "reads as a thermometer", "handcuffs": "reads as glasses",
+    # glyphs a person does not read as their name at cue size
+    "otter": "a blob", "kiwi-bird": "a blob", "kitchen-set": "a jumble of parts", "dragon": "a blob",
+    "print": "reads as a backpack",
+}
+RENAMED: dict[str, str] = {
+    "video": "camcorder",  # 'video camera' contains 'camera'
+    "glasses": "eyeglasses",  # 'glasses' is also every drinking glass
+    "hotdog": "hotdog",  # one word: 'hot dog' contains 'dog'
+    "prescription-bottle": "medicine bottle",  # 'pill bottle' contains 'pill'
+    "file": "document",  # a page with a folded corner, not a sheet of paper
+    "football": "American football",  # a proper adjective
+}
+# Close pairs that both stay: a careful person with zoom tells them apart, but the truth checks
+# treat each as possibly read as the other (a distractor about one is false only if neither is
+# there). Each group's names are look-alikes of one another.
+LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("bowling ball", "clock", "vinyl record", "compass", "basketball", "soccer ball", "globe", "golf ball"),
+    ("television", "desktop computer", "laptop"), ("hard drive", "server rack"), ("briefcase", "suitcase"),
+    ("paintbrush", "paint roller"), ("thermometer", "test tube", "syringe"), ("pencil", "fountain pen"),
+    ("hard drive", "wallet"), ("feather", "leaf"), ("cow", "horse"), ("bread slice", "ghost figure"), ("gamepad", "carnival mask"),
+    ("egg", "lemon"), ("detergent jug", "soap dispenser"), ("jar", "medicine bottle", "glass of water"),
+    ("coins", "hockey puck"), ("credit card", "wallet", "banknote", "ticket"), ("phone", "document", "bookmark"),
+    ("chess pawn", "chess bishop"), ("padlock", "calendar"), ("beetle", "spider"), ("crow", "dove"),
+)
+VERSIONS = ("first-release", "audited")
+IRREGULAR_PLURALS = frozenset({"dice"})  # plural names that do not end in s
+
 FONT_FILES = {"solid": "fa-solid-900.ttf", "regular": "fa-regular-400.ttf"}
 
 
@@ -205,12 +256,18 @@ def _synonyms(name: str, terms) -> tuple[str, ...]:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=1)
-def load_catalogue() -> tuple[CatalogueEntry, ...]:
-    """All curated objects, sorted by icon id so that seeded draws are stable."""
+@functools.lru_cache(maxsize=len(VERSIONS))
+def load_catalogue(version: str = "first-release") -> tuple[CatalogueEntry, ...]:
+    """The curated objects of a catalogue `version`, sorted by icon id so that seeded draws are stable."""
+    if version not in VERSIONS:
+        raise ValueError(f"unknown catalogue version {version!r}; expected one of {', '.join(VERSIONS)}")
     icons = json.loads((_package_root() / "metadata" / "icons.json").read_text(encoding="utf-8"))
     entries = []
     for icon, (name, category) in sorted(CURATED.items()):
+        if version == "audited":
+            if icon in DROPPED:
+                continue
+            name = RENAMED.get(icon, name)
         meta = icons.get(icon)
         if meta is None or "solid" not in meta.get("free", []):
             raise RuntimeError(f"Font Awesome icon {icon!r} is missing; fontawesomefree>=6.5 is required")
@@ -226,4 +283,79 @@ def load_catalogue() -> tuple[CatalogueEntry, ...]:
 
 @functools.lru_cache(maxsize=1)
 def by_name() -> dict[str, CatalogueEntry]:
-    return {e.name: e for e in load_catalogue()}
+    """Every name of every version (a name means one glyph in all of them)."""
+    out: dict[str, CatalogueEntry] = {}
+    for version in VERSIONS:
+        for entry in load_catalogue(version):
+            if out.setdefault(entry.name, entry).icon != entry.icon:
+                raise RuntimeError(f"catalogue name {entry.name!r} means two glyphs")
+    return out
+
+
+def named_in(version: str, first_release: str) -> str | None:
+    """What `version` calls the object the first release called `first_release` (None: not in it)."""
+    icon = next(i for i, (n, _) in CURATED.items() if n == first_release)
+    if version == "audited":
+        return None if icon in DROPPED else RENAMED.get(icon, first_release)
+    return first_release
+
+
+def first_release_name(name: str) -> str:
+    """What the first release called the object `name` names (the name-embedding table's key)."""
+    return CURATED[by_name()[name].icon][0]
+
+
+def _singular(word: str) -> str:
+    for suffix, stem in (("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x"), ("ies", "y")):
+        if word.endswith(suffix):
+            return word[: -len(suffix)] + stem
+    return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us")) else word
+
+
+def _words(name: str) -> list[str]:
+    return [_singular(w) for w in name.lower().replace("-", " ").split()]
+
+
+def contains(outer: str, inner: str) -> bool:
+    """Whether the name `outer` says `inner` among its words ("hot dog" says "dog", "wine glass"
+    says "glasses"): the audited catalogue has no such pair, so no option's words are another's."""
+    a, b = _words(inner), _words(outer)
+    return outer != inner and any(b[i : i + len(a)] == a for i in range(len(b) - len(a) + 1))
+
+
+IDIOMS = frozenset({"hot dog"})  # names whose last word is not what the thing is
+
+
+def kind_of(outer: str, inner: str) -> bool:
+    """Whether an `outer` is a kind of `inner` by its name, so that a person asked about an `inner`
+    may point at it: `inner` is the head of `outer` ("film camera", "glass of water" for "glasses"),
+    not just a word in it ("car battery" is no car, a "hot dog" no dog)."""
+    a, b = _words(inner), _words(outer)
+    if outer == inner or outer in IDIOMS or len(b) <= len(a):
+        return False
+    return b[-len(a):] == a or b[: len(a)] == a and b[len(a)] == "of"
+
+
+@functools.lru_cache(maxsize=len(VERSIONS))
+def _lookalike_table(version: str) -> dict[str, frozenset[str]]:
+    names = [e.name for e in load_catalogue(version)]
+    table: dict[str, set[str]] = {n: set() for n in names}
+    for a in names:
+        for b in names:
+            if kind_of(a, b) or kind_of(b, a):
+                table[a].add(b)
+    for group in LOOKALIKE_GROUPS if version == "audited" else ():  # close at the cue sizes of the hard presets
+        for n in group:
+            table[n].update(m for m in group if m != n)
+    return {n: frozenset(v) for n, v in table.items()}
+
+
+def lookalikes(name: str, version: str = "first-release") -> frozenset[str]:
+    """The other names of `version` a person may read as `name`, or call by it: kinds of it and what
+    it is a kind of by name (`kind_of`), and (audited) the glyphs the audit found close to it at cue size."""
+    return _lookalike_table(version).get(name, frozenset())
+
+
+def read_as(name: str, version: str = "first-release") -> frozenset[str]:
+    """`name` and its look-alikes: every object a person may take for a `name`."""
+    return lookalikes(name, version) | {name}

@@ -13,7 +13,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field, fields
 
-AXES = ("resolution", "cue scale", "clutter", "background", "subtlety")
+from benchkit.scene.catalogue import VERSIONS
+
+AXES = ("resolution", "cue scale", "clutter", "background", "subtlety", "names and looks")
+DISTRACTORS = ("objects", "pairs")
 
 
 def dial(axis: str, doc: str, default):
@@ -63,6 +66,12 @@ class Difficulty(Dials):
     move_reach: int = dial("subtlety", "how far from its reference a moved object may land, px", 260)
     trace_opacity: float = dial("subtlety", "opacity of surface traces (prints, spills, crumbs), times their own", 1.0)
     trace_scale: float = dial("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
+    distractors: str = dial("subtlety", "options A-D of a difference row: objects (four objects, one edit each) or pairs "
+                                         "(two objects, two edits each: seeing where the change is does not say what it is)",
+                            "objects")
+    catalogue: str = dial("names and looks", "objects and looks scenes draw from: first-release, or audited (no name "
+                                             "containing another, no glyphs alike at cue size, patterns and markings only "
+                                             "where a person sees them; benchkit.scene.catalogue)", "first-release")
     # not a dial of the scenes: the PNG compress level builds at this difficulty write unless told
     # otherwise (lossless at any level; `easy` keeps the first release's 1, the others pay for a
     # 100-row page within the Dataset Viewer's limit, see benchkit.release.viewer)
@@ -70,6 +79,10 @@ class Difficulty(Dials):
 
     def __post_init__(self) -> None:
         problems = []
+        if self.catalogue not in VERSIONS:
+            problems.append(f"catalogue must be one of {', '.join(VERSIONS)}, got {self.catalogue!r}")
+        if self.distractors not in DISTRACTORS:
+            problems.append(f"distractors must be one of {', '.join(DISTRACTORS)}, got {self.distractors!r}")
         if not 256 <= self.min_canvas <= self.max_canvas <= 8192:
             problems.append(f"canvas long sides must satisfy 256 <= min <= max <= 8192 (got {self.min_canvas}, {self.max_canvas})")
         if not 8 <= self.min_size <= self.max_size:
@@ -103,7 +116,9 @@ class Difficulty(Dials):
                 + f", overlap {self.overlap:g}, palette {self.palette or 'all'}, marks {self.marks}/Mpx, grain "
                   f"{self.grain:g}" + (f" on {self.cell} px cells" if self.cell > 1 else "")
                 + f", recolour distance {self.recolour_distance:g}, move reach {self.move_reach} px, "
-                  f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}")
+                  f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}"
+                + ("" if self.distractors == "objects" else f", {self.distractors} of options")
+                + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
 
 EASY = Difficulty()
@@ -113,6 +128,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=6,
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
+    distractors="pairs", catalogue="audited",
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
@@ -120,6 +136,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6,
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
+    distractors="pairs", catalogue="audited",
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"

@@ -72,8 +72,16 @@ def load(path: str | os.PathLike = TABLE) -> NameEmbeddings:
 
 @functools.lru_cache(maxsize=1)
 def shipped() -> NameEmbeddings:
-    """The table that ships with the package (what generation uses)."""
-    return load(TABLE)
+    """The table that ships with the package (what generation uses), with a row for each name the
+    audited catalogue gave an object: it keeps its first-release name's vector (the object is the same)."""
+    from benchkit.scene.catalogue import RENAMED, first_release_name
+
+    table = load(TABLE)
+    extra = [n for n in RENAMED.values() if n not in table.names]
+    if not extra:
+        return table
+    rows = table.vectors[[table.names.index(first_release_name(n)) for n in extra]]
+    return NameEmbeddings(table.names + tuple(extra), np.vstack([table.vectors, rows]), table.model)
 
 
 def openai_embedder(model: str, *, base_url: str | None = None, api_key: str | None = None, batch_size: int = 256, timeout: float = 60.0) -> Embedder:

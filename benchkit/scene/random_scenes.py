@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchkit.scene.catalogue import CatalogueEntry, load_catalogue
+from benchkit.scene.catalogue import CatalogueEntry, by_name, load_catalogue
 from benchkit.scene.difficulty import EASY, Difficulty
 from benchkit.scene.palette import COLOURS, clearly_different, stands_out
 from benchkit.scene.geometry import Box
+from benchkit.scene.legibility import legible
 from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
 from benchkit.scene.textures import KINDS, TINTS, base_colour
@@ -115,13 +116,14 @@ def place(
 
 
 def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, surface, cfg: SceneConfig,
-                  palette: tuple[str, ...] = (), unlike: tuple[str, ...] = ()) -> PlacedObject:
-    """A randomly drawn look of `entry`, its main colour clearly unlike the colours `unlike` names."""
+                  palette: tuple[str, ...] = (), unlike: tuple[str, ...] = (), cue: bool = False) -> PlacedObject:
+    """A randomly drawn look of `entry`, its main colour clearly unlike the colours `unlike` names;
+    at the difficulty's cue scale when `cue` (folded into it, no draw taken)."""
     colour = pick_colour(rng, surface, exclude=unlike, palette=palette)
     styled = rng.random() < cfg.styled_fraction
     style = ("outline", "striped", "dotted", "two_tone")[rng.integers(4)] if styled else "plain"
     accent = pick_colour(rng, surface, exclude=(colour,), palette=palette)
-    return PlacedObject(
+    obj = PlacedObject(
         uid=uid,
         name=entry.name,
         colour=colour,
@@ -134,6 +136,20 @@ def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, sur
         shading=round(float(rng.uniform(0.15, 0.45)), 2),
         shadow=round(float(rng.uniform(0.25, 0.45)), 2),
     )
+    return legible_look(cue_sized(obj, cfg) if cue else obj, surface, cfg)
+
+
+def legible_look(obj: PlacedObject, surface, cfg: SceneConfig) -> PlacedObject:
+    """`obj`, drawn plain where the audited look rules (`benchkit.scene.legibility`) say a person
+    would not see its pattern as the words say (no draw taken; the first release's looks stay)."""
+    if cfg.difficulty.catalogue == "first-release" or legible(obj, surface):
+        return obj
+    return dataclasses.replace(obj, style="plain", marking=None)
+
+
+def drawable(obj: PlacedObject, surface, cfg: SceneConfig) -> bool:
+    """Whether the build may draw `obj` as it is (its look keeps the audited rules, where they apply)."""
+    return legible_look(obj, surface, cfg) == obj
 
 
 def cue_sized(obj: PlacedObject, cfg: SceneConfig) -> PlacedObject:
@@ -162,7 +178,7 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
     )
     scene = with_surface_detail(rng, scene, cfg.difficulty)
     surface = surface_colour(scene)
-    pool = [e for e in load_catalogue() if e.name not in exclude_names]
+    pool = [e for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in exclude_names]
     order = rng.permutation(len(pool))
     target = int(rng.integers(cfg.min_objects, cfg.max_objects + 1))
     objects, occupied = [], []
@@ -199,7 +215,7 @@ def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, nam
     if not count or not namesakes:
         return scene
     surface = surface_colour(scene)
-    entries = {e.name: e for e in load_catalogue()}
+    entries = by_name()
     objects, occupied = list(scene.objects), occupied_boxes(scene)
     uid = scene.next_uid()
     order = rng.permutation(len(namesakes))
@@ -209,7 +225,7 @@ def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, nam
         colours = tuple(o.colour for o in same)
         if not any(stands_out(c, surface) and all(clearly_different(c, e) for e in colours) for c in COLOURS):
             continue
-        template = cue_sized(random_object(rng, uid, entries[original.name], surface, cfg, scene.palette, colours), cfg)
+        template = random_object(rng, uid, entries[original.name], surface, cfg, scene.palette, colours, cue=True)
         if not all(tell_apart(template, o) for o in same):
             continue
         obj = place(rng, scene, template, occupied, cfg, tries=30, near=(original.cx, original.cy, TWIN_REACH * original.size))

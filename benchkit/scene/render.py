@@ -70,15 +70,23 @@ def _pattern(obj: PlacedObject, h: int, w: int) -> np.ndarray:
         accent |= (xx % step - step / 2) ** 2 + (yy % step - step / 2) ** 2 < (0.3 * step) ** 2
     elif obj.style == "two_tone":
         accent |= yy > h / 2
-    r = max(3.0, obj.size * 0.1)
-    if obj.marking == "sticker":
-        accent |= (xx - 0.62 * w) ** 2 + (yy - 0.4 * h) ** 2 < r**2
-    elif obj.marking == "band":
-        accent |= np.abs(yy - 0.55 * h) < r * 0.7
-    elif obj.marking == "spots":
-        for fx, fy in ((0.3, 0.3), (0.55, 0.6), (0.75, 0.35)):
-            accent |= (xx - fx * w) ** 2 + (yy - fy * h) ** 2 < (0.6 * r) ** 2
+    if obj.marking is not None:
+        accent |= marking_area(obj.marking, obj.size, h, w)
     return accent
+
+
+def marking_area(marking: str, size: int, h: int, w: int) -> np.ndarray:
+    """Where a marking lies on an upright h x w glyph patch (HxW bool), before the glyph clips it."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = max(3.0, size * 0.1)
+    if marking == "sticker":
+        return (xx - 0.62 * w) ** 2 + (yy - 0.4 * h) ** 2 < r**2
+    if marking == "band":
+        return np.abs(yy - 0.55 * h) < r * 0.7
+    if marking == "spots":
+        return np.logical_or.reduce([(xx - fx * w) ** 2 + (yy - fy * h) ** 2 < (0.6 * r) ** 2
+                                     for fx, fy in ((0.3, 0.3), (0.55, 0.6), (0.75, 0.35))])
+    raise ValueError(f"unknown marking {marking!r}")
 
 
 def _damage(obj: PlacedObject, fill: np.ndarray, mask: np.ndarray) -> None:

@@ -15,6 +15,7 @@ from benchkit.cli.preview import make_register as make_preview_register
 from benchkit.people.webapp.cli import make_review_register, make_study_register
 from dicobench import people
 from dicobench.cli import build as build_cli
+from dicobench.cli import catalogue as catalogue_cli
 from dicobench.cli import eval as eval_cli
 from dicobench.cli import leaderboard as leaderboard_cli
 from dicobench.cli import score as score_cli
@@ -31,7 +32,7 @@ def main(argv=None) -> int:
                   make_preview_register(PREVIEW), make_review_register(people.SPEC),
                   make_study_register(people.SPEC),
                   make_human_register(people.SPEC, "dicobench.human"), leaderboard_cli.register,
-                  make_export_register(HARNESS), make_import_register(HARNESS)]
+                  make_export_register(HARNESS), make_import_register(HARNESS), catalogue_cli.register]
     return run("dicobench", "Generate, ship and score DiCoBench.", registrars, argv)
 
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchkit.scene.catalogue import by_name
+from benchkit.scene.catalogue import by_name, read_as
 from benchkit.scene.geometry import Box, bounding
 from benchkit.scene.render import background, footprint, render, render_edit
 from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import (SceneConfig, cue_sized, occupied_boxes, place, random_object, random_scene,
+from benchkit.scene.random_scenes import (SceneConfig, occupied_boxes, place, random_object, random_scene,
                                          surface_colour, with_same_kind)
 from benchkit.scene.textures import TINTS
 from benchkit.scene.difficulty import EASY
@@ -88,10 +88,14 @@ def scene_commonality(propose, commonalities):
             raise Rejected("too_few_candidates")
 
         def consistent() -> None:
-            if commonalities(pair.scene_a, pair.scene_b):
+            # what a person may read as shared (look-alike names included): nothing in the E pair, and of
+            # the options exactly the candidate's own in each candidate pair
+            version = cfg.difficulty.catalogue
+            subjects = {c.subject for c in pair.candidates}
+            if commonalities(pair.scene_a, pair.scene_b, version):
                 raise Rejected("none_pair_shares")
             for cand in pair.candidates:
-                if commonalities(pair.scene_a, cand.scene_b) != {cand.subject}:
+                if commonalities(pair.scene_a, cand.scene_b, version) & subjects != {cand.subject}:
                     raise Rejected("not_exactly_one_shared", cand.subject)
 
         pixels_a, pixels_b = render(pair.scene_a), render(pair.scene_b)
@@ -132,10 +136,25 @@ def names(scene: Scene) -> frozenset[str]:
     return frozenset(o.name for o in scene.objects)
 
 
+def read_names(scene: Scene, version: str) -> frozenset[str]:
+    """Every name a person may call an object of `scene` by: its own and its look-alikes'."""
+    return frozenset().union(*(read_as(n, version) for n in names(scene))) if scene.objects else frozenset()
+
+
+def unreadable(exclude: frozenset[str], version: str) -> frozenset[str]:
+    """The names a scene must leave out so that none of its objects reads as one of `exclude`
+    (the first release drew without this, and keeps its draws; its rows are still checked)."""
+    if version == "first-release" or not exclude:
+        return exclude
+    return frozenset().union(*(read_as(n, version) for n in exclude))
+
+
 def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene, exclude: frozenset[str] = frozenset()) -> Scene:
-    """A scene unlike `first`: another surface, another tint and none of its objects' names."""
+    """A scene unlike `first`: another surface, another tint and no object a person may take for
+    one of `first`'s (or of `exclude`)."""
     kinds = tuple(k for k in cfg.backgrounds if k != first.background) or cfg.backgrounds
-    scene = random_scene(rng, dataclasses.replace(cfg, backgrounds=kinds), exclude_names=exclude | names(first))
+    leave_out = unreadable(exclude | names(first), cfg.difficulty.catalogue)
+    scene = random_scene(rng, dataclasses.replace(cfg, backgrounds=kinds), exclude_names=leave_out)
     tints = [t for t in TINTS if t != first.tint]
     return dataclasses.replace(scene, tint=tints[rng.integers(len(tints))])
 
@@ -143,7 +162,7 @@ def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene, exclud
 def new_object(rng: np.random.Generator, scene: Scene, name: str, cfg: SceneConfig, uid: int | None = None) -> PlacedObject:
     """A randomly styled `name` for `scene` (not yet placed), at the difficulty's cue scale."""
     uid = scene.next_uid() if uid is None else uid
-    return cue_sized(random_object(rng, uid, by_name()[name], surface_colour(scene), cfg, scene.palette), cfg)
+    return random_object(rng, uid, by_name()[name], surface_colour(scene), cfg, scene.palette, cue=True)
 
 
 def reserve(rng: np.random.Generator, scene: Scene, templates: list[PlacedObject], cfg: SceneConfig) -> list[PlacedObject] | None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from benchkit.scene.catalogue import named_in
+
 KINDS = ("combination", "supply", "embedding", "cooperation")
 
 
@@ -59,22 +61,49 @@ _TABLE: dict[str, list[tuple[str, str, str]]] = {
     ],
 }
 
-RELATIONS: tuple[Relation, ...] = tuple(Relation(x, y, kind, verb) for kind, rows in _TABLE.items() for x, y, verb in rows)
+# Relations the audited catalogue adds where the audit dropped or renamed an object of a relation above
+# (the whole fish became the fish, the pen and sheet of paper a fountain pen and a document, ...).
+_AUDITED_EXTRA: dict[str, list[tuple[str, str, str]]] = {
+    "supply": [("fish", "cat", "feeds"), ("solar panel", "battery", "charges")],
+    "embedding": [("film strip", "camera", "fits into")],
+    "cooperation": [("fountain pen", "document", "")],
+}
 
 
-@functools.lru_cache(maxsize=1)
-def _by_pair() -> dict[frozenset[str], Relation]:
-    return {frozenset((r.x, r.y)): r for r in RELATIONS}
+def _rows(table: dict[str, list[tuple[str, str, str]]]) -> tuple[Relation, ...]:
+    return tuple(Relation(x, y, kind, verb) for kind, rows in table.items() for x, y, verb in rows)
 
 
-def related(a: str, b: str) -> Relation | None:
-    """The relation between two objects, whichever order they are given in."""
-    return _by_pair().get(frozenset((a, b)))
+RELATIONS: tuple[Relation, ...] = _rows(_TABLE)  # the first release's
 
 
 @functools.lru_cache(maxsize=None)
-def partners(name: str) -> frozenset[str]:
-    return frozenset(r.y if r.x == name else r.x for r in RELATIONS if name in (r.x, r.y))
+def relations(version: str = "first-release") -> tuple[Relation, ...]:
+    """The relations between objects of a catalogue version, in the order above."""
+    if version == "first-release":
+        return RELATIONS
+    renamed = []
+    for rel in RELATIONS:
+        x, y = named_in(version, rel.x), named_in(version, rel.y)
+        if x is not None and y is not None:
+            renamed.append(Relation(x, y, rel.kind, rel.verb))
+    extra = [r for r in _rows(_AUDITED_EXTRA) if r not in renamed]
+    return tuple(sorted(renamed + extra, key=lambda r: KINDS.index(r.kind)))
+
+
+@functools.lru_cache(maxsize=None)
+def _by_pair(version: str) -> dict[frozenset[str], Relation]:
+    return {frozenset((r.x, r.y)): r for r in relations(version)}
+
+
+def related(a: str, b: str, version: str = "first-release") -> Relation | None:
+    """The relation between two objects, whichever order they are given in."""
+    return _by_pair(version).get(frozenset((a, b)))
+
+
+@functools.lru_cache(maxsize=None)
+def partners(name: str, version: str = "first-release") -> frozenset[str]:
+    return frozenset(r.y if r.x == name else r.x for r in relations(version) if name in (r.x, r.y))
 
 
 def statement(rel: Relation, image_of_x: int) -> str:

@@ -40,3 +40,40 @@ def collect(
         if len(edits) == NUM_EDITS:
             return edits
     return None
+
+
+def collect_pairs(
+    rng: np.random.Generator,
+    scene: Scene,
+    make_pair: Callable[[PlacedObject, frozenset[str]], tuple[SceneEdit, SceneEdit] | None],
+    candidates: Iterable[PlacedObject] | None = None,
+) -> list[SceneEdit] | None:
+    """Four edits as two pairs, each two mutually exclusive edits of one object (no object of one
+    pair in the other), in a seeded order; or None. Seeing which object changed then leaves two
+    options, and the text names each object twice, so it says nothing about which one changed."""
+    objects = list(candidates if candidates is not None else scene.objects)
+    used: set[str] = set()
+    edits: list[SceneEdit] = []
+    for idx in rng.permutation(len(objects)):
+        obj = objects[idx]
+        if obj.name in used:
+            continue
+        pair = make_pair(obj, frozenset(used))
+        if pair is None:
+            continue
+        touched = set(pair[0].touched) | set(pair[1].touched)
+        if used & touched:
+            continue
+        edits.extend(pair)
+        used |= touched
+        if len(edits) == NUM_EDITS:
+            return [edits[i] for i in rng.permutation(NUM_EDITS)]
+    return None
+
+
+def edits_for(rng: np.random.Generator, scene: Scene, cfg, make, make_pair, candidates=None) -> list[SceneEdit] | None:
+    """The row's four edits as the difficulty's `distractors` dial asks: one edit each of four
+    objects (`make`), or two edits each of two (`make_pair`)."""
+    if cfg.difficulty.distractors == "pairs":
+        return collect_pairs(rng, scene, make_pair, candidates)
+    return collect(rng, scene, make, candidates)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dicobench.editors.scene.attribute import recolour, restyle
-from dicobench.tasks import collect
+from dicobench.editors.scene.attribute import recolour, restyle, two_changes
+from dicobench.tasks import edits_for
 from benchkit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
 
@@ -12,7 +12,7 @@ def propose(rng, scene, cfg=SceneConfig()):
     def make(obj, used):
         return (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj, cfg)
 
-    return collect(rng, scene, make, cue_objects(scene, cfg))
+    return edits_for(rng, scene, cfg, make, lambda obj, used: two_changes(rng, scene, obj, cfg), cue_objects(scene, cfg))
 
 
 proposal = scene_difference(propose)

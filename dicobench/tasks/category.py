@@ -18,9 +18,10 @@ import numpy as np
 from benchkit.scene.embeddings import shipped
 from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import SceneConfig, pick_colour, random_scene, surface_colour
+from benchkit.scene.random_scenes import SceneConfig, legible_look, pick_colour, random_scene, surface_colour
 from dicobench.checks import Rejected, same_instance
-from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
+from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, read_names,
+                                         reserve, scene_commonality, unreadable)
 from dicobench.editors.scene import kind_phrase
 from dicobench.tasks import NUM_EDITS
 
@@ -34,7 +35,8 @@ def near_kinds(kinds: frozenset[str]) -> frozenset[str]:
 
 
 def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject, cfg: SceneConfig, uid: int) -> PlacedObject | None:
-    """The same kind of object, clearly another instance: colour, style and size all differ."""
+    """The same kind of object, clearly another instance: colour and size differ, and the style
+    wherever the other one can be seen at that size."""
     fresh = new_object(rng, scene_b, obj.name, cfg, uid)
     sizes = [s for s in range(cfg.min_size, cfg.max_size + 1) if abs(s / obj.size - 1) >= MIN_SCALE_GAP]
     styles = [s for s in ("plain", "outline", "striped", "dotted", "two_tone") if s != obj.style]
@@ -42,13 +44,17 @@ def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject,
         return None
     colour = pick_colour(rng, surface_colour(scene_b), exclude=(obj.colour,))
     accent = pick_colour(rng, surface_colour(scene_b), exclude=(colour,))
-    return dataclasses.replace(fresh, colour=colour, accent=accent, style=styles[rng.integers(len(styles))], size=sizes[rng.integers(len(sizes))])
+    other = dataclasses.replace(fresh, colour=colour, accent=accent, style=styles[rng.integers(len(styles))],
+                                size=sizes[rng.integers(len(sizes))])
+    return legible_look(other, surface_colour(scene_b), cfg)  # plain where the style would not be seen
 
 
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     scene_a = random_scene(rng, cfg)
-    # only kinds with no near-synonym in image a, so that sharing one shares nothing else
-    pool = [o for o in scene_a.objects if not shipped().near(o.name, NEAR) & names(scene_a)]
+    version = cfg.difficulty.catalogue
+    # only kinds with no near-synonym or look-alike in image a, so that sharing one shares nothing else
+    pool = [o for o in scene_a.objects
+            if not (shipped().near(o.name, NEAR) | unreadable(frozenset({o.name}), version) - {o.name}) & names(scene_a)]
     if len(pool) < NUM_EDITS:
         return None
     kinds = [pool[i] for i in rng.permutation(len(pool))[:NUM_EDITS]]
@@ -73,16 +79,17 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     return ScenePair(scene_a, scene_b, candidates, note=f"near kinds by {shipped().model}")
 
 
-def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
-    """Kinds in both scenes. A near-synonym across the images, or a shared kind drawn as the
-    same instance (that would be the instance task), makes the pair unusable."""
-    shared = names(scene_a) & names(scene_b)
+def commonalities(scene_a: Scene, scene_b: Scene, version: str = "first-release") -> frozenset[str]:
+    """Kinds a person may see in both scenes: every name an object of each may be called by
+    (look-alikes included). A near-synonym across the images, or a shared kind drawn as the same
+    instance (that would be the instance task), makes the pair unusable."""
     if near_kinds(names(scene_a)) & names(scene_b):
         raise Rejected("near_kind_shared")
+    shared = names(scene_a) & names(scene_b)
     in_b = {o.name: o for o in scene_b.objects}
     if any(o.name in shared and same_instance(o, in_b[o.name]) for o in scene_a.objects):
         raise Rejected("category_same_instance")
-    return frozenset(shared)
+    return read_names(scene_a, version) & read_names(scene_b, version)
 
 
 proposal = scene_commonality(propose, commonalities)

@@ -18,23 +18,27 @@ import numpy as np
 from benchkit.scene.render import footprint
 from benchkit.scene.model import Scene
 from benchkit.scene.random_scenes import SceneConfig, random_scene
-from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, reserve, scene_commonality
-from dicobench.sources.relations import KINDS, RELATIONS, Relation, partners, related, statement
+from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, read_names,
+                                         reserve, scene_commonality, unreadable)
+from dicobench.sources.relations import KINDS, Relation, partners, related, relations, statement
 
 
 def subject(rel: Relation) -> str:
     return f"{rel.x} / {rel.y}"
 
 
-def _four_relations(rng: np.random.Generator) -> list[Relation] | None:
-    """One relation per kind, sharing no object and unrelated to each other's objects."""
+def _four_relations(rng: np.random.Generator, version: str) -> list[Relation] | None:
+    """One relation per kind, sharing no object and unrelated to each other's objects (or to
+    anything a person may take them for)."""
     chosen: list[Relation] = []
+    table = relations(version)
     for kind in rng.permutation(KINDS):
-        pool = [r for r in RELATIONS if r.kind == kind]
+        pool = [r for r in table if r.kind == kind]
         for idx in rng.permutation(len(pool)):
             rel = pool[idx]
             taken = {n for r in chosen for n in (r.x, r.y)}
-            if not any(related(a, b) for a, b in itertools.product((rel.x, rel.y), taken)) and not {rel.x, rel.y} & taken:
+            mine = unreadable(frozenset((rel.x, rel.y)), version)
+            if not any(related(a, b, version) for a, b in itertools.product(mine, taken)) and not mine & unreadable(frozenset(taken), version):
                 chosen.append(rel)
                 break
         else:
@@ -42,25 +46,28 @@ def _four_relations(rng: np.random.Generator) -> list[Relation] | None:
     return chosen
 
 
-def _partners_of(objects: frozenset[str] | set[str]) -> frozenset[str]:
-    return frozenset().union(*(partners(n) for n in objects)) if objects else frozenset()
+def _partners_of(objects: frozenset[str] | set[str], version: str) -> frozenset[str]:
+    """Every object related to one of `objects` or to a look-alike of one, and their look-alikes."""
+    objects = unreadable(frozenset(objects), version)
+    return unreadable(frozenset().union(*(partners(n, version) for n in objects)), version) if objects else frozenset()
 
 
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
-    rels = _four_relations(rng)
+    version = cfg.difficulty.catalogue
+    rels = _four_relations(rng, version)
     if rels is None:
         return None
     in_a = [1 + int(rng.random() < 0.5) for _ in rels]  # image (1 or 2) of each relation's x
     firsts = [r.x if i == 1 else r.y for r, i in zip(rels, in_a)]
     seconds = [r.y if i == 1 else r.x for r, i in zip(rels, in_a)]
-    members = frozenset(firsts + seconds)
-    scene_a = random_scene(rng, cfg, exclude_names=members | _partners_of(set(seconds)))
+    members = unreadable(frozenset(firsts + seconds), version)
+    scene_a = random_scene(rng, cfg, exclude_names=members | _partners_of(set(seconds), version))
     placed_a = reserve(rng, scene_a, [new_object(rng, scene_a, n, cfg, scene_a.next_uid() + i) for i, n in enumerate(firsts)], cfg)
     if placed_a is None:
         return None
     for obj in placed_a:
         scene_a = scene_a.add(obj=obj)
-    scene_b = other_scene(rng, cfg, scene_a, exclude=members | _partners_of(names(scene_a)))
+    scene_b = other_scene(rng, cfg, scene_a, exclude=members | _partners_of(names(scene_a), version))
     placed_b = reserve(rng, scene_b, [new_object(rng, scene_b, n, cfg, scene_b.next_uid()) for n in seconds], cfg)
     if placed_b is None:
         return None
@@ -76,11 +83,12 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     return ScenePair(scene_a, scene_b, tuple(candidates))
 
 
-def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
-    """Every related (a, b) pair across the images, looked up in both directions."""
-    return frozenset(
-        subject(rel) for a in names(scene_a) for b in names(scene_b) if (rel := related(a, b)) is not None
-    )
+def commonalities(scene_a: Scene, scene_b: Scene, version: str = "first-release") -> frozenset[str]:
+    """Every relation a person may see between an object of each image: each object may be read
+    as its name or as any look-alike's, and a relation holds in either direction."""
+    in_a, in_b = read_names(scene_a, version), read_names(scene_b, version)
+    return frozenset(subject(rel) for rel in relations(version)
+                     if (rel.x in in_a and rel.y in in_b) or (rel.y in in_a and rel.x in in_b))
 
 
 proposal = scene_commonality(propose, commonalities)

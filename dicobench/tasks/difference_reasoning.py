@@ -6,7 +6,7 @@ kinds, every kind is as likely as its objects allow, and traces that fit any obj
 
 from __future__ import annotations
 
-from dicobench.editors.scene.traces import KINDS, add_trace, kinds_for
+from dicobench.editors.scene.traces import KINDS, add_trace, kinds_for, told_apart
 from dicobench.tasks import NUM_EDITS
 from benchkit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import scene_difference
@@ -15,6 +15,8 @@ TRIES_PER_KIND = 5
 
 
 def propose(rng, scene, cfg=SceneConfig()):
+    if cfg.difficulty.distractors == "pairs":
+        return _pairs(rng, scene, cfg)
     used: set[str] = set()
     edits = []
     for k in rng.permutation(len(KINDS)):
@@ -28,6 +30,38 @@ def propose(rng, scene, cfg=SceneConfig()):
                 break
         if len(edits) == NUM_EDITS:
             return edits
+    return None
+
+
+def _pairs(rng, scene, cfg):
+    """Two objects with two different traces each: the kind of the first trace is drawn first, the
+    object second (as above), then the object's second kind."""
+    used: set[str] = set()
+    edits = []
+    for k in rng.permutation(len(KINDS)):
+        kind = KINDS[k]
+        objects = [o for o in scene.objects if o.name not in used and kind in kinds_for(o)
+                   and any(told_apart(k.name, kind.name) for k in kinds_for(o))]
+        for idx in rng.permutation(len(objects))[:TRIES_PER_KIND]:
+            pair = _two_traces(rng, scene, objects[idx], kind, cfg)
+            if pair is not None:
+                edits.extend(pair)
+                used.add(objects[idx].name)
+                break
+        if len(edits) == NUM_EDITS:
+            return [edits[i] for i in rng.permutation(NUM_EDITS)]
+    return None
+
+
+def _two_traces(rng, scene, obj, kind, cfg):
+    first = add_trace(rng, scene, obj, kind, cfg)
+    if first is None:
+        return None
+    others = [k for k in kinds_for(obj) if told_apart(k.name, kind.name)]
+    for i in rng.permutation(len(others)):
+        second = add_trace(rng, scene, obj, others[i], cfg)
+        if second is not None:
+            return first, second
     return None
 
 

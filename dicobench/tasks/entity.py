@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dicobench.editors.scene import entity
-from dicobench.tasks import collect
+from dicobench.tasks import edits_for
 from benchkit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
 
@@ -24,7 +24,15 @@ def propose(rng, scene, cfg=SceneConfig()):
             ops.pop(0)
         return edit
 
-    return collect(rng, scene, make, cue_objects(scene, cfg))
+    pairs = [entity.PAIRS[i] for i in rng.permutation(len(entity.PAIRS))[:2]] if cfg.difficulty.distractors == "pairs" else []
+
+    def make_pair(obj, used):
+        made = entity.two_changes(rng, scene, obj, pairs[0], taken=used, cfg=cfg)
+        if made is not None:
+            pairs.pop(0)
+        return made
+
+    return edits_for(rng, scene, cfg, make, make_pair, cue_objects(scene, cfg))
 
 
 proposal = scene_difference(propose)

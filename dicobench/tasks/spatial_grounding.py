@@ -16,14 +16,15 @@ from collections import defaultdict
 
 import numpy as np
 
-from benchkit.scene.catalogue import load_catalogue
+from benchkit.scene.catalogue import load_catalogue, read_as
 from benchkit.scene.embeddings import shipped
 from benchkit.scene.geometry import Box
 from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
 from benchkit.scene.random_scenes import SceneConfig, inside, overlaps, random_scene
 from dicobench.checks import Rejected
-from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, scene_commonality
+from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, scene_commonality,
+                                         unreadable)
 from dicobench.tasks import NUM_EDITS
 
 GRID = 6
@@ -70,7 +71,7 @@ def _into_cell(rng: np.random.Generator, scene: Scene, template: PlacedObject, c
 
 def _fill(rng: np.random.Generator, scene: Scene, cells: list[Cell], cfg: SceneConfig, exclude: frozenset[str]) -> Scene:
     """One or two uniquely named objects in each of `cells`."""
-    pool = [e.name for e in load_catalogue() if e.name not in exclude]
+    pool = [e.name for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in exclude]
     queue = [pool[i] for i in rng.permutation(len(pool))]
     occupied: list[Box] = []
     for cell in cells:
@@ -119,7 +120,7 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     cells = [(int(k) // GRID, int(k) % GRID) for k in rng.permutation(GRID * GRID)]
     half = len(cells) // 2
     scene_a = _fill(rng, random_scene(rng, empty), cells[:half], cfg, frozenset())
-    scene_b = _fill(rng, other_scene(rng, empty, scene_a), cells[half:], cfg, names(scene_a))
+    scene_b = _fill(rng, other_scene(rng, empty, scene_a), cells[half:], cfg, unreadable(names(scene_a), cfg.difficulty.catalogue))
     pairs = _pairs(rng, scene_a, scene_b)
     if pairs is None:
         return None
@@ -149,10 +150,12 @@ def _cells(scene: Scene) -> dict[Cell, list[PlacedObject]]:
     return out
 
 
-def commonalities(scene_a: Scene, scene_b: Scene) -> frozenset[str]:
-    """Every (a, b) pair of objects in corresponding cells of the two grids."""
+def commonalities(scene_a: Scene, scene_b: Scene, version: str = "first-release") -> frozenset[str]:
+    """Every (a, b) pair a person may see in corresponding cells of the two grids: each object may be
+    read as its name or as any look-alike's."""
     cells_a, cells_b = _cells(scene_a), _cells(scene_b)
-    return frozenset(f"{a.name} / {b.name}" for cell in cells_a.keys() & cells_b.keys() for a in cells_a[cell] for b in cells_b[cell])
+    return frozenset(f"{x} / {y}" for cell in cells_a.keys() & cells_b.keys() for a in cells_a[cell] for b in cells_b[cell]
+                     for x in read_as(a.name, version) for y in read_as(b.name, version))
 
 
 proposal = scene_commonality(propose, commonalities)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dicobench.editors.scene.move import move
-from dicobench.tasks import collect
+from dicobench.editors.scene.move import move, two_moves
+from dicobench.tasks import edits_for
 from benchkit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
 
 
 def propose(rng, scene, cfg=SceneConfig()):
-    return collect(rng, scene, lambda obj, used: move(rng, scene, obj, exclude_refs=used, cfg=cfg), cue_objects(scene, cfg))
+    return edits_for(rng, scene, cfg, lambda obj, used: move(rng, scene, obj, exclude_refs=used, cfg=cfg),
+                     lambda obj, used: two_moves(rng, scene, obj, exclude_refs=used, cfg=cfg), cue_objects(scene, cfg))
 
 
 proposal = scene_difference(propose)

@@ -11,7 +11,7 @@ from tests.openai_stub import StubServer, text_vector
 
 def test_shipped_table_covers_the_catalogue_with_unit_vectors():
     table = shipped()
-    assert set(table.names) == {e.name for e in load_catalogue()}
+    assert set(table.names) == {e.name for e in load_catalogue()} | {e.name for e in load_catalogue("audited")}
     assert table.model == LOCAL_MODEL and table.vectors.shape == (len(table.names), 384)
     assert np.allclose(np.linalg.norm(table.vectors, axis=1), 1, atol=1e-3)
     with np.load(TABLE) as raw:
@@ -25,6 +25,8 @@ def test_shipped_table_carries_real_meaning():
     sims = table.similarity(["mug", "pen", "truck"], ["beer mug", "fountain pen", "pickup truck", "cow", "tooth"])
     assert (sims[[0, 1, 2], [0, 1, 2]] > 0.7).all() and (sims[:, 3:] < 0.4).all()
     assert "beer mug" in table.near("mug", 0.55) and "tractor" not in table.near("mug", 0.55)
+    # a name the audit gave an object keeps that object's vector
+    assert table.similarity(["camcorder"], ["video camera"])[0, 0] > 0.999
     with pytest.raises(KeyError, match="no embedding"):
         table.similarity(["unicorn"], ["mug"])
 

@@ -49,3 +49,6 @@ def test_option_checks():
         check_options(["a", "a", "c", "d", none], ["x", "y", "z", "w"], none)
     with pytest.raises(Rejected):
         check_options(["a", "b", "c", "d", none], ["x", "x", "z", "w"], none)
+    check_options(["a", "b", "c", "d", none], ["x", "y", "y", "x"], none)  # paired distractors: two objects twice
+    with pytest.raises(Rejected, match="subjects_not_balanced"):
+        check_options(["a", "b", "c", "d", none], ["x", "x", "x", "w"], none)

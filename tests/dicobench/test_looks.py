@@ -1,6 +1,8 @@
 """Option texts say what is drawn: both colours of a patterned object, hollow ones as hollow,
 natural relation wording, and catalogue names that match their glyphs."""
 
+import dataclasses
+
 import numpy as np
 
 from benchkit.scene.catalogue import FORMER_NAMES, by_name
@@ -23,6 +25,8 @@ def test_a_patterned_object_is_named_by_both_its_colours():
     assert look(_car(style="outline")) == "hollow green car"
     assert look(_car()) == "green car"
     assert with_marking(_car(marking="band")) == "green car with a brown band"
+    orange = dataclasses.replace(_car(marking="sticker"), accent="orange")
+    assert with_marking(orange) == "green car with an orange sticker"
     assert with_marking(_car(style="dotted", marking="band")) == "green-and-brown dotted car with a band"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchkit.scene.catalogue import IRREGULAR_PLURALS
 from benchkit.scene.geometry import Box
 from benchkit.scene.model import Scene
 
@@ -31,8 +32,8 @@ def article(noun: str) -> str:
 
 
 def plural(name: str) -> bool:
-    """Whether a name is plural (socks, coins, binoculars, champagne glasses; not glass, bus)."""
-    return name.endswith("s") and not name.endswith(("ss", "us"))
+    """Whether a name is plural (socks, coins, binoculars, champagne glasses, dice; not glass, bus)."""
+    return name in IRREGULAR_PLURALS or name.endswith("s") and not name.endswith(("ss", "us"))
 
 
 def kind_phrase(name: str) -> str:

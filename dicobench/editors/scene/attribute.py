@@ -7,10 +7,10 @@ import dataclasses
 import numpy as np
 
 from benchkit.scene.geometry import bounding
-from benchkit.scene.palette import COLOURS, distance, stands_out
+from benchkit.scene.palette import COLOURS, clearly_different, distance, stands_out
 from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import SceneConfig, surface_colour, tell_apart
+from benchkit.scene.random_scenes import SceneConfig, drawable, surface_colour, tell_apart
 from dicobench.looks import PATTERN_WORDS, look, namesakes
 from dicobench.editors.scene import Cue, SceneEdit, kind_phrase
 
@@ -35,10 +35,11 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
     )
 
 
-def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig(),
+             unlike: tuple[str, ...] = ()) -> SceneEdit | None:
     """Change the main colour to another named colour, at least the difficulty's distance away
-    (clearly different at `easy`), that still stands out and still tells the object apart from
-    every other of its name."""
+    (clearly different at `easy`), that still stands out, still tells the object apart from
+    every other of its name, and is clearly unlike the colours `unlike` names (another option's)."""
     surface = surface_colour(scene)
     others = namesakes(obj, scene)
     choices = [
@@ -48,6 +49,8 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
         and stands_out(c, surface)
         and (obj.style == "plain" or distance(c, obj.accent) >= 25)
         and all(tell_apart(dataclasses.replace(obj, colour=c), o) for o in others)
+        and drawable(dataclasses.replace(obj, colour=c), surface, cfg)
+        and all(clearly_different(c, u) for u in unlike)
     ]
     if not choices:
         return None
@@ -58,11 +61,14 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
     return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
 
 
-def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig(),
+            unlike: tuple[str, ...] = ()) -> SceneEdit | None:
     """Change the surface style (plain, striped, polka-dotted, two-tone, hollow outline), to one
-    that still tells the object apart from every other of its name."""
+    that still tells the object apart from every other of its name (and is none of `unlike`)."""
     others = namesakes(obj, scene)
-    styles = [s for s in STYLE_WORDS if s != obj.style and all(tell_apart(dataclasses.replace(obj, style=s), o) for o in others)]
+    surface = surface_colour(scene)
+    styles = [s for s in STYLE_WORDS if s != obj.style and s not in unlike and all(tell_apart(dataclasses.replace(obj, style=s), o) for o in others)
+              and drawable(dataclasses.replace(obj, style=s), surface, cfg)]
     if not styles:
         return None
     style = styles[rng.integers(len(styles))]
@@ -70,3 +76,20 @@ def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Scen
     text = (f"The {look(obj)} became {kind_phrase(look(new))}." if others
             else f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}.")
     return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})")
+
+
+def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()
+                ) -> tuple[SceneEdit, SceneEdit] | None:
+    """Two attribute edits of one object that a person tells apart: two clearly different new
+    colours, a new colour and a new style, or two new styles."""
+    draw = rng.random()
+    if draw < 0.4:
+        first = recolour(rng, scene, obj, cfg)
+        second = first and recolour(rng, scene, obj, cfg, unlike=(first.scene.object(obj.uid).colour,))
+    elif draw < 0.75:
+        # the new colour is clearly unlike the accent, which the new style may show
+        first, second = recolour(rng, scene, obj, cfg, unlike=(obj.accent,)), restyle(rng, scene, obj, cfg)
+    else:
+        first = restyle(rng, scene, obj, cfg)
+        second = first and restyle(rng, scene, obj, cfg, unlike=(first.scene.object(obj.uid).style,))
+    return (first, second) if first and second else None

@@ -10,14 +10,17 @@ from benchkit.scene.catalogue import load_catalogue
 from benchkit.scene.geometry import bounding
 from benchkit.scene.render import footprint
 from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import SceneConfig, cue_sized, occupied_boxes, place, random_object, surface_colour
+from benchkit.scene.catalogue import read_as
+from benchkit.scene.palette import COLOURS, clearly_different, stands_out
+from benchkit.scene.random_scenes import (SceneConfig, drawable, legible_look, occupied_boxes, place, random_object,
+                                          surface_colour)
 from dicobench.looks import look
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase, pronouns
 
 
-def _absent_entries(scene: Scene, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
+def _absent_entries(scene: Scene, cfg: SceneConfig, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
     present = {o.name for o in scene.objects} | taken
-    return [e for e in load_catalogue() if e.name not in present and e.category != exclude_category]
+    return [e for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in present and e.category != exclude_category]
 
 
 def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
@@ -25,11 +28,11 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
     """Swap in an object of a different category at the same place, about the same size."""
     from benchkit.scene.catalogue import by_name
 
-    pool = _absent_entries(scene, by_name()[obj.name].category, taken)
+    pool = _absent_entries(scene, cfg, by_name()[obj.name].category, taken)
     occupied = occupied_boxes(scene, skip=obj.uid)
     for idx in rng.permutation(len(pool))[:12]:
         fresh = random_object(rng, obj.uid, pool[idx], surface_colour(scene), cfg, scene.palette)
-        fresh = dataclasses.replace(fresh, size=obj.size, cx=obj.cx, cy=obj.cy)
+        fresh = legible_look(dataclasses.replace(fresh, size=obj.size, cx=obj.cx, cy=obj.cy), surface_colour(scene), cfg)
         new = place(rng, scene, fresh, occupied, cfg, tries=1, near=(obj.cx, obj.cy, 0))
         if new is None:
             continue
@@ -60,10 +63,10 @@ def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fro
 def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozenset(),
         cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """A new object, absent from the scene, appears in free space."""
-    pool = _absent_entries(scene, taken=taken)
+    pool = _absent_entries(scene, cfg, taken=taken)
     occupied = occupied_boxes(scene)
     for idx in rng.permutation(len(pool))[:8]:
-        fresh = cue_sized(random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg, scene.palette), cfg)
+        fresh = random_object(rng, scene.next_uid(), pool[idx], surface_colour(scene), cfg, scene.palette, cue=True)
         new = place(rng, scene, fresh, occupied, cfg)
         if new is None:
             continue
@@ -77,3 +80,37 @@ def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozense
             touched=(new.name,),
         )
     return None
+
+
+PAIRS = ("swap", "vanish", "appear")  # two replacements; a replacement and a removal; one new object in two looks
+
+
+def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, pair: str, taken: frozenset[str] = frozenset(),
+                cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
+    """Two entity edits about one object that a person tells apart: `swap`, `obj` replaced by one
+    object or by another that does not look like it; `vanish`, replaced or gone; `appear`, a new
+    object (not `obj`) appears, in one look or in another clearly different colour."""
+    if pair == "appear":
+        first = add(rng, scene, taken=taken | {obj.name}, cfg=cfg)
+        return first and _other_colour(rng, scene, first, cfg)
+    first = replace(rng, scene, obj, taken=taken, cfg=cfg)
+    if first is None:
+        return None
+    if pair == "vanish":
+        return first, remove(rng, scene, obj, taken)
+    unlike = read_as(first.scene.object(obj.uid).name, cfg.difficulty.catalogue)
+    second = replace(rng, scene, obj, taken=taken | unlike, cfg=cfg)
+    return (first, second) if second else None
+
+
+def _other_colour(rng: np.random.Generator, scene: Scene, edit: SceneEdit, cfg: SceneConfig) -> tuple[SceneEdit, SceneEdit] | None:
+    """`edit` (a new object appeared) and the same object appearing there in a clearly different colour."""
+    new = edit.scene.objects[-1]
+    surface = surface_colour(scene)
+    colours = [c for c in COLOURS if c != new.colour and clearly_different(c, new.colour) and stands_out(c, surface)
+               and (new.style == "plain" or clearly_different(c, new.accent))
+               and drawable(dataclasses.replace(new, colour=c), surface, cfg)]
+    if not colours:
+        return None
+    twin = dataclasses.replace(new, colour=colours[rng.integers(len(colours))])
+    return edit, dataclasses.replace(edit, scene=scene.add(obj=twin), text=capitalised(f"{kind_phrase(look(twin))} appeared."))

@@ -35,9 +35,8 @@ def _centre(box: Box) -> tuple[float, float]:
     return box[0] + box[2] / 2, box[1] + box[3] / 2
 
 
-def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
-         cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
-    """Move `obj` from one clear relation to a nearby reference into another clear relation."""
+def landmarks(scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset()) -> list[tuple[PlacedObject, Box]]:
+    """Objects near `obj` to which it stands in a clear relation (possible references of a move)."""
     a = footprint(obj)
     ca = _centre(a)
     refs = []
@@ -47,9 +46,24 @@ def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs
         box = footprint(other)
         if math.dist(ca, _centre(box)) <= NEAR and relation(a, box):
             refs.append((other, box))
+    return refs
+
+
+def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
+         cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+    """Move `obj` from one clear relation to a nearby reference into another clear relation."""
+    refs = landmarks(scene, obj, exclude_refs)
     if not refs:
         return None
     ref, rbox = refs[rng.integers(len(refs))]
+    return move_beside(rng, scene, obj, ref, rbox, cfg)
+
+
+def move_beside(rng: np.random.Generator, scene: Scene, obj: PlacedObject, ref: PlacedObject, rbox: Box,
+                cfg: SceneConfig = SceneConfig(), not_into: tuple[str, ...] = ()) -> SceneEdit | None:
+    """Move `obj` into another clear relation to `ref` (none of `not_into`)."""
+    a = footprint(obj)
+    ca = _centre(a)
     before = relation(a, rbox)
     occupied = occupied_boxes(scene, skip=obj.uid)
     cx, cy = _centre(rbox)
@@ -60,7 +74,7 @@ def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs
         b = footprint(cand)
         after = relation(b, rbox)
         moved = math.dist(ca, _centre(b))
-        if after and after != before and moved >= max(a[2], a[3]):
+        if after and after != before and after not in not_into and moved >= max(a[2], a[3]):
             mover, landmark = called(obj, scene), called(ref, scene)
             text = f"The {mover} moved from {before} the {landmark} to {after} the {landmark}."
             return SceneEdit(
@@ -72,3 +86,18 @@ def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs
                 touched=(obj.name, ref.name),
             )
     return None
+
+
+def two_moves(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
+              cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
+    """Two moves of `obj` that a person tells apart: into two different relations to one reference."""
+    refs = landmarks(scene, obj, exclude_refs)
+    if not refs:
+        return None
+    ref, rbox = refs[rng.integers(len(refs))]
+    first = move_beside(rng, scene, obj, ref, rbox, cfg)
+    if first is None:
+        return None
+    after = relation(footprint(first.scene.object(obj.uid)), rbox)
+    second = move_beside(rng, scene, obj, ref, rbox, cfg, not_into=(after,))
+    return (first, second) if second else None

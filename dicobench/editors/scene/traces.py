@@ -48,6 +48,15 @@ KINDS = (
 )
 
 
+# traces a person may not tell apart on one object at hard scale and opacity (a milk spill and a puddle
+# of water are pale blots alike): two options about one object never name both
+ALIKE = (frozenset({"spill", "puddle"}),)
+
+
+def told_apart(a: str, b: str) -> bool:
+    return a != b and frozenset({a, b}) not in ALIKE
+
+
 DARK_COLOURS = {"black", "brown", "purple", "blue"}  # soot does not show on these
 
 

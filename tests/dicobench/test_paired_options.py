@@ -1,0 +1,82 @@
+"""Paired distractors (`--distractors pairs`, the hard default): each difference row's options are two
+edits each of two objects, so seeing where the change is leaves two options, and the text alone
+still says nothing."""
+
+import dataclasses
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from benchkit.scene.difficulty import HARD
+from benchkit.scene.palette import clearly_different
+from benchkit.scene.random_scenes import SceneConfig, random_scene
+from benchkit.scene.render import footprint
+from dicobench.editors.scene.move import relation
+from dicobench.generate import letter_schedule, sample_seed
+from dicobench.schema import DIFFERENCE_TASKS, NONE_OPTIONS
+from dicobench.tasks import attribute, difference_reasoning, entity, spatial_relation
+from text_only import assert_at_chance
+
+MODULES = {"attribute": attribute, "entity": entity, "spatial_relation": spatial_relation, "difference_reasoning": difference_reasoning}
+# hard scenes on a smaller canvas keep these fast
+SMALL_HARD = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1000, max_canvas=1100, min_objects=40,
+                                                             max_objects=50, same_kind=15))
+
+
+def proposals(task, n=6):
+    out = []
+    for i in range(3 * n):
+        rng = np.random.default_rng(sample_seed(0, "test", task, i, 0))
+        scene = random_scene(rng, SMALL_HARD)
+        edits = MODULES[task].propose(rng, scene, SMALL_HARD)
+        if edits is not None:
+            out.append((scene, edits))
+    assert len(out) >= n, task
+    return out[:n]
+
+
+@pytest.mark.parametrize("task", DIFFERENCE_TASKS)
+def test_two_objects_two_distinguishable_edits_each(task):
+    for scene, edits in proposals(task):
+        by_subject = Counter(e.subject for e in edits)
+        assert sorted(by_subject.values()) == [2, 2], [e.text for e in edits]
+        assert len({e.text for e in edits}) == 4
+        for subject in by_subject:
+            first, second = [e for e in edits if e.subject == subject]
+            if task == "attribute":
+                uid = next(o.uid for o in scene.objects if o.name == subject and o != first.scene.object(o.uid))
+                a, b = first.scene.object(uid), second.scene.object(uid)
+                assert (a.colour, a.style) != (b.colour, b.style)
+                if a.colour != b.colour and a.style == b.style:
+                    assert clearly_different(a.colour, b.colour)  # two new colours a person tells apart
+            elif task == "spatial_relation":
+                mover = next(o for o in scene.objects if o.name == subject and o != first.scene.object(o.uid))
+                ref_name = first.touched[1]
+                assert second.touched[1] == ref_name  # the same landmark, two destinations
+                ref = next(o for o in scene.objects if o.name == ref_name)
+                after = [relation(footprint(e.scene.object(mover.uid)), footprint(ref)) for e in (first, second)]
+                assert after[0] != after[1] and None not in after
+            elif task == "difference_reasoning":
+                kinds = [e.cues[0].label.split(" ")[0] for e in (first, second)]  # "crack on ...", "footprints by ..."
+                assert kinds[0] != kinds[1] and {"spill", "puddle"} != set(kinds)
+            else:
+                assert first.scene != second.scene
+
+
+@pytest.mark.parametrize("distractors", ["objects", "pairs"])
+def test_text_only_strategies_stay_at_chance(distractors):
+    """Which object the options name twice, or which option is the odd one out, says nothing."""
+    cfg = dataclasses.replace(SMALL_HARD, difficulty=dataclasses.replace(SMALL_HARD.difficulty, distractors=distractors))
+    n = 30
+
+    def rows():
+        for task in DIFFERENCE_TASKS:
+            letters = letter_schedule(task, n, 0, "test")
+            for i in range(n):
+                rng = np.random.default_rng(sample_seed(0, "test", task, i, 0))
+                edits = MODULES[task].propose(rng, random_scene(rng, cfg), cfg)
+                if edits is not None:
+                    yield [e.text for e in edits] + [NONE_OPTIONS["difference"]], letters[i]
+
+    assert assert_at_chance(rows()) >= 0.7 * n * len(DIFFERENCE_TASKS)

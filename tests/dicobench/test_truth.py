@@ -1,0 +1,101 @@
+"""Every distractor is false on the pixels as a person reads them: a look-alike or a kind of the
+named object makes an option about it true, so the checks count look-alikes as that object."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from benchkit.scene.difficulty import HARD
+from benchkit.scene.model import PlacedObject, Scene
+from benchkit.scene.random_scenes import SceneConfig
+from benchkit.scene.render import footprint
+from dicobench.checks import Rejected
+from dicobench.sources.procedural import SceneCandidate, ScenePair, scene_commonality
+from dicobench.sources.relations import relations
+from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding
+from dicobench.tasks.registry import get_task
+
+AUDITED = "audited"
+
+
+def scene(*objects, background="wood"):
+    placed = tuple(PlacedObject(i, name, colour, 40, cx, cy) for i, (name, colour, cx, cy) in enumerate(objects))
+    return Scene(600, 600, background, 0, "neutral", 1, placed)
+
+
+def test_a_relation_holds_for_a_look_alike_of_its_object():
+    # the review's "RAM stick fits into the desktop computer" where image 2 held a television
+    a, b = scene(("RAM stick", "red", 100, 100)), scene(("television", "blue", 300, 300), background="tiles")
+    assert "RAM stick / desktop computer" in commonality_reasoning.commonalities(a, b, AUDITED)
+    assert commonality_reasoning.commonalities(a, b, "first-release") == frozenset()
+    rels = {(r.x, r.y) for r in relations(AUDITED)}
+    assert ("fish", "cat") in rels and not any("whole fish" in r or "handcuffs" in r for r in rels)
+
+
+def test_a_kind_is_shared_when_both_images_hold_objects_read_as_it():
+    a, b = scene(("clock", "red", 100, 100)), scene(("bowling ball", "blue", 300, 300), background="tiles")
+    assert {"clock", "bowling ball"} <= category.commonalities(a, b, AUDITED)
+    # a steel drum is a drum, in every version (names whose meanings are near are refused apart)
+    a, b = scene(("drum", "red", 100, 100)), scene(("steel drum", "blue", 300, 300), background="tiles")
+    assert "drum" in category.commonalities(a, b, "first-release")
+
+
+def test_the_same_instance_may_be_a_look_alike_in_the_same_look():
+    a, b = scene(("clock", "red", 100, 100)), scene(("bowling ball", "red", 300, 300), background="tiles")
+    assert "clock" in instance.commonalities(a, b, AUDITED)
+    b = scene(("bowling ball", "green", 300, 300), background="tiles")
+    assert instance.commonalities(a, b, AUDITED) == frozenset()
+
+
+def test_a_grid_pair_holds_for_look_alikes_in_corresponding_cells():
+    a, b = scene(("key", "red", 150, 150)), scene(("clock", "blue", 150, 150), background="tiles")
+    assert "key / bowling ball" in spatial_grounding.commonalities(a, b, AUDITED)
+
+
+def _rows_check(pair: ScenePair, commonalities):
+    """Run the row pipeline's consistency check on a hand-made pair (the hard preset's catalogue)."""
+    proposer = scene_commonality(lambda rng, cfg: pair, commonalities)
+    opts = type("Opts", (), {"scene": SceneConfig.from_difficulty(HARD)})()
+    proposal = proposer(get_task("category"), 0, opts)
+    proposal.check.proposal(proposal)
+
+
+def test_rows_whose_distractor_reads_true_are_rejected():
+    a = scene(("clock", "red", 100, 100), ("key", "green", 400, 100))
+    b = scene(("mug", "blue", 300, 300), background="tiles")
+
+    def cand(name, colour):
+        obj = PlacedObject(9, name, colour, 40, 300, 450)
+        return SceneCandidate(f"Both images contain a {name}.", name, b.add(obj=obj), (footprint(obj),), ())
+
+    fine = ScenePair(a, b, (cand("clock", "yellow"), cand("key", "yellow")))
+    _rows_check(fine, category.commonalities)
+    # with a bowling ball in image 2, "both images contain a clock" reads true on the key's pair too
+    ball = PlacedObject(5, "bowling ball", "grey", 40, 100, 500)
+    b2 = b.add(obj=ball)
+    bad = ScenePair(a, b2, tuple(dataclasses.replace(c, scene_b=c.scene_b.add(obj=ball)) for c in fine.candidates))
+    with pytest.raises(Rejected, match="none_pair_shares"):
+        _rows_check(bad, category.commonalities)
+
+
+@pytest.mark.parametrize("module", [category, commonality_reasoning, instance, spatial_grounding])
+def test_hard_proposals_keep_every_distractor_false(module):
+    """Whole hard proposals: in the E pair nothing reads as shared, and in each candidate pair, of
+    the options, only the candidate's own (look-alikes of every object counted)."""
+    cfg = SceneConfig.from_difficulty(HARD)
+    checked = 0
+    for seed in range(6):
+        pair = module.propose(np.random.default_rng(seed), cfg)
+        if pair is None:
+            continue
+        subjects = {c.subject for c in pair.candidates}
+        try:
+            if module.commonalities(pair.scene_a, pair.scene_b, AUDITED):
+                continue  # the pipeline rejects it (none_pair_shares)
+            for c in pair.candidates:
+                assert module.commonalities(pair.scene_a, c.scene_b, AUDITED) & subjects == {c.subject}
+        except Rejected:
+            continue
+        checked += 1
+    assert checked >= 2
