@@ -4,7 +4,7 @@ one out among its near-duplicate panels (pixels alone, `shortcuts.odd_one_out`),
 text-only baselines per question type (`shortcuts.text_only`), all on the `original` config.
 
     python benchmarks/bench_mpv_difficulty.py [--difficulty easy,hard] [--layouts 0-209] [--images N] [--num-proc 2]
-                                              [--axes other_details=0,scene_question=presence]
+                                              [--axes other_details=0,scene_question=presence,catalogue=first-release]
 
 A build fills every layout from one of only ten image sets per source; `--images` (per source,
 more than the layouts) cycles the layouts with fresh sets, for figures over more sets. `--axes`

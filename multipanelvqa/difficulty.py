@@ -6,7 +6,7 @@ subset, 49.0% on Q3) while people, who look closely, get 96%. Icon panels with a
 of large objects make every subfigure easy, and near duplicates that differ only in the
 answer's object give the target away; these dials keep the paper's layouts, counts, question
 styles and augmentations and change what is in the panels, which second question
-procedural_scene asks, Q1's forms and how the target is named. `easy` is the first release's
+procedural_scene asks, Q1's forms, the object catalogue and how the target is named. `easy` is the first release's
 panels (the same bytes for the same seed).
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchkit.scene.catalogue import VERSIONS
 from benchkit.scene.difficulty import Dials, dial
 
 POSITION_WORDS = ("short", "layout")
@@ -44,6 +45,10 @@ class PanelDifficulty(Dials):
     q1_forms: str = dial("question", "Q1's forms: any_all (the paper's 'any' and 'all'; 'all' is always no, as the "
                                      "target's answer is unique) or any ('any' with the target's answer or one no panel "
                                      "has: the text alone tells nothing)", "any_all")
+    catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
+                                             "audited (no name containing another, no glyphs alike at their size, "
+                                             "patterns only where a person sees them; benchkit.scene.catalogue)",
+                          "first-release")
     position_words: str = dial("position words", "short: the shortest unique wording; layout: words as a person reads "
                                                    "the layout (a two-word position only where row and column readings "
                                                    "agree), the row/column wording that takes the layout to follow", "short")
@@ -61,7 +66,7 @@ class PanelDifficulty(Dials):
         if not 0 <= self.other_details <= 6:
             problems.append(f"other details must be within 0-6, got {self.other_details}")
         for name, allowed in (("position_words", POSITION_WORDS), ("scene_question", SCENE_QUESTIONS),
-                              ("q1_forms", Q1_FORMS)):
+                              ("q1_forms", Q1_FORMS), ("catalogue", VERSIONS)):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
         if problems:
@@ -75,21 +80,22 @@ class PanelDifficulty(Dials):
                 + f", {self.near_duplicates} near-duplicate panels (procedural_scene)"
                 + (f" differing in {self.other_details} more details each" if self.other_details else "")
                 + f", {self.scene_question} questions (procedural_scene), Q1 {self.q1_forms.replace('_', '/')}"
-                + f", {self.position_words} position words")
+                + f", {self.position_words} position words, {self.catalogue} catalogue")
 
     @property
     def varied(self) -> bool:
         """Whether procedural sets come from `sources.varied` (the object in several panels,
         near duplicates differing in several details) rather than the first release's builders."""
-        return self.other_details > 0 or self.scene_question != "presence"
+        return self.other_details > 0 or self.scene_question != "presence" or self.catalogue != "first-release"
 
 
 EASY = PanelDifficulty()
 HARD = PanelDifficulty(preset="hard", min_objects=10, max_objects=14, min_size=44, max_size=72, detail_size=52,
-                       near_duplicates=4, other_details=3, scene_question="count", q1_forms="any", position_words="layout")
+                       near_duplicates=4, other_details=3, scene_question="count", q1_forms="any", catalogue="audited",
+                       position_words="layout")
 EXTREME = PanelDifficulty(preset="extreme", min_objects=16, max_objects=22, min_size=36, max_size=60, detail_size=40,
                           near_duplicates=7, other_details=4, scene_question="count", q1_forms="any",
-                          position_words="layout")
+                          catalogue="audited", position_words="layout")
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from benchkit.scene.catalogue import VERSIONS
 from benchkit.cli.commands import add_build_arguments, build_handler, http_url, run_options
 
 from multipanelvqa.sources.adapters import DEFAULT_DATA
@@ -13,7 +14,7 @@ from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.sources.image_sets import PROCEDURAL
 
 
-CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS}
+CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS}
 
 
 def options(args: argparse.Namespace) -> Options:

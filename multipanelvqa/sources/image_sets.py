@@ -15,8 +15,8 @@ PNG-encoded so a set is cheap to send to a worker process. `low_similarity` repl
 the question differs from the target's (and from `absent_answer`).
 
 The builders here are the first release's (`easy`, and the dials `other_details=0`,
-`scene_question="presence"`); the hard presets' sets come from `multipanelvqa.sources.varied`,
-which uses the helpers below.
+`scene_question="presence"`, `catalogue="first-release"`); the hard presets' sets come from
+`multipanelvqa.sources.varied`, which uses the helpers below.
 """
 
 from __future__ import annotations
@@ -122,11 +122,13 @@ def _norm(answer: str) -> str:
 
 
 def panel_scene(difficulty: PanelDifficulty) -> SceneConfig:
-    """The scene config of a panel at `difficulty` (`easy`: PANEL_SCENE itself)."""
+    """The scene config of a panel at `difficulty` (`easy`: PANEL_SCENE itself); the scene
+    engine's own dials stay the first release's but for the catalogue (and its look rules)."""
     if difficulty == EASY:
         return PANEL_SCENE
     return dataclasses.replace(PANEL_SCENE, min_objects=difficulty.min_objects, max_objects=difficulty.max_objects,
-                               min_size=difficulty.min_size, max_size=difficulty.max_size)
+                               min_size=difficulty.min_size, max_size=difficulty.max_size,
+                               difficulty=dataclasses.replace(PANEL_SCENE.difficulty, catalogue=difficulty.catalogue))
 
 
 # ---- scenes -----------------------------------------------------------------------------
@@ -146,9 +148,9 @@ def within(box, region, margin: int = 4) -> bool:
     )
 
 
-def question_objects() -> list[CatalogueEntry]:
+def question_objects(version: str = "first-release") -> list[CatalogueEntry]:
     """Objects a question can name with "the <name>" and "is": singular names only."""
-    return [e for e in load_catalogue() if not (e.name.endswith("s") and not e.name.endswith("ss"))]
+    return [e for e in load_catalogue(version) if not (e.name.endswith("s") and not e.name.endswith("ss"))]
 
 
 def distinct_colours(rng: np.random.Generator, n: int) -> list[str]:

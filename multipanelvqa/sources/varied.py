@@ -15,9 +15,10 @@ removed, or one added), and the question's object is in every panel that can hol
   the absent answer stands out in the text;
 - presence ("Is there a X in the image?", `scene_question="presence"`): the X in the target alone.
 
-Names: no object drawn in any panel has the question's name or a name containing it or
-contained in it ("camera" / "film camera"), or is a glyph people confuse with it at panel size
-(`LOOK_ALIKES`: a basketball and a volleyball, a pen and a pencil). Truth is checked on the pixels of each panel: every
+Names: the objects come from the difficulty's catalogue (`audited` at hard and extreme), and no
+object drawn in any panel has the question's name or a name containing it or contained in it
+("camera" / "film camera"), or is a glyph people confuse with it at panel size (the catalogue's
+look-alikes, and `PANEL_LOOKALIKES`). Truth is checked on the pixels of each panel: every
 X counted or named is drawn where it changes the picture (a render without it differs), and a
 named colour is the palette colour most of its changed pixels are nearest to.
 """
@@ -31,7 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from benchkit.io.imageio import encode_png
-from benchkit.scene.catalogue import CatalogueEntry, load_catalogue
+from benchkit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, contains, load_catalogue, read_as
 from benchkit.scene.model import Scene
 from benchkit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
 from benchkit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
@@ -48,35 +49,15 @@ CHANGES = ("recolour", "move", "remove", "add")
 MIN_VISIBLE = 0.3
 MIN_COLOUR_SHARE = 0.5  # of those, the share nearest to the named palette colour
 _TRIES = 20
-# Glyphs a person confuses at the size hard panels draw them (about 15-25 px on the canvas; a
-# review of the whole catalogue drawn so): when the question names one, no other is drawn in the image.
-LOOK_ALIKES = tuple(frozenset(group) for group in (
-    ("basketball", "volleyball", "baseball", "soccer ball", "bowling ball", "globe", "waffle", "cookie"),
-    ("CD", "vinyl record"), ("chessboard", "waffle"),
-    ("chess bishop", "chess pawn", "chess king", "chess queen", "chess rook", "chess knight"),
-    ("pen", "pencil", "marker", "highlighter", "fountain pen"), ("headphones", "headset"),
-    ("memory card", "SIM card"), ("pill", "capsule"), ("fish", "whole fish"), ("tent", "teepee"),
-    ("phone", "tablet"), ("car", "taxi"), ("trailer", "caravan"), ("spray can", "soap dispenser"),
-    ("glass of water", "whiskey glass"), ("wine bottle", "oil bottle"), ("jar", "pill bottle"),
-    ("toolbox", "briefcase", "suitcase"), ("drum", "steel drum"), ("mortar and pestle", "crow"),
-    ("charging station", "fuel pump"), ("eye dropper", "test tube"),
+# Glyph pairs a person confuses at the size hard panels draw them (about 15-25 px on the canvas;
+# the whole catalogue drawn so) that the catalogue's audit does not keep apart: when a question
+# names one, no other is drawn in its image either.
+PANEL_LOOKALIKES = tuple(frozenset(group) for group in (
+    ("tent", "teepee"), ("trailer", "caravan"), ("spray can", "soap dispenser"), ("mortar and pestle", "crow"),
+    ("charging station", "fuel pump"), ("waffle", "chessboard", "basketball", "globe"),
 ))
 _IRREGULAR = {"fish": "fish", "whole fish": "whole fish", "computer mouse": "computer mice", "tooth": "teeth",
-              "leaf": "leaves", "dice": "dice", "mosquito": "mosquitoes"}
-
-
-def _words(name: str) -> list[str]:
-    return name.casefold().replace("-", " ").split()
-
-
-def _holds(outer: list[str], inner: list[str]) -> bool:
-    return any(outer[i:i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
-
-
-def related_names(name: str, names: Sequence[str]) -> frozenset[str]:
-    """`name` and every name of `names` that contains it or that it contains, word by word."""
-    own = _words(name)
-    return frozenset({name} | {n for n in names if _holds(_words(n), own) or _holds(own, _words(n))})
+              "leaf": "leaves", "mosquito": "mosquitoes"}
 
 
 def plural(name: str) -> str | None:
@@ -145,7 +126,7 @@ def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: fr
     surface = surface_colour(scene)
     others = [footprint(o) for o in scene.objects if o.uid != obj.uid]
     drawn = {o.name for o in scene.objects} | exclude
-    pool = [e for e in load_catalogue() if e.name not in drawn]
+    pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn]
     for i in rng.permutation(len(pool))[:_TRIES]:
         new = dataclasses.replace(obj, name=pool[i].name, colour=random_object(rng, obj.uid, pool[i], surface, cfg).colour)
         if within(footprint(new), crop) and not clashes(footprint(new), others, cfg):
@@ -235,7 +216,7 @@ def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exc
         return scene.replace_object(obj.uid, None)
     if change == "add":
         drawn = {o.name for o in scene.objects} | exclude
-        pool = [e for e in load_catalogue() if e.name not in drawn]
+        pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn]
         obj = random_object(rng, scene.next_uid(), pool[int(rng.integers(len(pool)))], surface, cfg, scene.palette)
     near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] // 2)
     new = place(rng, scene, obj, [footprint(o) for o in scene.objects if o.uid != obj.uid], cfg, near=near)
@@ -331,28 +312,30 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
     )
 
 
-def _entry(rng: np.random.Generator, count: bool) -> CatalogueEntry:
-    entries = [e for e in question_objects() if not count or plural(e.name)]
+def _entry(rng: np.random.Generator, count: bool, version: str) -> CatalogueEntry:
+    entries = [e for e in question_objects(version) if e.name not in IRREGULAR_PLURALS and (not count or plural(e.name))]
     return entries[int(rng.integers(len(entries)))]
 
 
-def excluded(name: str) -> frozenset[str]:
-    """What no panel of a question about `name` draws but the question's own objects: names
-    containing it or contained in it, and its look-alikes."""
-    return related_names(name, [e.name for e in load_catalogue()]).union(*(g for g in LOOK_ALIKES if name in g))
+def excluded(name: str, version: str) -> frozenset[str]:
+    """`name` and what no panel of a question about it draws besides its own objects: names of
+    catalogue `version` that contain it or that it contains, its look-alikes (the catalogue's and
+    `PANEL_LOOKALIKES`)."""
+    said = {n for n in (e.name for e in load_catalogue(version)) if contains(n, name) or contains(name, n)}
+    return frozenset(said | read_as(name, version)).union(*(g for g in PANEL_LOOKALIKES if name in g))
 
 
 def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
     """MagicBrush-like: every panel is one scene with the X in its colour and details of its own."""
-    entry = _entry(rng, count=False)
-    return _image_set(rng, "procedural_edit", set_id, colour_kind(rng, entry), difficulty, MAX_PANELS - 1, excluded(entry.name))
+    entry = _entry(rng, False, difficulty.catalogue)
+    return _image_set(rng, "procedural_edit", set_id, colour_kind(rng, entry), difficulty, MAX_PANELS - 1, excluded(entry.name, difficulty.catalogue))
 
 
 def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
     """VQAv2-like: the X's colour, or (the difficulty's scene question) its count or presence, with
     `difficulty.near_duplicates` panels from the target's scene and fresh scenes for the rest."""
     colour = rng.random() < 0.5
-    entry = _entry(rng, count=not colour and difficulty.scene_question == "count")
+    entry = _entry(rng, not colour and difficulty.scene_question == "count", difficulty.catalogue)
     kind = (colour_kind(rng, entry) if colour else count_kind(rng, entry) if difficulty.scene_question == "count"
             else presence_kind(entry))
-    return _image_set(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name))
+    return _image_set(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))
