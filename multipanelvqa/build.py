@@ -31,11 +31,13 @@ from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve
 from multipanelvqa.card import MANIFEST_DIR, manifest_name, write_card
 from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
+from multipanelvqa.composite.positions import describable
 from multipanelvqa.questions.llm import QuestionSource, generated_questions
 from multipanelvqa.questions.common import balanced_schedule
 from multipanelvqa.review_rebuild import redo_count
 from multipanelvqa.schema import CHOICE_LETTERS, QUESTION_TYPES, features
-from multipanelvqa.sources.image_sets import PROCEDURAL, procedural_set
+from multipanelvqa.sources.image_sets import PROCEDURAL
+from multipanelvqa.sources.procedural import procedural_set
 
 SOURCES = PROCEDURAL + ADAPTERS
 ROWS_PER_IMAGE = len(QUESTION_TYPES)
@@ -75,18 +77,21 @@ def parse_layouts(spec, count: int) -> list[int]:
     return sorted(ids)
 
 
-def _images(sources: list[str], layouts: list[Layout], seed: int, count: int | None = None) -> list[tuple[str, Layout, str, str]]:
+def _images(sources: list[str], layouts: list[Layout], seed: int, count: int | None = None,
+            q1_forms: str = "any_all") -> list[tuple[str, Layout, str, str]]:
     """(source, layout, Q1 kind, Q3 letter) for `count` images per source (default one per
     layout), grouped by image set; past the last layout the layouts come round again (the
     build gives each pass fresh image sets). Q1 yes/no and the Q3 letter are balanced within
-    each source (balanced_schedule), Q1's no split "any"/"all"."""
+    each source (balanced_schedule), Q1's no split "any"/"all" (`q1_forms` "any": always "any",
+    since an "all" question is always no)."""
     once = sorted(layouts, key=lambda l: (set_index(l), l.layout_id))
     ordered = [once[i % len(once)] for i in range(len(once) if count is None else count)]
     out = []
     for s, source in enumerate(sources):
         rng = np.random.default_rng([seed, s, 6])
         yes = balanced_schedule(len(ordered), ["yes", "no"], rng)
-        no_kinds = iter(balanced_schedule(yes.count("no"), ["no_any", "no_all"], rng))
+        no_kinds = iter(balanced_schedule(yes.count("no"), ["no_any", "no_all"], rng) if q1_forms == "any_all"
+                        else ["no_any"] * yes.count("no"))
         letters = balanced_schedule(len(ordered), list(CHOICE_LETTERS), rng)
         for layout, y, letter in zip(ordered, yes, letters):
             out.append((source, layout, y if y == "yes" else next(no_kinds), letter))
@@ -222,10 +227,16 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     qsource = QuestionSource.parse(o.questions, o.llm_base_url, o.llm_api_key)
     all_layouts = generate_layouts(o.seed)
     layout_ids = parse_layouts(o.layouts, len(all_layouts))
+    # a layout whose panels cannot all be named in the difficulty's words is not built (the card says which)
+    unnamed = [i for i in layout_ids if not describable(all_layouts[i].boxes, panels.position_words)]
+    layout_ids = [i for i in layout_ids if i not in unnamed]
+    if not layout_ids:
+        raise UserError(f"layouts {', '.join(map(str, unnamed))} have no unambiguous {panels.position_words} position "
+                        "words for every panel; pick other --layouts or --position-words short")
     per_source = len(layout_ids) if o.images is None else o.images
     if (run.split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
         raise UserError("--split train and more --images than layouts need procedural sources (imported image sets cannot be drawn fresh)")
-    schedule = _images(source_list, [all_layouts[i] for i in layout_ids], o.seed, per_source)
+    schedule = _images(source_list, [all_layouts[i] for i in layout_ids], o.seed, per_source, panels.q1_forms)
     cycles = [(i % per_source) // len(layout_ids) for i in range(len(schedule))]
     images_per_shard = o.images_per_shard if o.num_shards is None else -(-len(schedule) // o.num_shards)
     data = {s: (o.source_data or {}).get(s) for s in source_list if s in ADAPTERS}
@@ -247,6 +258,7 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
         "images_per_shard": images_per_shard,
         "compress_level": o.compress_level,
         "difficulty": {"description": panels.describe(), **dataclasses.asdict(panels)},
+        **({"layouts_without_words": unnamed} if unnamed else {}),
     }))
     with claimed(out, child(out, MANIFEST_DIR, manifest_name(run.split)), manifest, SYNTHETIC_CONFIGS, run,
                  f"synthetic {run.split} build"):

@@ -146,6 +146,9 @@ def _difficulty(out: Location, synthetic: dict[str, dict]) -> str:
         if not level:
             continue
         parts.append(f"### Difficulty: split `{split}`\n\nPanel preset `{level['preset']}` ({level['description']}).")
+        if manifest.get("layouts_without_words"):
+            parts.append(f"Not built: layouts {', '.join(map(str, manifest['layouts_without_words']))}, where no "
+                         f"{level['position_words']} position words name every panel as a person reads the layout.")
         table = []
         for config in manifest["configs"]:
             rows: dict[str, list[dict]] = {}
@@ -160,7 +163,7 @@ def _difficulty(out: Location, synthetic: dict[str, dict]) -> str:
             parts.append(
                 "Per row (medians): the answer object's size on the 1000x1000 canvas (its glyph em size times the "
                 "target panel's scale; the smallest too), the objects in the target panel, and the other panels "
-                "that repeat the target's scene but for that object (near duplicates).\n\n"
+                "that repeat the target's scene (near duplicates).\n\n"
                 + markdown_table(["config", "source", "rows", "detail px", "detail px (min)", "objects",
                                   "near duplicates"], table))
     return "\n\n".join(parts)

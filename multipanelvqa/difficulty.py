@@ -1,19 +1,25 @@
-"""How hard a MultipanelVQA build's panels are: four dials over panel content, and named presets.
+"""How hard a MultipanelVQA build's panels are: dials over panel content, questions and position
+words, and named presets.
 
 The paper's models fail where a subfigure is hard to read (GPT-4o 75.5% on its synthetic
 subset, 49.0% on Q3) while people, who look closely, get 96%. Icon panels with a handful
-of large objects make every subfigure easy; these dials keep the paper's layouts, counts,
-questions and augmentations and change only what is in the panels and how the target is
-named. `easy` is the first release's panels (the same bytes for the same seed).
+of large objects make every subfigure easy, and near duplicates that differ only in the
+answer's object give the target away; these dials keep the paper's layouts, counts, question
+styles and augmentations and change what is in the panels, which second question
+procedural_scene asks, Q1's forms, the object catalogue and how the target is named. `easy` is the first release's
+panels (the same bytes for the same seed).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchkit.scene.catalogue import VERSIONS
 from benchkit.scene.difficulty import Dials, dial
 
 POSITION_WORDS = ("short", "layout")
+SCENE_QUESTIONS = ("presence", "count")
+Q1_FORMS = ("any_all", "any")
 
 
 @dataclass(frozen=True)
@@ -25,12 +31,27 @@ class PanelDifficulty(Dials):
     max_objects: int = dial("clutter", "most objects in a panel's scene", 5)
     min_size: int = dial("object scale", "smallest glyph em size in a panel's scene (520-600 px, drawn at 180-440 px)", 80)
     max_size: int = dial("object scale", "largest glyph em size in a panel's scene, px", 120)
-    detail_size: int = dial("detail scale", "em size of the object whose colour or presence is the answer, in scene px "
-                                             "(0: drawn like the others)", 0)
-    near_duplicates: int = dial("near duplicates", "procedural_scene: other panels that repeat the target's scene and "
-                                                    "differ only in that object (procedural_edit panels all do)", 0)
-    position_words: str = dial("position words", "short: the shortest unique wording; layout: the row/column wording "
-                                                   "that takes the layout to follow, where one exists", "short")
+    detail_size: int = dial("detail scale", "em size of the object whose colour, count or presence is the answer, in "
+                                             "scene px (0: drawn like the others)", 0)
+    near_duplicates: int = dial("near duplicates", "procedural_scene: other panels that repeat the target's scene "
+                                                    "(procedural_edit panels all do)", 0)
+    other_details: int = dial("near duplicates", "other objects each panel of a near-duplicate group changes from the "
+                                                  "scene they share (recoloured, moved, removed or one added), the target's "
+                                                  "included, so the target is not the odd one out (0: only the answer's "
+                                                  "object differs)", 0)
+    scene_question: str = dial("question", "procedural_scene's second question: presence ('Is there a ...?': the object "
+                                           "in the target alone) or count ('How many ...?': the object in several panels, "
+                                           "in other counts)", "presence")
+    q1_forms: str = dial("question", "Q1's forms: any_all (the paper's 'any' and 'all'; 'all' is always no, as the "
+                                     "target's answer is unique) or any ('any' with the target's answer or one no panel "
+                                     "has: the text alone tells nothing)", "any_all")
+    catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
+                                             "audited (no name containing another, no glyphs alike at their size, "
+                                             "patterns only where a person sees them; benchkit.scene.catalogue)",
+                          "first-release")
+    position_words: str = dial("position words", "short: the shortest unique wording; layout: words as a person reads "
+                                                   "the layout (a two-word position only where row and column readings "
+                                                   "agree), the row/column wording that takes the layout to follow", "short")
 
     def __post_init__(self) -> None:
         problems = []
@@ -42,8 +63,12 @@ class PanelDifficulty(Dials):
             problems.append(f"detail size must be 0 or 24-160 px (smaller is unreadable in a 180 px panel), got {self.detail_size}")
         if not 0 <= self.near_duplicates <= 7:
             problems.append(f"near duplicates must be within 0-7, got {self.near_duplicates}")
-        if self.position_words not in POSITION_WORDS:
-            problems.append(f"position words must be one of {', '.join(POSITION_WORDS)}, got {self.position_words!r}")
+        if not 0 <= self.other_details <= 6:
+            problems.append(f"other details must be within 0-6, got {self.other_details}")
+        for name, allowed in (("position_words", POSITION_WORDS), ("scene_question", SCENE_QUESTIONS),
+                              ("q1_forms", Q1_FORMS), ("catalogue", VERSIONS)):
+            if getattr(self, name) not in allowed:
+                problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -52,14 +77,25 @@ class PanelDifficulty(Dials):
         return (f"{self.preset}: {self.min_objects}-{self.max_objects} objects of {self.min_size}-{self.max_size} px "
                 f"per panel scene, detail {self.detail_size or 'as drawn'}"
                 + (" px" if self.detail_size else "")
-                + f", {self.near_duplicates} near-duplicate panels (procedural_scene), {self.position_words} position words")
+                + f", {self.near_duplicates} near-duplicate panels (procedural_scene)"
+                + (f" differing in {self.other_details} more details each" if self.other_details else "")
+                + f", {self.scene_question} questions (procedural_scene), Q1 {self.q1_forms.replace('_', '/')}"
+                + f", {self.position_words} position words, {self.catalogue} catalogue")
+
+    @property
+    def varied(self) -> bool:
+        """Whether procedural sets come from `sources.varied` (the object in several panels,
+        near duplicates differing in several details) rather than the first release's builders."""
+        return self.other_details > 0 or self.scene_question != "presence" or self.catalogue != "first-release"
 
 
 EASY = PanelDifficulty()
 HARD = PanelDifficulty(preset="hard", min_objects=10, max_objects=14, min_size=44, max_size=72, detail_size=52,
-                       near_duplicates=4, position_words="layout")
+                       near_duplicates=4, other_details=3, scene_question="count", q1_forms="any", catalogue="audited",
+                       position_words="layout")
 EXTREME = PanelDifficulty(preset="extreme", min_objects=16, max_objects=22, min_size=36, max_size=60, detail_size=40,
-                          near_duplicates=7, position_words="layout")
+                          near_duplicates=7, other_details=4, scene_question="count", q1_forms="any",
+                          catalogue="audited", position_words="layout")
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"
 

@@ -23,10 +23,11 @@ from multipanelvqa.composite.augment import for_config
 from multipanelvqa.composite.compose import Composition, render
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
 from multipanelvqa.difficulty import EASY, PanelDifficulty
-from multipanelvqa.composite.positions import caption_numbers, layout_positions
+from multipanelvqa.composite.positions import caption_numbers, describe_positions
 from multipanelvqa.questions.common import Question, q2, questions
 from multipanelvqa.schema import AUGMENTATIONS, SOURCES
-from multipanelvqa.sources.image_sets import ImageSet, decode_panel, procedural_set
+from multipanelvqa.sources.image_sets import ImageSet, decode_panel
+from multipanelvqa.sources.procedural import procedural_set
 
 SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
 _SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses
@@ -98,7 +99,7 @@ def target_info(task: ImageTask, image_set: ImageSet) -> dict:
         "num_subfigures": task.layout.num_panels,
         "common_question": image_set.question,
         "target_answer": image_set.answers[0],
-        "position": layout_positions(task.layout.boxes, task.difficulty.position_words)[0],
+        "position": describe_positions(task.layout.boxes, task.difficulty.position_words)[0],
     }
 
 
@@ -146,7 +147,7 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     layout = task.layout
     k = layout.num_panels
     panel_bytes, answers, ids = image_set.take(k)
-    positions = layout_positions(layout.boxes, task.difficulty.position_words)
+    positions = describe_positions(layout.boxes, task.difficulty.position_words)
     seed = image_seed(task.root_seed, task.source, layout.layout_id, task.seed_variant)
     base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])
     composites: dict[str, tuple] = {}
@@ -188,7 +189,8 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
 def descriptors(image_set: ImageSet, rows: Sequence[dict]) -> list[dict]:
     """How hard each row's target is to read, without a model: the answer object's size on the
     canvas (its em size times the target box's scale; None for imported sets), the objects in
-    the target panel, and how many other panels repeat the target's scene but for that object."""
+    the target panel, and how many other panels repeat the target's scene (near duplicates: the
+    subfigures right after the target, 1..n, which `shortcuts.odd_one_out` compares)."""
     out = []
     for row in rows:
         w, h = row["subfigures"][0]["bbox"][2:]

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 
+from benchkit.scene.catalogue import VERSIONS
 from benchkit.cli.commands import add_build_arguments, build_handler, http_url, run_options
 
 from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.build import SOURCES, Options, build
-from multipanelvqa.difficulty import DEFAULT, POSITION_WORDS, PRESETS, PanelDifficulty
+from multipanelvqa.difficulty import DEFAULT, POSITION_WORDS, PRESETS, Q1_FORMS, SCENE_QUESTIONS, PanelDifficulty
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.sources.image_sets import PROCEDURAL
+
+
+CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS}
 
 
 def options(args: argparse.Namespace) -> Options:
@@ -55,6 +59,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                         f"(default {DEFAULT}; easy is the first release's panels); the options below set single dials apart")
     dials = p.add_argument_group("difficulty dials (procedural panels)")
     for f, axis, doc in PanelDifficulty.axis_fields():
-        kind = {"choices": POSITION_WORDS} if f.name == "position_words" else {}
+        kind = {"choices": CHOICES[f.name]} if f.name in CHOICES else {}
         dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}", **kind)
     p.set_defaults(func=build_handler(build, options))

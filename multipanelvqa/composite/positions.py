@@ -12,6 +12,16 @@ the neighbours. Among clean row/column schemes the shorter wording wins, or, wit
 `words="layout"`, the one that names the first box (the target) at most length, e.g.
 "second column from the left" over "top row" (a reader must count rows or columns).
 
+`words="layout"` also names each panel as a person reads the layout. "top left" is read
+as the top row's left panel, the left column's top panel, or the panel in the top row and
+the left column; in a scattered or irregular layout these can be different panels (the top
+row's left panel may sit right of a lower panel, "bottom middle" may be the bottom row's
+middle one or the middle column's bottom one). So a two-word position ("bottom middle
+subfigure") is used only where rows and columns are both clean and every reading names
+the same panel; elsewhere the group is said ("middle subfigure in the bottom row"), and a
+lone panel of a middle row or column is "subfigure in the middle row", never a bare
+"middle subfigure" (middle of which axis?). `short` keeps the first release's words.
+
 Words that would change if a threshold moved a little (a panel half in a row, a barely
 visible gap) are refused: they are unclear to a reader, and they could change when an
 augmentation rescales the boxes by a rounding pixel.
@@ -44,38 +54,53 @@ class PositionError(ValueError):
 
 def describe_positions(boxes: Sequence[Box], words: str = "short") -> list[str]:
     """One description per box, unique within the layout; raises PositionError otherwise.
-    `words` is "short" (the shortest clean scheme) or "layout" (the longest for the first box)."""
+    `words` is "short" (the shortest clean scheme) or "layout" (words as a person reads the
+    layout, the scheme that names the first box at most length; the shortest such scheme
+    where the longest is borderline)."""
     boxes = [tuple(int(v) for v in b) for b in boxes]
     if len(boxes) < 2:
         raise PositionError("need at least two boxes to describe positions")
-    descriptions = _describe(boxes, SHARE, RANK_GAP, words)
+    if words == "short":
+        return _robust(boxes, "short", None)
+    # a box keeps a two-word position only if every reading agrees at every threshold
+    agreed = set.intersection(*(_agreed(boxes, _groups(boxes, 1, SHARE + ds), _groups(boxes, 0, SHARE + ds))
+                                for ds in (-SLACK, 0, SLACK)))
+    try:
+        return _robust(boxes, "longest", agreed)
+    except PositionError:
+        return _robust(boxes, "shortest", agreed)
+
+
+def _robust(boxes: list[Box], prefer: str, agreed: set[int] | None) -> list[str]:
+    """The descriptions, refused when moving the thresholds a little changes them or they repeat."""
+    descriptions = _describe(boxes, SHARE, RANK_GAP, prefer, agreed)
     for ds in (-SLACK, SLACK):
         for dg in (-SLACK, SLACK):
-            if _describe(boxes, SHARE + ds, RANK_GAP + dg, words) != descriptions:
+            if _describe(boxes, SHARE + ds, RANK_GAP + dg, prefer, agreed) != descriptions:
                 raise PositionError(f"positions of {boxes} are borderline: they depend on the thresholds")
     if len(set(descriptions)) != len(descriptions):
         raise PositionError(f"descriptions are not unique: {descriptions}")
     return descriptions
 
 
-def layout_positions(boxes: Sequence[Box], words: str = "short") -> list[str]:
-    """`describe_positions` in `words`, falling back to the short words where the layout's
-    wording would be borderline or not unique (the layouts are checked for the short ones)."""
-    if words != "short":
-        try:
-            return describe_positions(boxes, words)
-        except PositionError:
-            pass
-    return describe_positions(boxes)
+def describable(boxes: Sequence[Box], words: str = "short") -> bool:
+    """Whether every box has words in `words`: the layouts are drawn so that the short words
+    exist; a few have no layout words, and builds that ask for those skip them (and say so)."""
+    try:
+        describe_positions(boxes, words)
+    except PositionError:
+        return False
+    return True
 
 
-def _describe(boxes: list[Box], share: float, gap: float, words: str = "short") -> list[str]:
-    schemes = [s for s in (_grouped(boxes, 1, share), _grouped(boxes, 0, share)) if s is not None]
+def _describe(boxes: list[Box], share: float, gap: float, prefer: str = "short", agreed: set[int] | None = None) -> list[str]:
+    rows, columns = _groups(boxes, 1, share), _groups(boxes, 0, share)
+    schemes = [s for s in (_grouped(boxes, rows, 1, agreed), _grouped(boxes, columns, 0, agreed)) if s is not None]
     if schemes:
-        if words == "layout":
+        if prefer == "longest":
             return max(schemes, key=lambda s: (len(s[0].split()), sum(len(d.split()) for d in s)))
         return min(schemes, key=lambda s: sum(len(d.split()) for d in s))
-    return _ranked(boxes, gap)
+    return _ranked(boxes, gap, edges=agreed is not None)
 
 
 def caption_numbers(boxes: Sequence[Box]) -> list[int]:
@@ -159,8 +184,12 @@ def _place(k: int, n: int, axis: int) -> tuple[str, str] | None:
     return ("ordinal", f"{ORDINALS[n - 1 - k]} SUBJ from the {high}")
 
 
-def _grouped(boxes: list[Box], axis: int, share: float) -> list[str] | None:
-    groups = _groups(boxes, axis, share)
+def _grouped(boxes: list[Box], groups: list[list[int]] | None, axis: int,
+             agreed: set[int] | None = None) -> list[str] | None:
+    """Each box named by its group (row or column) and its place in it; `agreed` (layout words:
+    the boxes whose two-word position every reading agrees on, see `_agreed`) says which boxes
+    may have a two-word position, and a lone box of a middle group is then said to be in the
+    middle row or column; None keeps the short words (every box, bare "middle" included)."""
     if groups is None:
         return None
     unit = "row" if axis == 1 else "column"
@@ -169,21 +198,47 @@ def _grouped(boxes: list[Box], axis: int, share: float) -> list[str] | None:
         g = _place(gi, len(groups), axis)
         for pi, idx in enumerate(group):
             p = _place(pi, len(group), 1 - axis)
-            out[idx] = _combine(g, p, unit, axis)
+            out[idx] = _combine(g, p, unit, axis, agreed is None, agreed is None or idx in agreed)
     return out
 
 
-def _combine(g: tuple[str, str] | None, p: tuple[str, str] | None, unit: str, axis: int) -> str:
+def _combine(g: tuple[str, str] | None, p: tuple[str, str] | None, unit: str, axis: int, middle: bool = True,
+             bare: bool = True) -> str:
+    """A box's words from its group's place `g` and its place in the group `p`; `middle` allows a
+    lone box of a middle group to be the "middle subfigure", `bare` a two-word position."""
     if g is None:
         return _alone(p)
     if p is None:
-        return f"{g[1]} subfigure" if g[0] == "simple" else f"subfigure in the {_group_phrase(g, unit)}"
-    if g[0] == p[0] == "simple":
+        if g[0] == "simple" and (middle or g[1] != "middle"):
+            return f"{g[1]} subfigure"
+        return f"subfigure in the {_group_phrase(g, unit)}"
+    if g[0] == p[0] == "simple" and bare:
         vertical, horizontal = (g[1], p[1]) if axis == 1 else (p[1], g[1])
         if vertical == horizontal == "middle":
             return "center subfigure"
         return f"{vertical} {horizontal} subfigure"
     return f"{_alone(p)} in the {_group_phrase(g, unit)}"
+
+
+def _agreed(boxes: list[Box], rows: list[list[int]] | None, columns: list[list[int]] | None) -> set[int]:
+    """Boxes whose two-word position ("bottom middle") names them in every reading: rows and
+    columns are both clean and at most three, the box's row and column words are its place in
+    its column and in its row (or it is alone there), so the row's, the column's and the grid's
+    reading are one panel."""
+    if rows is None or columns is None or len(rows) > 3 or len(columns) > 3:
+        return set()
+    out = set()
+    for idx in range(len(boxes)):
+        (ri, row), (ci, column) = _member(rows, idx), _member(columns, idx)
+        vertical, horizontal = _place(ri, len(rows), 1), _place(ci, len(columns), 0)
+        in_row, in_column = _place(row.index(idx), len(row), 0), _place(column.index(idx), len(column), 1)
+        if vertical and horizontal and in_row in (None, horizontal) and in_column in (None, vertical):
+            out.add(idx)
+    return out
+
+
+def _member(groups: list[list[int]], idx: int) -> tuple[int, list[int]]:
+    return next((gi, g) for gi, g in enumerate(groups) if idx in g)
 
 
 def _alone(p: tuple[str, str]) -> str:
@@ -202,17 +257,24 @@ def _group_phrase(g: tuple[str, str], unit: str) -> str:
     return f"{words} {unit}"
 
 
-def _ranked(boxes: list[Box], gap_fraction: float) -> list[str]:
-    """Name each box by its rank along x or y, nearest end first; raise when no rank is visible."""
+def _ranked(boxes: list[Box], gap_fraction: float, edges: bool = False) -> list[str]:
+    """Name each box by its rank along x or y, nearest end first; raise when no rank is visible.
+    With `edges` (layout words) both edges must keep the rank too, so that a large panel
+    whose centre is further out than a small one's but whose edge is not is never "leftmost"."""
     gap = gap_fraction * min(min(b[2], b[3]) for b in boxes)
     n = len(boxes)
     options: list[list[tuple[int, int, str]]] = [[] for _ in boxes]
     for axis in (0, 1):
         order = sorted(range(n), key=lambda i: _centre(boxes[i], axis))
-        centres = [_centre(boxes[i], axis) for i in order]
+        keys = [[_centre(boxes[i], axis)] + ([boxes[i][axis], boxes[i][axis] + boxes[i][axis + 2]] if edges else [])
+                for i in order]
+
+        def apart(a: int, b: int) -> bool:
+            return all(kb - ka >= gap for ka, kb in zip(keys[a], keys[b]))
+
         for k, idx in enumerate(order):
-            before = k == 0 or centres[k] - centres[k - 1] >= gap
-            after = k == n - 1 or centres[k + 1] - centres[k] >= gap
+            before = k == 0 or apart(k - 1, k)
+            after = k == n - 1 or apart(k, k + 1)
             if before and after:
                 place = ("end", _SIDES[axis][0] if k == 0 else _SIDES[axis][1])
                 if 0 < k < n - 1:

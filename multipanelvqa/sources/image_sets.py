@@ -13,6 +13,10 @@ stays recognisable at panel size, 180-440 px; harder `PanelDifficulty` presets d
 smaller objects, a smaller answer object and near-duplicate panels); they are kept
 PNG-encoded so a set is cheap to send to a worker process. `low_similarity` replacements are other scenes whose answer to
 the question differs from the target's (and from `absent_answer`).
+
+The builders here are the first release's (`easy`, and the dials `other_details=0`,
+`scene_question="presence"`, `catalogue="first-release"`); the hard presets' sets come from
+`multipanelvqa.sources.varied`, which uses the helpers below.
 """
 
 from __future__ import annotations
@@ -39,7 +43,6 @@ PANEL_SCENE = SceneConfig(
 MAX_PANELS = 8
 MAX_PANEL_SIDE = 512  # the largest layout box is 440 px: bigger panels only cost memory
 PROCEDURAL = ("procedural_edit", "procedural_scene")
-_ATTEMPTS = 50
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,8 @@ class ImageSet:
     absent_answer: str | None = None  # an answer no panel or replacement has (Q1's "any ... no")
     # descriptors (0 / empty where unknown, as for imported sets): the answer object's em size and
     # the side of the square crop it is drawn in (scene px), the objects in the target's crop, and
-    # per panel whether it repeats the target's scene with only that object changed
+    # per panel whether it repeats the target's scene (with only that object changed, or, in the
+    # varied sets, with other details of its own too)
     detail_size: int = 0
     crop_side: int = 0
     objects: int = 0
@@ -87,8 +91,7 @@ class ImageSet:
         return [self.panels[i] for i in order], [self.answers[i] for i in order], [self.panel_ids[i] for i in order]
 
     def near_duplicates(self, k: int) -> int:
-        """How many of a k-panel image's other panels repeat the target's scene, differing only in
-        the answer's object."""
+        """How many of a k-panel image's other panels repeat the target's scene."""
         return sum(self.near_duplicate[i] for i in self._order(k)[1:]) if self.near_duplicate else 0
 
     def take_replacements(self, k: int) -> tuple[list[bytes], list[str], list[str]]:
@@ -118,41 +121,25 @@ def _norm(answer: str) -> str:
     return answer.strip().casefold()
 
 
-def set_seed(root: int, source: str, index: int, attempt: int = 0) -> int:
-    ss = np.random.SeedSequence([root, 1 + PROCEDURAL.index(source), index, attempt])
-    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
 def panel_scene(difficulty: PanelDifficulty) -> SceneConfig:
-    """The scene config of a panel at `difficulty` (`easy`: PANEL_SCENE itself)."""
+    """The scene config of a panel at `difficulty` (`easy`: PANEL_SCENE itself); the scene
+    engine's own dials stay the first release's but for the catalogue (and its look rules)."""
     if difficulty == EASY:
         return PANEL_SCENE
     return dataclasses.replace(PANEL_SCENE, min_objects=difficulty.min_objects, max_objects=difficulty.max_objects,
-                               min_size=difficulty.min_size, max_size=difficulty.max_size)
-
-
-def procedural_set(source: str, index: int, root: int, fresh: int = 0, difficulty: PanelDifficulty = EASY) -> ImageSet:
-    """Image set `index` of a procedural source: a pure function of (source, index, root seed,
-    difficulty). `fresh` > 0 draws a replacement from seeds of its own (for an image reviewers
-    rejected)."""
-    make = {"procedural_edit": _edit_set, "procedural_scene": _scene_set}[source]
-    for attempt in range(fresh * _ATTEMPTS, (fresh + 1) * _ATTEMPTS):
-        seed = set_seed(root, source, index, attempt)
-        result = make(np.random.default_rng(seed), f"{source}:{seed}", difficulty)
-        if result is not None:
-            return result
-    raise RuntimeError(f"{source} set {index}: no valid set in {_ATTEMPTS} attempts")
+                               min_size=difficulty.min_size, max_size=difficulty.max_size,
+                               difficulty=dataclasses.replace(PANEL_SCENE.difficulty, catalogue=difficulty.catalogue))
 
 
 # ---- scenes -----------------------------------------------------------------------------
 
 
-def _square(scene) -> tuple[int, int, int, int]:
+def square_crop(scene) -> tuple[int, int, int, int]:
     side = min(scene.width, scene.height)
     return ((scene.width - side) // 2, (scene.height - side) // 2, side, side)
 
 
-def _within(box, region, margin: int = 4) -> bool:
+def within(box, region, margin: int = 4) -> bool:
     return (
         box[0] >= region[0] + margin
         and box[1] >= region[1] + margin
@@ -161,12 +148,12 @@ def _within(box, region, margin: int = 4) -> bool:
     )
 
 
-def _question_objects() -> list[CatalogueEntry]:
+def question_objects(version: str = "first-release") -> list[CatalogueEntry]:
     """Objects a question can name with "the <name>" and "is": singular names only."""
-    return [e for e in load_catalogue() if not (e.name.endswith("s") and not e.name.endswith("ss"))]
+    return [e for e in load_catalogue(version) if not (e.name.endswith("s") and not e.name.endswith("ss"))]
 
 
-def _distinct_colours(rng: np.random.Generator, n: int) -> list[str]:
+def distinct_colours(rng: np.random.Generator, n: int) -> list[str]:
     """n palette colours, pairwise clearly different, in random order."""
     names = list(COLOURS)
     while True:
@@ -182,7 +169,7 @@ def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | N
     cfg = panel_scene(difficulty)
     for _ in range(tries):
         scene = random_scene(rng, cfg, exclude_names=frozenset({entry.name}))
-        crop = _square(scene)
+        crop = square_crop(scene)
         # Objects cut by the crop stay in the scene but not in the picture; none of them is `entry`.
         if colour is None:
             return scene, None, crop
@@ -193,33 +180,33 @@ def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | N
         template = dataclasses.replace(template, colour=colour, style="plain", size=difficulty.detail_size or template.size)
         near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] // 3)
         obj = place(rng, scene, template, [footprint(o) for o in scene.objects], cfg, near=near)
-        if obj is not None and _within(footprint(obj), crop):
+        if obj is not None and within(footprint(obj), crop):
             return scene.add(obj), obj.uid, crop
     return None
 
 
-def _render_crop(scene, crop) -> bytes:
+def render_crop(scene, crop) -> bytes:
     return encode_png(render(scene, crop))
 
 
 def _descriptors(made, near_duplicate: Sequence[bool]) -> dict:
     """ImageSet's descriptor fields for a target made by `_scene_with`."""
     scene, uid, crop = made
-    shown = sum(_overlaps(footprint(o), crop) for o in scene.objects)
+    shown = sum(overlaps(footprint(o), crop) for o in scene.objects)
     return {"detail_size": scene.object(uid).size if uid is not None else 0, "crop_side": crop[2], "objects": shown,
             "near_duplicate": tuple(near_duplicate)}
 
 
-def _overlaps(box, region) -> bool:
+def overlaps(box, region) -> bool:
     return box[0] < region[0] + region[2] and region[0] < box[0] + box[2] and box[1] < region[1] + region[3] \
         and region[1] < box[1] + box[3]
 
 
-def _article(name: str) -> str:
+def article(name: str) -> str:
     return "an" if name[0].lower() in "aeiou" else "a"
 
 
-def _other_colours(rng: np.random.Generator, colours: Sequence[str], n: int) -> list[str]:
+def other_answers(rng: np.random.Generator, colours: Sequence[str], n: int) -> list[str]:
     """n answers drawn from `colours`, each used at least once when n allows."""
     out = list(colours)[:n] + [colours[int(rng.integers(len(colours)))] for _ in range(n - len(colours))]
     return [out[i] for i in rng.permutation(len(out))]
@@ -237,21 +224,21 @@ def _colour_scenes(rng, entry, colours: Sequence[str], tag: str, difficulty: Pan
             scene, uid, crop = first
             if not stands_out(colour, surface_colour(scene)):
                 return None
-            panels.append(_render_crop(scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=colour)), crop))
+            panels.append(render_crop(scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=colour)), crop))
             continue
         made = _scene_with(rng, entry, colour, difficulty)
         if made is None:
             return None
         first = first or made
-        panels.append(_render_crop(made[0], made[2]))
+        panels.append(render_crop(made[0], made[2]))
     return panels, [f"{tag}:{i}" for i in range(len(panels))], first
 
 
-def _edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty = EASY) -> ImageSet | None:
+def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty = EASY) -> ImageSet | None:
     """One scene; the named object's colour is the edit: the target's colour is unique."""
-    entries = _question_objects()
+    entries = question_objects()
     entry = entries[int(rng.integers(len(entries)))]
-    target, a, b, absent = _distinct_colours(rng, 4)
+    target, a, b, absent = distinct_colours(rng, 4)
     made = _scene_with(rng, entry, target, difficulty)
     if made is None:
         return None
@@ -259,10 +246,10 @@ def _edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     surface = surface_colour(scene)
     if not all(stands_out(c, surface) for c in (a, b)):
         return None
-    answers = [target] + _other_colours(rng, (a, b), MAX_PANELS - 1)
+    answers = [target] + other_answers(rng, (a, b), MAX_PANELS - 1)
     obj = scene.object(uid)
-    panels = [_render_crop(scene.replace_object(uid, dataclasses.replace(obj, colour=c)), crop) for c in answers]
-    repl_answers = _other_colours(rng, (a, b), MAX_PANELS - 1)
+    panels = [render_crop(scene.replace_object(uid, dataclasses.replace(obj, colour=c)), crop) for c in answers]
+    repl_answers = other_answers(rng, (a, b), MAX_PANELS - 1)
     replaced = _colour_scenes(rng, entry, repl_answers, f"{set_id}:replacement", difficulty)
     if replaced is None:
         return None
@@ -281,17 +268,17 @@ def _edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     )
 
 
-def _scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty = EASY) -> ImageSet | None:
+def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty = EASY) -> ImageSet | None:
     """Different scenes sharing a question: the named object's colour, or whether it is there.
     The first `difficulty.near_duplicates` other panels repeat the target's scene with only
     that object recoloured (or removed)."""
-    entries = _question_objects()
+    entries = question_objects()
     entry = entries[int(rng.integers(len(entries)))]
     n = 2 * MAX_PANELS - 1  # panels, then low_similarity replacements
     dups = difficulty.near_duplicates
     if rng.random() < 0.5:
-        target, a, b, absent = _distinct_colours(rng, 4)
-        answers = [target] + _other_colours(rng, (a, b), n - 1)
+        target, a, b, absent = distinct_colours(rng, 4)
+        answers = [target] + other_answers(rng, (a, b), n - 1)
         made = _colour_scenes(rng, entry, answers, set_id, difficulty, dups)
         if made is None:
             return None
@@ -304,15 +291,15 @@ def _scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficult
         first = None
         for i, answer in enumerate(answers):
             if first is not None and i <= dups:  # the target's scene without the object
-                panels.append(_render_crop(first[0].replace_object(first[1], None), first[2]))
+                panels.append(render_crop(first[0].replace_object(first[1], None), first[2]))
                 continue
-            got = _scene_with(rng, entry, _distinct_colours(rng, 1)[0] if answer == "yes" else None, difficulty)
+            got = _scene_with(rng, entry, distinct_colours(rng, 1)[0] if answer == "yes" else None, difficulty)
             if got is None:
                 return None
             first = first or got
-            panels.append(_render_crop(got[0], got[2]))
+            panels.append(render_crop(got[0], got[2]))
         ids = [f"{set_id}:{i}" for i in range(n)]
-        question = f"Is there {_article(entry.name)} {entry.name} in the image?"
+        question = f"Is there {article(entry.name)} {entry.name} in the image?"
     k = MAX_PANELS
     return ImageSet(
         source="procedural_scene",

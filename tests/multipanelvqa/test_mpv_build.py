@@ -87,6 +87,8 @@ def test_q1_and_q3_balanced_over_a_full_build():
         letters = Counter(letter for *_, letter in mine).values()
         assert max(letters) - min(letters) <= 1
         assert Counter(l.num_panels for _, l, _, _ in mine) == {k: 30 for k in range(2, 9)}
+    any_only = _images(["procedural_edit"], generate_layouts(0), 0, q1_forms="any")
+    assert Counter(kind for _, _, kind, _ in any_only) == {"yes": 105, "no_any": 105}  # "all" is always no
 
 
 def _options(**kw):
@@ -181,3 +183,19 @@ def test_prompt_adds_the_answer_format():
     assert images == ["img"] and text.endswith("Answer with the option's letter from the given choices directly.")
     _, text = multipanelvqa.prompt({"image": "img", "question_type": "q2", "question": "What color?"})
     assert text == "What color?\nAnswer the question using a single word or phrase."
+
+
+def test_layouts_without_layout_words_are_not_built_and_the_card_says_so(tmp_path):
+    """Layout 181 has no layout words that name every panel as a person reads it: a hard build
+    skips it and says so; asked for alone, it is a one-line error."""
+    out = build(tmp_path / "b", layouts="180,181", configs="original", sources="procedural_edit", num_proc=1,
+                progress=False)
+    rows = pq.read_table(next((out / "original").glob("*.parquet")), columns=["layout_id"]).to_pylist()
+    assert {r["layout_id"] for r in rows} == {180}
+    manifest = json.loads((out / ".multipanelvqa" / "synthetic.json").read_text())
+    assert manifest["layouts"] == [180] and manifest["layouts_without_words"] == [181]
+    assert "Not built: layouts 181" in (out / "README.md").read_text()
+    easy = build(tmp_path / "e", layouts="181", configs="original", sources="procedural_edit", difficulty="easy",
+                 num_proc=1, progress=False)
+    assert "layouts_without_words" not in json.loads((easy / ".multipanelvqa" / "synthetic.json").read_text())
+    assert main(["build", "--out", str(tmp_path / "x"), "--layouts", "181", "--quiet"]) == 2

@@ -1,7 +1,9 @@
 """MultipanelVQA's panel difficulty: presets and dials, easy is the first release, descriptors are
 recorded per row and in the card, and harder panels still hold the answers the questions give."""
 
+import dataclasses
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,11 +15,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from digests import fixture, folder_digests  # noqa: E402
 
+from benchkit.scene.catalogue import load_catalogue
 from benchkit.scene.palette import COLOURS
 from benchkit.io.shards import sidecar_path
 from multipanelvqa.build import build
 from multipanelvqa.difficulty import DEFAULT, EASY, EXTREME, HARD, PRESETS, PanelDifficulty, resolve
-from multipanelvqa.sources.image_sets import MAX_PANELS, decode_panel, procedural_set
+from multipanelvqa.sources.image_sets import MAX_PANELS, decode_panel
+from multipanelvqa.sources import varied
+from multipanelvqa.sources.procedural import procedural_set
+from multipanelvqa.sources.varied import COUNTS
 
 
 def test_presets_grow_harder_on_every_dial():
@@ -28,6 +34,11 @@ def test_presets_grow_harder_on_every_dial():
         assert harder.max_size < softer.max_size and harder.near_duplicates > softer.near_duplicates
         assert (harder.detail_size or 999) < (softer.detail_size or 999)
     assert HARD.position_words == EXTREME.position_words == "layout"
+    assert EXTREME.other_details > HARD.other_details > EASY.other_details == 0
+    assert (EASY.scene_question, EASY.q1_forms) == ("presence", "any_all") and not EASY.varied
+    assert HARD.varied and EXTREME.varied and HARD.scene_question == EXTREME.scene_question == "count"
+    assert HARD.q1_forms == EXTREME.q1_forms == "any"
+    assert EASY.catalogue == "first-release" and HARD.catalogue == EXTREME.catalogue == "audited"
 
 
 def test_dials_set_apart_make_a_custom_preset_and_bad_values_are_refused():
@@ -35,7 +46,8 @@ def test_dials_set_apart_make_a_custom_preset_and_bad_values_are_refused():
     custom = resolve("hard", {"detail_size": 40})
     assert custom.preset == "custom" and custom.detail_size == 40 and custom.max_objects == HARD.max_objects
     assert resolve("easy", {"near_duplicates": 0}) is EASY  # the preset's own value: still the preset
-    for bad in ({"detail_size": 10}, {"near_duplicates": 9}, {"position_words": "long"}, {"min_objects": 9, "max_objects": 3}):
+    for bad in ({"detail_size": 10}, {"near_duplicates": 9}, {"position_words": "long"}, {"min_objects": 9, "max_objects": 3},
+                {"other_details": 7}, {"scene_question": "size"}, {"q1_forms": "all"}, {"catalogue": "second"}):
         with pytest.raises(ValueError):
             resolve("hard", bad)
     with pytest.raises(ValueError, match="unknown difficulty"):
@@ -106,23 +118,38 @@ def _near(image: np.ndarray, colour: str, tol: int = 24) -> np.ndarray:
     return (np.abs(image - np.array(COLOURS[colour])).max(axis=2) <= tol)
 
 
-@pytest.mark.parametrize("index", range(4))
+# the first release's near duplicates (the hard preset before its varied sets), still a setting of the dials
+ONE_DETAIL = resolve("hard", {"other_details": 0, "scene_question": "presence", "catalogue": "first-release"})
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(decode_panel(png)).astype(int)
+
+
+def _regions(a: np.ndarray, b: np.ndarray) -> int:
+    """Separate places where two panels differ (changed pixels joined across a few pixels)."""
+    ndimage = pytest.importorskip("scipy.ndimage")
+    changed = ndimage.binary_dilation(np.abs(a - b).max(axis=2) > 0, iterations=3)
+    return ndimage.label(changed)[1]
+
+
+@pytest.mark.parametrize("index", range(2))
 @pytest.mark.parametrize("source", ["procedural_edit", "procedural_scene"])
-def test_hard_panels_hold_their_answers(source, index):
-    """The target alone has its answer in the pixels: near duplicates differ from it only in the
-    answer's object, which is drawn in the answer's colour (or is missing where the answer is no)."""
-    s = procedural_set(source, index, 0, difficulty=HARD)
-    assert s == procedural_set(source, index, 0, difficulty=HARD)  # deterministic
+def test_one_detail_near_duplicates_differ_only_in_the_answer(source, index):
+    """With other_details 0 and presence questions (the first release's builders), near duplicates
+    differ from the target only in the answer's object, drawn in the answer's colour (or missing
+    where the answer is no): the target is the odd one out, which the varied sets below undo."""
+    s = procedural_set(source, index, 0, difficulty=ONE_DETAIL)
     assert s.panels[0] != procedural_set(source, index, 0).panels[0]  # not easy's panels
     assert s.detail_size == HARD.detail_size and s.objects > EASY.max_objects
-    target = np.asarray(decode_panel(s.panels[0])).astype(int)
+    target = _pixels(s.panels[0])
     dups = [i for i in range(1, MAX_PANELS) if s.near_duplicate[i]]
     assert len(dups) == (MAX_PANELS - 1 if source == "procedural_edit" else HARD.near_duplicates)
     for i in dups:
-        other = np.asarray(decode_panel(s.panels[i])).astype(int)
+        other = _pixels(s.panels[i])
         changed = np.abs(target - other).max(axis=2) > 0
         side = s.detail_size * target.shape[0] / s.crop_side
-        assert 0 < changed.sum() <= (1.6 * side) ** 2  # one small object, not a new scene
+        assert 0 < changed.sum() <= (1.6 * side) ** 2 and _regions(target, other) == 1  # one small object
         assert s.answers[i] != s.answers[0]
         if s.question.startswith("What color"):
             assert _near(target, s.answers[0])[changed].sum() > 20
@@ -130,19 +157,107 @@ def test_hard_panels_hold_their_answers(source, index):
         else:
             assert (s.answers[0], s.answers[i]) == ("yes", "no")
     for i in set(range(1, MAX_PANELS)) - set(dups):  # the others are scenes of their own
-        other = np.asarray(decode_panel(s.panels[i])).astype(int)
+        other = _pixels(s.panels[i])
         assert other.shape != target.shape or (np.abs(target - other).max(axis=2) > 0).mean() > 0.3
 
 
+@pytest.fixture(scope="module")
+def varied_sets():
+    return {(source, i): procedural_set(source, i, 0, difficulty=HARD)
+            for source in ("procedural_edit", "procedural_scene") for i in range(4)}
+
+
+def test_hard_sets_draw_the_object_in_several_panels_and_name_it_once(varied_sets):
+    """Every hard panel holds the question's object (colour questions) or several do, in other
+    counts (count questions); the target's answer alone is unique; no presence questions."""
+    assert procedural_set("procedural_edit", 0, 0, difficulty=HARD) == varied_sets[("procedural_edit", 0)]
+    kinds = set()
+    for (source, _), s in varied_sets.items():
+        assert s.answers[0] not in s.answers[1:] + s.replacement_answers and s.absent_answer not in s.answers
+        assert s.detail_size == HARD.detail_size and s.objects > EASY.max_objects
+        if s.question.startswith("What color is the "):
+            kinds.add("colour")
+            assert all(a in COLOURS for a in s.answers + s.replacement_answers)
+        else:
+            kinds.add("count")
+            assert source == "procedural_scene" and re.fullmatch(r"How many [\w -]+ are there in the image\?", s.question)
+            assert sum(a != "0" for a in s.answers) >= 3 and {s.answers[0], s.absent_answer} <= set(COUNTS)
+    assert kinds == {"colour", "count"}
+
+
+def test_hard_near_duplicates_differ_in_several_details_and_the_target_is_not_the_odd_one_out(varied_sets):
+    """Each near duplicate differs from the target in several places (the answer's object and
+    other details of both panels), so the panel whose pixels differ most from the group's others
+    is the target about as often as chance, where the first release's near duplicates give it away."""
+    from multipanelvqa.shortcuts import odd_one_out
+
+    def hits(s):
+        """(hits, chance) over the group's prefixes, as layouts of fewer panels take them."""
+        group = [0] + [i for i in range(1, MAX_PANELS) if s.near_duplicate[i]]
+        thumbs = np.stack([np.asarray(decode_panel(p).resize((64, 64)), dtype=np.float32) for p in s.panels])
+        return [(odd_one_out(thumbs, group[:k]), 1 / k) for k in range(3, len(group) + 1)]
+
+    hard = []
+    for s in varied_sets.values():
+        target = _pixels(s.panels[0])
+        for i in [i for i in range(1, MAX_PANELS) if s.near_duplicate[i]]:
+            assert _regions(target, _pixels(s.panels[i])) >= HARD.other_details
+        hard += hits(s)
+    first = [h for source in ("procedural_edit", "procedural_scene") for i in range(2)
+             for h in hits(procedural_set(source, i, 0, difficulty=ONE_DETAIL))]
+    rate = {name: sum(h for h, _ in v) / len(v) for name, v in (("hard", hard), ("first", first))}
+    # eight sets are a small sample (chance is about 0.22; benchmarks/bench_mpv_difficulty.py measures
+    # hundreds of images): the first release's near duplicates give the target away in most groups
+    assert rate["first"] >= 0.6 and rate["hard"] <= min(0.45, rate["first"] - 0.2), rate
+
+
+def test_varied_panels_are_checked_on_their_pixels():
+    """`drawn_as` (run on every hard panel) fails a wrong count, a missing object and a wrong colour."""
+    rng = np.random.default_rng(3)
+    entry = next(e for e in load_catalogue("audited") if e.name == "key")
+    exclude = varied.excluded(entry.name, "audited")
+    count = varied.count_kind(rng, entry)
+    base = varied.shared_scene(rng, count, HARD, exclude)
+    two = count.realise(rng, base, "2", HARD, exclude)
+    assert varied.drawn_as(count, two, "2", 52) and not varied.drawn_as(count, two, "3", 52)
+    gone = dataclasses.replace(two, scene=two.scene.replace_object(two.xs[0], None))
+    x = two.scene.object(two.xs[0])
+    out = dataclasses.replace(two, scene=two.scene.replace_object(x.uid, dataclasses.replace(x, cx=two.crop[0] - 2)))
+    faint = dataclasses.replace(two, scene=two.scene.replace_object(x.uid, dataclasses.replace(x, size=4)))
+    assert not any(varied.drawn_as(count, p, "2", 52) for p in (gone, out, faint))  # missing, cut by the crop, unseen
+    colour = dataclasses.replace(varied.colour_kind(rng, entry), values=("red", "blue", "green", "yellow"))
+    panel = varied.shared_scene(rng, colour, HARD, exclude)
+    red = colour.realise(rng, panel, "red", HARD, exclude)
+    assert varied.drawn_as(colour, red, "red", 52) and not varied.drawn_as(colour, red, "blue", 52)
+
+
+def test_no_drawn_name_contains_the_question_name_is_contained_in_it_or_looks_like_it():
+    assert {"camera", "film camera", "video camera"} <= varied.excluded("camera", "first-release")
+    assert varied.excluded("pencil", "first-release") >= {"pencil"} and "pen" not in varied.excluded("pencil", "first-release")
+    audited = {e.name for e in load_catalogue("audited")}
+    assert {"film camera", "video camera", "pen", "pickup truck"}.isdisjoint(audited)  # the audit's work
+    assert all(n in audited for group in varied.PANEL_LOOKALIKES for n in group)
+    assert {"fountain pen", "tent"} & varied.excluded("pencil", "audited") == {"fountain pen"}
+    assert "teepee" in varied.excluded("tent", "audited") and "soccer ball" in varied.excluded("basketball", "audited")
+    rng = np.random.default_rng(0)
+    for name in ("camera", "pencil", "basketball", "tent", "crow"):
+        entry = next(e for e in load_catalogue("audited") if e.name == name)
+        exclude = varied.excluded(name, "audited")
+        kind = varied.colour_kind(rng, entry)
+        panel = varied.vary(rng, varied.shared_scene(rng, kind, HARD, exclude), 6, HARD, exclude)
+        drawn = [o.name for o in panel.scene.objects]
+        assert drawn.count(name) == 1 and not (set(drawn) & (exclude - {name})) and set(drawn) <= audited
+    assert varied.plural("glass of water") is None and varied.plural("wine glass") == "wine glasses"
+    assert [varied.plural(n) for n in ("trophy", "key", "computer mouse", "hotdog")] == [
+        "trophies", "keys", "computer mice", "hotdogs"]
 def test_layout_position_words_name_the_target_by_rows_or_columns():
     from multipanelvqa.composite.layouts import generate_layouts
-    from multipanelvqa.composite.positions import describe_positions, layout_positions
+    from multipanelvqa.composite.positions import describe_positions
 
     longer = 0
     for layout in generate_layouts(0)[:40]:
-        short, hard = describe_positions(layout.boxes), layout_positions(layout.boxes, "layout")
+        short, hard = describe_positions(layout.boxes), describe_positions(layout.boxes, "layout")
         assert len(set(hard)) == len(hard) == len(short)  # still one wording per panel
         assert len(hard[0].split()) >= len(short[0].split())
         longer += len(hard[0].split()) > len(short[0].split())
     assert longer >= 5
-    assert layout_positions(generate_layouts(0)[0].boxes) == describe_positions(generate_layouts(0)[0].boxes)

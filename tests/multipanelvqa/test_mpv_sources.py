@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from multipanelvqa.sources.image_sets import MAX_PANELS, ImageSet, decode_panel, procedural_set
+from multipanelvqa.sources.image_sets import MAX_PANELS, ImageSet, decode_panel
+from multipanelvqa.sources.procedural import procedural_set
 
 
 @pytest.fixture(scope="module")

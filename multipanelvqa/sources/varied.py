@@ -1,0 +1,341 @@
+"""Varied procedural image sets (the hard presets): the object a question names is drawn in
+several panels, and near-duplicate panels differ in several details, the target's included.
+
+The first release's near duplicates (`image_sets`) repeat the target's scene and change only
+the question's object, so the target is the one panel that differs (or the only one with the
+object at all): a model finds it without reading any object. Here every panel of a
+near-duplicate group (the target, then its near duplicates) is the group's shared scene with
+`PanelDifficulty.other_details` changes of its own (another object recoloured, moved or
+removed, or one added), and the question's object is in every panel that can hold it:
+
+- colour ("What color is the X?"): one X in every panel, in the target's colour or one of two
+  others (`procedural_edit` always; `procedural_scene` half of its sets);
+- count ("How many Xs are there in the image?", `scene_question="count"`): 0-3 Xs per panel,
+  the target's count unique; counts and colours are drawn alike, so neither the target's nor
+  the absent answer stands out in the text;
+- presence ("Is there a X in the image?", `scene_question="presence"`): the X in the target alone.
+
+Names: the objects come from the difficulty's catalogue (`audited` at hard and extreme), and no
+object drawn in any panel has the question's name or a name containing it or contained in it
+("camera" / "film camera"), or is a glyph people confuse with it at panel size (the catalogue's
+look-alikes, and `PANEL_LOOKALIKES`). Truth is checked on the pixels of each panel: every
+X counted or named is drawn where it changes the picture (a render without it differs), and a
+named colour is the palette colour most of its changed pixels are nearest to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Sequence
+
+import numpy as np
+
+from benchkit.io.imageio import encode_png
+from benchkit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, contains, load_catalogue, read_as
+from benchkit.scene.model import Scene
+from benchkit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
+from benchkit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
+from benchkit.scene.render import footprint, render
+
+from multipanelvqa.difficulty import PanelDifficulty
+from multipanelvqa.sources.image_sets import (MAX_PANELS, ImageSet, article, distinct_colours, other_answers,
+                                              overlaps, panel_scene, question_objects, square_crop, within)
+
+COUNTS = ("0", "1", "2", "3")  # a count question's answers: target, two others and the absent one, drawn alike
+CHANGES = ("recolour", "move", "remove", "add")
+# an X counts as drawn where it changes this share of the em square of the difficulty's detail size
+# (every catalogue glyph with its shadow changes more than half of its own)
+MIN_VISIBLE = 0.3
+MIN_COLOUR_SHARE = 0.5  # of those, the share nearest to the named palette colour
+_TRIES = 20
+# Glyph pairs a person confuses at the size hard panels draw them (about 15-25 px on the canvas;
+# the whole catalogue drawn so) that the catalogue's audit does not keep apart: when a question
+# names one, no other is drawn in its image either.
+PANEL_LOOKALIKES = tuple(frozenset(group) for group in (
+    ("tent", "teepee"), ("trailer", "caravan"), ("spray can", "soap dispenser"), ("mortar and pestle", "crow"),
+    ("charging station", "fuel pump"), ("waffle", "chessboard", "basketball", "globe"),
+))
+_IRREGULAR = {"fish": "fish", "whole fish": "whole fish", "computer mouse": "computer mice", "tooth": "teeth",
+              "leaf": "leaves", "mosquito": "mosquitoes"}
+
+
+def plural(name: str) -> str | None:
+    """The plural a count question uses, or None for names without a plain one ("glass of water")."""
+    if name in _IRREGULAR:
+        return _IRREGULAR[name]
+    if " of " in name or " and " in name:
+        return None
+    if re.search(r"(s|x|z|ch|sh)$", name):
+        return name + "es"
+    if re.search(r"[^aeiou]y$", name):
+        return name[:-1] + "ies"
+    return name + "s"
+
+
+@dataclasses.dataclass(frozen=True)
+class Panel:
+    """A scene, the square crop shown, and the uids of the question's objects drawn in it."""
+
+    scene: Scene
+    crop: tuple[int, int, int, int]
+    xs: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Kind:
+    """A question about object `entry`: its text, the answers (target, two others, one no panel
+    has, or None), and how many X slots a shared scene needs."""
+
+    entry: CatalogueEntry
+    question: str
+    values: tuple[str, str, str, str | None]
+    slots: int
+    colour: bool = False
+
+    def shown(self, answer: str) -> int:
+        """How many Xs a panel whose answer is `answer` shows."""
+        if self.colour:
+            return 1
+        return {"yes": 1, "no": 0}[answer] if answer in ("yes", "no") else int(answer)
+
+    def realise(self, rng: np.random.Generator, panel: Panel, answer: str, difficulty: PanelDifficulty,
+                exclude: frozenset[str]) -> Panel | None:
+        """The panel showing `answer`: the X recoloured, or only `answer` of its Xs kept and each
+        other X slot taken by an object of another name (so every panel draws as many objects,
+        and none is told by its clutter)."""
+        scene = panel.scene
+        if self.colour:
+            (uid,) = panel.xs
+            if not stands_out(answer, surface_colour(scene)):
+                return None
+            return dataclasses.replace(panel, scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))
+        kept = sorted(rng.permutation(len(panel.xs))[:self.shown(answer)])
+        for i, uid in enumerate(panel.xs):
+            if i not in kept:
+                scene = _swap(rng, scene, panel.crop, scene.object(uid), difficulty, exclude)
+                if scene is None:
+                    return None
+        return Panel(scene, panel.crop, tuple(panel.xs[i] for i in kept))
+
+
+def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Scene | None:
+    """The scene with `obj` drawn as an object of another name (not yet drawn, not in `exclude`)
+    where it stands, in a colour that stands out; None when none fits there."""
+    cfg = panel_scene(difficulty)
+    surface = surface_colour(scene)
+    others = [footprint(o) for o in scene.objects if o.uid != obj.uid]
+    drawn = {o.name for o in scene.objects} | exclude
+    pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn]
+    for i in rng.permutation(len(pool))[:_TRIES]:
+        new = dataclasses.replace(obj, name=pool[i].name, colour=random_object(rng, obj.uid, pool[i], surface, cfg).colour)
+        if within(footprint(new), crop) and not clashes(footprint(new), others, cfg):
+            return scene.replace_object(obj.uid, new)
+    return None
+
+
+def colour_kind(rng: np.random.Generator, entry: CatalogueEntry) -> Kind:
+    return Kind(entry, f"What color is the {entry.name}?", tuple(distinct_colours(rng, 4)), 1, colour=True)
+
+
+def count_kind(rng: np.random.Generator, entry: CatalogueEntry) -> Kind:
+    values = [COUNTS[i] for i in rng.permutation(len(COUNTS))]
+    return Kind(entry, f"How many {plural(entry.name)} are there in the image?", tuple(values), len(COUNTS) - 1)
+
+
+def presence_kind(entry: CatalogueEntry) -> Kind:
+    return Kind(entry, f"Is there {article(entry.name)} {entry.name} in the image?", ("yes", "no", "no", None), 1)
+
+
+def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Panel | None:
+    """A fresh scene whose crop holds `kind.slots` Xs (plain, at the detail size, in colours that
+    stand out; the first in the target's colour for a colour question), none of `exclude` elsewhere."""
+    cfg = panel_scene(difficulty)
+    for _ in range(_TRIES):
+        scene = random_scene(rng, cfg, exclude_names=exclude)
+        crop, surface = square_crop(scene), surface_colour(scene)
+        xs: list[int] = []
+        for slot in range(kind.slots):
+            template = random_object(rng, scene.next_uid(), kind.entry, surface, cfg)
+            colour = kind.values[0] if kind.colour else template.colour
+            template = dataclasses.replace(template, colour=colour, style="plain",
+                                           size=difficulty.detail_size or template.size)
+            near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] * 2 // 5)
+            obj = place(rng, scene, template, [footprint(o) for o in scene.objects], cfg, near=near)
+            if obj is None or not within(footprint(obj), crop) or not stands_out(colour, surface):
+                break
+            scene = scene.add(obj)
+            xs.append(obj.uid)
+        else:
+            return Panel(scene, crop, tuple(xs))
+    return None
+
+
+def vary(rng: np.random.Generator, panel: Panel, count: int, difficulty: PanelDifficulty,
+         exclude: frozenset[str]) -> Panel | None:
+    """`panel` with its Xs at spots of their own in the crop (so that panels of one group differ
+    around the Xs whether or not they share an answer) and `count` changes to other objects wholly
+    in its crop (never one object twice): one recoloured (clearly, still standing out), moved within
+    the crop, removed, or one object of a name not yet drawn and not in `exclude` added. A move or an
+    addition that finds no room is drawn again as another change; None when the crop has nothing
+    left to change or an X finds no other spot."""
+    scene, touched = panel.scene, set(panel.xs)
+    for uid in panel.xs:
+        for _ in range(_TRIES):
+            moved = _change(rng, scene, panel.crop, "move", scene.object(uid), difficulty, exclude)
+            if moved is not None:
+                scene = moved
+                break
+        else:
+            return None
+    for _ in range(count):
+        for _ in range(_TRIES):
+            change = CHANGES[int(rng.integers(len(CHANGES)))]
+            movable = [o for o in scene.objects if o.uid not in touched and within(footprint(o), panel.crop)]
+            obj = None if change == "add" else movable[int(rng.integers(len(movable)))] if movable else None
+            changed = None if obj is None and change != "add" else _change(rng, scene, panel.crop, change, obj,
+                                                                         difficulty, exclude)
+            if changed is not None:
+                touched.add(obj.uid if obj is not None else changed.objects[-1].uid)
+                scene = changed
+                break
+        else:
+            return None
+    return dataclasses.replace(panel, scene=scene)
+
+
+def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exclude: frozenset[str]):
+    """The scene with `obj` recoloured, removed or moved within the crop, or (`change` "add") a new
+    object; None where it cannot be made."""
+    cfg = panel_scene(difficulty)
+    surface = surface_colour(scene)
+    if change == "recolour":
+        colours = [c for c in COLOURS if clearly_different(c, obj.colour) and stands_out(c, surface)]
+        return scene.replace_object(obj.uid, dataclasses.replace(obj, colour=colours[int(rng.integers(len(colours)))]))
+    if change == "remove":
+        return scene.replace_object(obj.uid, None)
+    if change == "add":
+        drawn = {o.name for o in scene.objects} | exclude
+        pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn]
+        obj = random_object(rng, scene.next_uid(), pool[int(rng.integers(len(pool)))], surface, cfg, scene.palette)
+    near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] // 2)
+    new = place(rng, scene, obj, [footprint(o) for o in scene.objects if o.uid != obj.uid], cfg, near=near)
+    if new is None or not within(footprint(new), crop):
+        return None
+    return scene.add(new) if change == "add" else scene.replace_object(obj.uid, new)
+
+
+def drawn_as(kind: Kind, panel: Panel, answer: str, em: int) -> bool:
+    """Whether the panel's pixels show `answer`: each X lies in the crop and changes it as much as
+    an object of em size `em` does (a render without it differs there), their number is the count,
+    and a named colour is the palette colour most of the X's changed pixels are nearest to."""
+    if len(panel.xs) != kind.shown(answer) or not set(panel.xs) <= {o.uid for o in panel.scene.objects}:
+        return False
+    for uid in panel.xs:
+        box = footprint(panel.scene.object(uid))
+        if not within(box, panel.crop, margin=0):
+            return False
+        shown = render(panel.scene, box).astype(int)
+        hidden = render(panel.scene.replace_object(uid, None), box).astype(int)
+        changed = np.abs(shown - hidden).max(axis=2) > 12
+        if changed.sum() < MIN_VISIBLE * em ** 2:
+            return False
+        if kind.colour and _nearest_share(shown[changed], answer) < MIN_COLOUR_SHARE:
+            return False
+    return True
+
+
+def _nearest_share(pixels: np.ndarray, colour: str, sample: int = 256) -> float:
+    """Share of `pixels` (n x 3; an even sample of at most `sample` of them) whose nearest
+    palette colour (Lab) is `colour`."""
+    names = list(COLOURS)
+    picked = pixels[np.linspace(0, len(pixels) - 1, min(sample, len(pixels))).astype(int)]
+    nearest = [min(names, key=lambda n: lab_distance(tuple(int(v) for v in p), COLOURS[n])) for p in picked]
+    return nearest.count(colour) / len(nearest)
+
+
+def _rendered(panel: Panel) -> bytes:
+    return encode_png(render(panel.scene, panel.crop))
+
+
+def _fresh(rng, kind: Kind, answer: str, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Panel | None:
+    """A scene of its own showing `answer`."""
+    base = shared_scene(rng, kind, difficulty, exclude)
+    return None if base is None else kind.realise(rng, base, answer, difficulty, exclude)
+
+
+def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
+           exclude: frozenset[str]) -> tuple[Panel, list[Panel]] | None:
+    """The shared scene and one panel per answer made from it, each with its own other details."""
+    base = shared_scene(rng, kind, difficulty, exclude)
+    if base is None:
+        return None
+    out = []
+    for answer in answers:
+        panel = kind.realise(rng, base, answer, difficulty, exclude)
+        panel = panel and vary(rng, panel, difficulty.other_details, difficulty, exclude)
+        if panel is None:
+            return None
+        out.append(panel)
+    return base, out
+
+
+def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDifficulty, dups: int,
+               exclude: frozenset[str]) -> ImageSet | None:
+    """Panels: the near-duplicate group (the target and `dups` others), then fresh scenes up to
+    MAX_PANELS, then MAX_PANELS - 1 fresh low_similarity replacements; all checked on the pixels."""
+    target, a, b, absent = kind.values
+    answers = [target] + other_answers(rng, (a, b), 2 * MAX_PANELS - 2)
+    made = _group(rng, kind, answers[:dups + 1], difficulty, exclude)
+    if made is None:
+        return None
+    base, panels = made
+    for answer in answers[dups + 1:]:
+        panel = _fresh(rng, kind, answer, difficulty, exclude)
+        if panel is None:
+            return None
+        panels.append(panel)
+    em = difficulty.detail_size or difficulty.min_size
+    if not all(drawn_as(kind, p, ans, em) for p, ans in zip(panels, answers)):
+        return None
+    k, first = MAX_PANELS, panels[0]
+    encoded = [_rendered(p) for p in panels]
+    ids = [f"{set_id}:{i}" for i in range(len(panels))]
+    return ImageSet(
+        source=source, set_id=set_id, question=kind.question,
+        panels=tuple(encoded[:k]), answers=tuple(answers[:k]), panel_ids=tuple(ids[:k]),
+        replacements=tuple(encoded[k:]), replacement_answers=tuple(answers[k:]), replacement_ids=tuple(ids[k:]),
+        absent_answer=absent,
+        detail_size=base.scene.object(base.xs[0]).size, crop_side=first.crop[2],
+        objects=sum(overlaps(footprint(o), first.crop) for o in first.scene.objects),
+        near_duplicate=tuple(0 < i <= dups for i in range(k)),
+    )
+
+
+def _entry(rng: np.random.Generator, count: bool, version: str) -> CatalogueEntry:
+    entries = [e for e in question_objects(version) if e.name not in IRREGULAR_PLURALS and (not count or plural(e.name))]
+    return entries[int(rng.integers(len(entries)))]
+
+
+def excluded(name: str, version: str) -> frozenset[str]:
+    """`name` and what no panel of a question about it draws besides its own objects: names of
+    catalogue `version` that contain it or that it contains, its look-alikes (the catalogue's and
+    `PANEL_LOOKALIKES`)."""
+    said = {n for n in (e.name for e in load_catalogue(version)) if contains(n, name) or contains(name, n)}
+    return frozenset(said | read_as(name, version)).union(*(g for g in PANEL_LOOKALIKES if name in g))
+
+
+def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
+    """MagicBrush-like: every panel is one scene with the X in its colour and details of its own."""
+    entry = _entry(rng, False, difficulty.catalogue)
+    return _image_set(rng, "procedural_edit", set_id, colour_kind(rng, entry), difficulty, MAX_PANELS - 1, excluded(entry.name, difficulty.catalogue))
+
+
+def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
+    """VQAv2-like: the X's colour, or (the difficulty's scene question) its count or presence, with
+    `difficulty.near_duplicates` panels from the target's scene and fresh scenes for the rest."""
+    colour = rng.random() < 0.5
+    entry = _entry(rng, not colour and difficulty.scene_question == "count", difficulty.catalogue)
+    kind = (colour_kind(rng, entry) if colour else count_kind(rng, entry) if difficulty.scene_question == "count"
+            else presence_kind(entry))
+    return _image_set(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))
