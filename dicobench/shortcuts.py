@@ -55,5 +55,6 @@ def text_only(rows: Iterable[dict]) -> dict[str, dict[str, float]]:
             counts[group] += 1
             for name, pick in STRATEGIES.items():
                 hits[group][name] += pick(row["options"]) == answer
-    return {group: {"n": n, "band": chance_band(n), **{name: hits[group][name] / n for name in STRATEGIES}}
-            for group, n in counts.items()}
+    order = [t for t in TASKS if t in counts] + ["overall"] * bool(counts)
+    return {group: {"n": counts[group], "band": chance_band(counts[group]),
+                    **{name: hits[group][name] / counts[group] for name in STRATEGIES}} for group in order}
