@@ -40,8 +40,10 @@ class CameraBounds:
     shift: float = 2.0  # px, per axis
     rotation: float = 0.15  # degrees
     scale: float = 0.003  # fraction (0.003: 0.3%)
-    gain: float = 0.03  # exposure, fraction
-    white_balance: float = 0.02  # per-channel gain, fraction
+    # exposure and white balance: two shots at opposite corners differ by at most about 5 Delta E
+    # in colour (tests/benchkit/test_camera.py), under what a person notices across a pair at a glance
+    gain: float = 0.01  # exposure, fraction
+    white_balance: float = 0.007  # per-channel gain, fraction
 
     def describe(self) -> str:
         """One line for the card."""

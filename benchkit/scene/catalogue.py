@@ -218,7 +218,14 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("egg", "lemon"), ("detergent jug", "soap dispenser"), ("jar", "medicine bottle", "glass of water"),
     ("coins", "hockey puck"), ("credit card", "wallet", "banknote", "ticket"), ("phone", "document", "bookmark"),
     ("chess pawn", "chess bishop"), ("padlock", "calendar"), ("beetle", "spider"), ("crow", "dove"),
+    ("cheese", "pizza slice"),  # review: a wedge with round holes either way
 )
+# Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
+# never draws them in the audited catalogue).
+MISREAD_LOOKS: dict[str, dict[str, str]] = {
+    "spoon": {"outline": "a hollow spoon reads as a magnifying glass"},
+    "snowman": {"brown": "a brown snowman reads as a gingerbread man"},
+}
 VERSIONS = ("first-release", "audited")
 IRREGULAR_PLURALS = frozenset({"dice"})  # plural names that do not end in s
 

@@ -18,8 +18,11 @@ pattern x marking x size the scene engine draws. They apply to the `audited` cat
   silhouette into blobs. A sticker or spots lie inside the body and are seen against it.
 - Two-tone splits the glyph at half height; no piece of either colour may be a speck
   (`MIN_PIECE` of the glyph): the pieces must read as halves of one object.
-- Hollow (outline) must remove a visible share of the body (`MIN_HOLLOW`): on a glyph of thin
-  strokes the hollow look is the plain one.
+- Hollow (outline) must empty a visible share of the body (`MIN_HOLLOW`), counting only what it
+  empties in places at least 3 px wide: on a glyph of thin strokes (a television's frame, a
+  laptop's) the ring leaves hairlines and the hollow look is the plain one.
+- No look in which the glyph reads as something else (`catalogue.MISREAD_LOOKS`: a hollow spoon
+  is a magnifying glass, a brown snowman a gingerbread man).
 - A marking (sticker, band, spots) must land on the body (`MIN_ON_BODY` of its own area) and cover
   at least `MIN_MARK_PIXELS` px, on a plain body (on a pattern in its own accent colour it vanishes).
 """
@@ -31,14 +34,14 @@ import functools
 import numpy as np
 from PIL import Image, ImageFilter
 
-from benchkit.scene.catalogue import by_name
+from benchkit.scene.catalogue import MISREAD_LOOKS, by_name
 from benchkit.scene.model import PlacedObject
 from benchkit.scene.palette import CLEARLY_DIFFERENT, COLOURS, lab_distance
 
 PATTERN_MIN_SIZE = 32
 MAX_EDGE_SHARE = 0.33
 MIN_PIECE = 0.08
-MIN_HOLLOW = 0.3
+MIN_HOLLOW = 0.2
 MIN_ON_BODY = 0.6
 MIN_MARK_PIXELS = 40
 
@@ -87,22 +90,27 @@ def two_tone_holds(name: str, size: int) -> bool:
 def edge_share(name: str, size: int) -> float:
     """The share of the glyph's pixels that lie on its edges (outline and holes): low for broad bodies."""
     mask = _mask(name, size)
-    inner = np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).filter(ImageFilter.MinFilter(3))) > 127
-    return float((mask & ~inner).sum()) / max(int(mask.sum()), 1)
+    return float((mask & ~_eroded(mask, 3)).sum()) / max(int(mask.sum()), 1)
 
 
 @functools.lru_cache(maxsize=8192)
 def hollow_share(name: str, size: int) -> float:
-    """The share of the solid body that the hollow look leaves empty."""
+    """The share of the solid body that the hollow look leaves empty in places a person sees
+    as empty (at least 3 px across)."""
     entry = by_name()[name]
     solid = _mask(name, size)
     if "regular" in entry.styles:
         hollow = _mask(name, size, "regular")
         h, w = min(solid.shape[0], hollow.shape[0]), min(solid.shape[1], hollow.shape[1])
-        return float((solid[:h, :w] & ~hollow[:h, :w]).sum()) / max(int(solid.sum()), 1)
-    k = max(3, (size // 10) | 1)  # the renderer's ring for a glyph with no outline style
-    eroded = np.asarray(Image.fromarray(solid.astype(np.uint8) * 255).filter(ImageFilter.MinFilter(k))) > 127
-    return float(eroded.sum()) / max(int(solid.sum()), 1)
+        emptied = solid[:h, :w] & ~hollow[:h, :w]
+    else:
+        k = max(3, (size // 10) | 1)  # the renderer's ring for a glyph with no outline style
+        emptied = _eroded(solid, k)
+    return float(_eroded(emptied, 3).sum()) / max(int(solid.sum()), 1)
+
+
+def _eroded(mask: np.ndarray, k: int) -> np.ndarray:
+    return np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).filter(ImageFilter.MinFilter(k))) > 127
 
 
 @functools.lru_cache(maxsize=8192)
@@ -122,6 +130,9 @@ def _distinct(a: str, b: tuple[int, int, int]) -> bool:
 
 def legible(obj: PlacedObject, surface: tuple[int, int, int]) -> bool:
     """Whether every part of `obj`'s look is seen as the look's words say, on `surface`."""
+    misread = MISREAD_LOOKS.get(obj.name, {})
+    if obj.style in misread or obj.colour in misread:
+        return False
     patterned = obj.style in ("striped", "dotted", "two_tone")
     if (patterned or obj.marking is not None) and not _distinct(obj.accent, COLOURS[obj.colour]):
         return False

@@ -35,11 +35,23 @@ def test_patterns_need_room_and_second_colours_need_contrast():
 
 def test_hollow_must_empty_the_body_and_markings_must_land_on_it():
     assert not legible(dataclasses.replace(MUG, name="bicycle", style="outline"), WOOD)  # thin strokes: hollow = plain
+    # the review's "hollow black television": a frame already, its ring only leaves hairlines, at every size
+    for size in (24, 34, 40, 60, 80):
+        assert not legible(dataclasses.replace(MUG, name="television", style="outline", size=size), WOOD)
+        assert legible(dataclasses.replace(MUG, name="camcorder", style="outline", size=size), WOOD)
     assert not marking_holds("thermometer", 48, "band")  # the review's band that no thermometer showed
     assert marking_holds("key", 48, "band")
     marked = dataclasses.replace(MUG, size=48, marking="band")
     assert legible(marked, WOOD)
     assert not legible(dataclasses.replace(marked, style="striped"), WOOD)  # a band in the stripes' own colour
+
+
+def test_looks_that_read_as_another_thing_are_not_drawn():
+    # the review's hollow spoon that read as a magnifying glass, and a brown snowman as a gingerbread man
+    assert not legible(dataclasses.replace(MUG, name="spoon", style="outline"), WOOD)
+    assert legible(dataclasses.replace(MUG, name="spoon"), WOOD)
+    assert not legible(dataclasses.replace(MUG, name="snowman", colour="brown"), WOOD)
+    assert legible(dataclasses.replace(MUG, name="snowman", colour="teal"), WOOD)
 
 
 def test_first_release_looks_stay_and_audited_ones_fall_back_to_plain():

@@ -33,7 +33,8 @@ def article(noun: str) -> str:
 
 def plural(name: str) -> bool:
     """Whether a name is plural (socks, coins, binoculars, champagne glasses, dice; not glass, bus)."""
-    return name in IRREGULAR_PLURALS or name.endswith("s") and not name.endswith(("ss", "us"))
+    noun = name.split()[-1]  # "hollow red dice" is as plural as "dice"
+    return noun in IRREGULAR_PLURALS or noun.endswith("s") and not noun.endswith(("ss", "us"))
 
 
 def kind_phrase(name: str) -> str:
