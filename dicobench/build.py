@@ -245,13 +245,20 @@ def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
 
 
 def _licences(opts: BuildOptions) -> dict:
-    """For a COCO source, the licences its file gives the split's photos (for the card)."""
+    """For a COCO source, the licences its file gives the split's photos (for the card), and the
+    annotations reviewers rejected."""
     if not opts.source.startswith("coco:"):
         return {}
     from benchkit.photos.coco import photo_licences
 
+    from benchkit.photos.annotation_review import rejected
+
     licences, unstated = photo_licences(photo_source(opts.source, opts.photos, opts.split, opts.test_photos))
-    return {"photo_licences": {"licences": [dataclasses.asdict(l) for l in licences], "unstated": unstated}}
+    out = {"photo_licences": {"licences": [dataclasses.asdict(l) for l in licences], "unstated": unstated}}
+    dropped = rejected(opts.source.removeprefix("coco:").partition(":")[0])
+    if dropped:  # reviewers' rejections change the objects: a build with other ones is another build
+        out["rejected_annotations"] = sorted(dropped)
+    return out
 
 
 def held_out_sources(out: Location, split: str) -> frozenset[str]:

@@ -7,7 +7,8 @@ The instances layout that COCO's tools, LVIS and most labelling tools write: `im
 when a photo is loaded, so opening a file with a million objects decodes nothing. Objects keep
 their category's name (LVIS's `bath_towel` reads "bath towel"); crowd regions, annotations marked
 `ignore` (`dicobench annotate`'s unsure detections) and objects over `MAX_EDIT_SHARE` of the photo
-stay in the photo as names that are present but are never edited.
+stay in the photo as names that are present but are never edited. Annotations a person rejected
+(`benchkit.photos.annotation_review`, `dicobench review ANNOTATIONS.json`) are dropped.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from benchkit.cli.errors import UserError
+from benchkit.photos.annotation_review import rejected
 from benchkit.photos.sources import Photo, PhotoObject, PhotoSkipped, PhotoSource, PhotoSubset, SizePolicy, _clip
 
 MAX_EDIT_SHARE = 0.05  # the paper's micro edits: objects larger than this share of the photo are not edited
@@ -60,6 +62,7 @@ class CocoSource(PhotoSource):
             raise UserError(f"coco: image folder {self.images_dir} does not exist")
         self.max_edit_share = max_edit_share
         self.coco = _index(_read(self.path), self.path)
+        self.rejected = rejected(self.path)
         self.image_ids = [img["id"] for img in self.coco.dataset["images"]]
         self.names = {c["id"]: category_name(str(c["name"])) for c in self.coco.dataset["categories"]}
         self._objects: dict[int, tuple[PhotoObject, ...]] = {}
@@ -81,7 +84,8 @@ class CocoSource(PhotoSource):
         return f"coco:{self.file_name(index)}"
 
     def _annotations(self, index: int) -> list[dict]:
-        return sorted(self.coco.imgToAnns.get(self.image_ids[index], []), key=lambda a: a["id"])
+        return sorted((a for a in self.coco.imgToAnns.get(self.image_ids[index], []) if a["id"] not in self.rejected),
+                      key=lambda a: a["id"])
 
     def annotations(self, index: int) -> tuple[PhotoObject, ...]:
         if index not in self._objects:
