@@ -109,7 +109,7 @@ class CocoSource(PhotoSource):
                                                       f"the file is {w}x{h}")
         objects = []
         for ann, obj in zip(self._annotations(index), self.annotations(index)):
-            full = _decode(mask_utils, self.coco.annToRLE(ann)) if ann.get("segmentation") else None
+            full = decode_mask(mask_utils, self.coco.annToRLE(ann)) if ann.get("segmentation") else None
             if full is None or not full.any():
                 objects.append(obj)  # a box alone: its object is segmented from the box like any other
                 continue
@@ -130,7 +130,8 @@ class CocoSource(PhotoSource):
         return super().load(index)
 
 
-def _decode(mask_utils, rle: dict) -> np.ndarray:
+def decode_mask(mask_utils, rle: dict) -> np.ndarray:
+    """The full-image bool mask of a pycocotools RLE."""
     with warnings.catch_warnings():  # pycocotools' Cython trips numpy 2's copy-keyword deprecation
         warnings.simplefilter("ignore", DeprecationWarning)
         return mask_utils.decode(rle).astype(bool)

@@ -11,7 +11,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from benchkit.photos import annotation_review
-from benchkit.photos.coco import CocoSource
+from benchkit.photos.coco import CocoSource, decode_mask
+from pycocotools import mask as mask_utils
 from benchkit.people.webapp.server import asset_endpoint, json_object, page, static_files
 
 API_HEADERS = {"Cache-Control": "no-store"}
@@ -42,10 +43,7 @@ def annotations_app(source: CocoSource, reviewer: str, token: str) -> Starlette:
             photo = source.load(index)  # decodes the photo and its masks now: drawn on demand
         except Exception as exc:  # a photo that cannot be shown is said so, the others still are
             return PlainTextResponse(f"cannot show {source.photo_id(index)}: {exc}", status_code=409)
-        from benchkit.photos.coco import _decode
-        from pycocotools import mask as mask_utils
-
-        mask = _decode(mask_utils, source.coco.annToRLE(ann)) if ann.get("segmentation") else None
+        mask = decode_mask(mask_utils, source.coco.annToRLE(ann)) if ann.get("segmentation") else None
         if mask is not None and mask.shape != photo.pixels.shape[:2]:
             mask = None  # a photo scaled by the size policy: its box alone
         return Response(annotation_review.drawn(photo.pixels, ann["bbox"], mask), media_type="image/png",
