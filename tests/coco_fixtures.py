@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import warnings
 from pathlib import Path
 
 import cv2
@@ -77,6 +78,12 @@ def polygon(shape: str, box) -> list[float]:
 
 
 def decode(segmentation) -> np.ndarray:
+    with warnings.catch_warnings():  # pycocotools' Cython trips numpy 2's copy-keyword deprecation
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return _decode(segmentation)
+
+
+def _decode(segmentation) -> np.ndarray:
     if isinstance(segmentation, list):
         return mask_utils.decode(mask_utils.merge(mask_utils.frPyObjects(segmentation, HEIGHT, WIDTH))).astype(bool)
     if isinstance(segmentation["counts"], list):
