@@ -10,8 +10,11 @@ so any engine, and a resumed build, gives the same bytes.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import os
 from collections import Counter
+from pathlib import Path
 from typing import Sequence
 
 from benchkit import __version__
@@ -21,6 +24,7 @@ from benchkit.people.decisions import build_rejections, holds_rejected
 from benchkit.scene.camera import CameraBounds
 from benchkit.scene.difficulty import DEFAULT, Difficulty, preset
 from benchkit.cli.errors import UserError
+from benchkit.photos.annotate import AnnotateOptions
 from benchkit.photos.sources import SizePolicy, require_opencv
 from benchkit.scene.random_scenes import SceneConfig
 from benchkit.io.shards import Location, child, location, read_column, shard_ranges
@@ -30,7 +34,7 @@ from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.tasks.registry import get_task, tasks_from
 from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
 
-PHOTO_KINDS = ("folder", "vstar", "hf")
+PHOTO_KINDS = ("folder", "vstar", "hf", "coco")
 MAX_PER_TASK = 1_000_000  # rows per task a build plans (see generation_options)
 CAMERAS = ("none", "on")
 
@@ -59,7 +63,7 @@ def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -
 
 @dataclasses.dataclass(frozen=True)
 class Photos:
-    """Rows from a photo source (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`), edited by the
+    """Rows from a photo source (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`, `coco:FILE[:DIR]`), edited by the
     classical ops or by the model backends `models` (LLMs reached at `endpoint`, never recorded)."""
 
     source: str
@@ -68,6 +72,7 @@ class Photos:
     test_photos: float | None = None  # share of the photos held out for the test split
     models: ModelOptions = ModelOptions()
     endpoint: Endpoint = Endpoint()
+    detection: AnnotateOptions | None = None  # a folder's objects found by open-vocabulary models first
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,24 +98,27 @@ class Options:
            split: str = "test", overwrite: bool = False, rows_per_shard: int = 48, num_shards: int | None = None,
            compress_level: int | None = None, engine: str = "local", ray_address: str | None = None,
            progress: bool = True, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None,
-           camera: str | CameraBounds | None = None) -> "Options":
+           camera: str | CameraBounds | None = None, detection: AnnotateOptions | None = None) -> "Options":
         models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
         chosen = source_settings(source, min_long_side, upscale, test_photos, models, Endpoint(base_url, api_key),
-                                 difficulty, axes)
+                                 difficulty, axes, detection)
         run = RunOptions(split, overwrite, engine, num_proc, ray_address, progress)
         return cls(per_task, seed, tasks, chosen, rows_per_shard, num_shards, compress_level, run, camera)
 
 
 def source_settings(source: str, min_long_side: int = 1024, upscale: bool = False, test_photos: float | None = None,
                     models: ModelOptions = ModelOptions(), endpoint: Endpoint = Endpoint(),
-                    difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> Procedural | Photos:
+                    difficulty: str | Difficulty = DEFAULT, axes: dict | None = None,
+                    detection: AnnotateOptions | None = None) -> Procedural | Photos:
     """The settings of `--source`: the scene engine at a difficulty, or photos with their size
-    policy and models (the difficulty dials are the scene engine's)."""
+    policy, models and detection (the difficulty dials are the scene engine's)."""
     if source != "procedural":
-        return Photos(source, min_long_side, upscale, test_photos, models, endpoint)
-    if models != ModelOptions() or test_photos is not None:
+        if detection is not None and not source.startswith("folder:"):
+            raise UserError("--detector annotates plain photos: use it with --source folder:DIR")
+        return Photos(source, min_long_side, upscale, test_photos, models, endpoint, detection)
+    if models != ModelOptions() or test_photos is not None or detection is not None:
         models.check()
-        raise UserError("--editor, --instructions, --verify and --test-photos apply to photo sources (--source)")
+        raise UserError("--editor, --instructions, --verify, --detector and --test-photos apply to photo sources (--source)")
     return Procedural.at(difficulty, axes)
 
 
@@ -177,7 +185,8 @@ def _photo_tasks(photos: Photos, split: str) -> tuple[str, ...]:
     """The tasks a photo source can give: those with a photo proposer that the source offers
     (instance and category need annotations naming enough objects)."""
     if photos.source.partition(":")[0] not in PHOTO_KINDS:
-        raise UserError(f"unknown source {photos.source!r}; expected procedural, folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
+        raise UserError(f"unknown source {photos.source!r}; expected procedural, folder:DIR, vstar:DIR, hf:REPO[:SPLIT] "
+                        "or coco:ANNOTATIONS.json[:IMAGES_DIR]")
     if photos.test_photos is not None and not 0 < photos.test_photos < 1:
         raise UserError(f"--test-photos must be a share between 0 and 1, got {photos.test_photos}")
     require_opencv()  # before any proposer (which imports it) loads
@@ -230,7 +239,26 @@ def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
         "test_photos": opts.test_photos,
         "models": dataclasses.asdict(opts.models),
         "camera": None if opts.camera is None else dataclasses.asdict(opts.camera),
+        **_licences(opts),
+        **({"detection": {k: v for k, v in opts.detection.info().items() if k != "description"}} if opts.detection else {}),
     }
+
+
+def _licences(opts: BuildOptions) -> dict:
+    """For a COCO source, the licences its file gives the split's photos (for the card), and the
+    annotations reviewers rejected."""
+    if not opts.source.startswith("coco:"):
+        return {}
+    from benchkit.photos.coco import photo_licences
+
+    from benchkit.photos.annotation_review import rejected
+
+    licences, unstated = photo_licences(photo_source(opts.source, opts.photos, opts.split, opts.test_photos))
+    out = {"photo_licences": {"licences": [dataclasses.asdict(l) for l in licences], "unstated": unstated}}
+    dropped = rejected(opts.source.removeprefix("coco:").partition(":")[0])
+    if dropped:  # reviewers' rejections change the objects: a build with other ones is another build
+        out["rejected_annotations"] = sorted(dropped)
+    return out
 
 
 def held_out_sources(out: Location, split: str) -> frozenset[str]:
@@ -290,8 +318,24 @@ def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOp
         opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
                             rows_per_shard=rows_per_shard, source=photos.source,
                             photos=SizePolicy(photos.min_long_side, photos.upscale), test_photos=photos.test_photos,
-                            models=photos.models, camera=camera)
+                            models=photos.models, camera=camera, detection=photos.detection)
     return opts, tasks, run
+
+
+def annotated(options: Options, out: Location) -> Options:
+    """A folder build with `--detector`: its photos annotated once (`benchkit.photos.annotate`)
+    into a COCO file cached beside the build, named by the folder and the detection options, so
+    a rebuild (or a resumed one) sends nothing to the models; the build then reads that file."""
+    from benchkit.photos.annotate import annotate
+
+    photos = options.source
+    if not isinstance(out, os.PathLike):
+        raise UserError("--detector needs a local --out (the annotations are cached there)")
+    folder = Path(photos.source.removeprefix("folder:")).expanduser()
+    photos.detection.check()
+    key = hashlib.sha256(json.dumps([str(folder.resolve()), photos.detection.info()], sort_keys=True).encode()).hexdigest()[:16]
+    path = annotate(folder, Path(out) / MANIFEST_DIR / "annotations" / f"{key}.json", photos.detection, options.run.progress)
+    return dataclasses.replace(options, source=dataclasses.replace(photos, source=f"coco:{path}:{folder}"))
 
 
 def build(out_dir: str | os.PathLike, options: Options | None = None, **settings) -> Location:
@@ -305,15 +349,17 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     at `easy`), for procedural builds `difficulty` (`easy`, `hard`, the
     default, or `extreme`; or a `benchkit.scene.difficulty.Difficulty`) and `axes` (single dials set
     apart from it, field name -> value), and for photo sources `min_long_side`, `upscale`,
-    `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`.
+    `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`,
+    and for a `folder:` source `detection` (a `benchkit.photos.annotate.AnnotateOptions`: its photos'
+    objects found by a zero-shot detector and segmenter first, cached beside the build).
 
     `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes the file
     layout, so a rebuild gives the same file names and, for unchanged shards, the same
     bytes. `engine="ray"` runs the shards on Ray (`ray_address`: a cluster, else a local
     Ray with `num_proc` CPUs); the result is byte-identical to the local engine's.
 
-    Photo sources (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`) give the difference track,
-    and instance and category where photos carry annotated names. `test_photos` holds that
+    Photo sources (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`, `coco:ANNOTATIONS.json[:IMAGES_DIR]`)
+    give the difference track, and instance and category where photos carry annotated names. `test_photos` holds that
     share of the photos out for the test split (train uses the rest). `editor`
     (`diffusers:<model-id>`), `instructions` and `verify` (`openai:<model>`, at `base_url`,
     key `api_key` or `$OPENAI_API_KEY`) choose the model backends; an editor build runs one
@@ -323,8 +369,10 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
         options = Options.of(**settings)
     elif settings:
         raise TypeError("build() takes an Options object or keyword settings, not both")
-    opts, tasks, run = generation_options(options)
     out = location(out_dir)
+    if isinstance(options.source, Photos) and options.source.detection is not None:
+        options = annotated(options, out)
+    opts, tasks, run = generation_options(options)
     if opts.models.uses_llm and not isinstance(out, os.PathLike):
         raise UserError("--instructions/--verify need a local --out (their reply cache is a local folder)")
     with claimed(out, child(out, MANIFEST_DIR, f"{run.split}.json"), _manifest(opts, tasks), TASKS, run,

@@ -11,7 +11,7 @@ from benchkit.release import citations
 from benchkit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
                                    markdown_table, shard_sizes, write_card_file)
 from benchkit.people.decisions import REVIEW_REJECTION
-from benchkit.release.licences import GLYPHS, VSTAR, Licence, combine, unknown, user_licence
+from benchkit.release.licences import GLYPHS, VSTAR, Licence, annotated_licences, combine, unknown, user_licence
 from benchkit.people.review_report import review_section
 from benchkit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 from benchkit.scene.camera import CameraBounds
@@ -49,7 +49,8 @@ def _split_stats(out: Location, split: str, tasks: list[str]) -> dict[str, list[
 
 
 def _licence(out: Location, manifests: dict[str, dict]) -> Licence:
-    """Glyphs' CC BY 4.0 for procedural builds, V*'s terms for V* photos, else what the user stated."""
+    """Glyphs' CC BY 4.0 for procedural builds, V*'s terms for V* photos, what the user stated,
+    else the per-photo licences of a COCO file."""
     stated = user_licence(out)
     per_source = []
     for manifest in manifests.values():
@@ -58,6 +59,9 @@ def _licence(out: Location, manifests: dict[str, dict]) -> Licence:
             per_source.append(GLYPHS)
         elif source.startswith("vstar:"):
             per_source.append(VSTAR)
+        elif stated is None and manifest.get("photo_licences") is not None:
+            found = manifest["photo_licences"]
+            per_source.append(annotated_licences(f"Base photos from `{source}`", found["licences"], found["unstated"]))
         else:
             per_source.append(stated or unknown(f"Base photos from `{source}`"))
     return combine(per_source) if per_source else GLYPHS
@@ -73,6 +77,7 @@ def _source_datasets(manifests: dict[str, dict]) -> list[str]:
             out.append("extended|craigwu/vstar_bench")
         elif source.startswith("hf:"):
             out.append("extended|" + source.removeprefix("hf:").split(":")[0])
+
         else:
             out.append("extended")
     return list(dict.fromkeys(out))
@@ -265,6 +270,18 @@ def _photo_note(manifest: dict) -> str:
     if manifest["source"] == "procedural":
         return ""
     note = f" Base photos come from `{manifest['source']}`; `source` holds the photo id (for commonality rows every photo used, joined by `|`)."
+    if manifest["source"].startswith("coco:"):
+        note += (" Objects are the file's annotations: options name their categories, edits and cut-outs follow their "
+                 "masks (GrabCut inside the box for an object annotated by its box alone), and crowd regions and "
+                 "objects over 5% of the photo are never edited (their names still count as present).")
+    detection = manifest.get("detection")
+    if detection:
+        segmented = f"segmented by `{detection['segmenter']}`" if detection["segmenter"] else "segmented by GrabCut in their boxes"
+        note += (f" The annotations were made by `dicobench annotate`: objects detected by `{detection['detector']}` over "
+                 f"{len(detection['labels'])} names (score at least {detection['score_threshold']}, per-name NMS at IoU "
+                 f"{detection['nms_iou']}), {segmented}; no person checked them. A name counts as absent from a photo when "
+                 f"no detection of it scored {detection['absent_threshold']} or more, so a commonality row's claim that "
+                 "image b holds none of image a's objects is only as good as the detector.")
     if manifest.get("test_photos") is not None:
         note += (f" {manifest['test_photos']:.0%} of the photos, chosen by a stable hash of their ids, are held "
                  "out for the test split; the train split uses the others.")

@@ -49,6 +49,7 @@ class BuildOptions:
     test_photos: float | None = None  # share of the source's photos held out for the test split
     models: ModelOptions = field(default_factory=ModelOptions)
     camera: CameraBounds | None = None  # each image shot through its own camera within these bounds (None: the clean renders)
+    detection: object | None = None  # a benchkit.photos.annotate.AnnotateOptions: how the source's objects were detected
 
 
 def seed_range(split: str) -> range:

@@ -1,4 +1,5 @@
-"""Real photos as a source of base images: a folder, the V* benchmark or a Hugging Face dataset.
+"""Real photos as a source of base images: a folder, the V* benchmark, a Hugging Face dataset or
+a COCO-style annotation file (`benchkit.photos.coco`).
 
 Every source offers random access (`len(source)`, `source.load(index) -> Photo`), so a row
 can pick its photo from its seed alone, and iteration that skips unusable photos. A photo is
@@ -9,8 +10,9 @@ message, iteration counts the reason in `source.skipped` and moves on.
 Photos are decoded upright in sRGB (`benchkit.photos.pixels`: EXIF orientation, ICC profiles,
 CMYK, 16-bit, palettes, transparency). Annotation boxes are read in that displayed frame, the
 frame viewers and `datasets` show, and are xywh in pixels of the photo as returned (after any
-upscaling). Photos without annotated objects get classical region proposals: small salient
-contours.
+upscaling). Sources that segment their objects (COCO) also give each object's mask, cropped to
+its box and scaled with it. Photos without annotated objects get classical region proposals:
+small salient contours.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
 class PhotoObject:
     box: Box  # x, y, w, h in pixels
     name: str | None = None  # None for a region proposal: nothing is known about what it shows
+    # the object's pixels within `box` (bool, box-sized), where the source segments them
+    mask: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # False for what names a place but must never be edited or cut out: a crowd region, an
+    # object too large for a micro edit. Its name still counts as present in the photo.
+    editable: bool = True
 
 
 @dataclass(frozen=True)
@@ -72,8 +79,17 @@ def apply_size_policy(photo: Photo, policy: SizePolicy) -> Photo:
     scale = policy.min_long_side / long_side
     size = (round(w * scale), round(h * scale))
     pixels = np.asarray(Image.fromarray(photo.pixels).resize(size, Image.Resampling.LANCZOS))
-    objects = tuple(replace(o, box=tuple(round(v * scale) for v in o.box)) for o in photo.objects)
+    objects = tuple(_rescaled(o, scale) for o in photo.objects)
     return replace(photo, pixels=pixels, objects=objects)
+
+
+def _rescaled(obj: PhotoObject, scale: float) -> PhotoObject:
+    box = tuple(round(v * scale) for v in obj.box)
+    if obj.mask is None:
+        return replace(obj, box=box)
+    size = (max(box[2], 1), max(box[3], 1))
+    mask = np.asarray(Image.fromarray(obj.mask.astype(np.uint8) * 255).resize(size, Image.Resampling.BILINEAR)) >= 128
+    return replace(obj, box=(box[0], box[1], *size), mask=mask)
 
 
 class PhotoSource(abc.ABC):
@@ -105,9 +121,13 @@ class PhotoSource(abc.ABC):
             pixels = decode_photo(self._bytes(index), photo_id)
         except UserError as exc:
             raise PhotoSkipped("unreadable", str(exc)) from None
+        return apply_size_policy(Photo(photo_id, pixels, self.objects_in(index, pixels)), self.policy)
+
+    def objects_in(self, index: int, pixels: np.ndarray) -> tuple[PhotoObject, ...]:
+        """Photo `index`'s objects in its decoded pixels: boxes clipped to the frame (sources
+        with masks decode them here, once the photo's size is known)."""
         h, w = pixels.shape[:2]
-        objects = tuple(o for o in (_clip(o, w, h) for o in self.annotations(index)) if o is not None)
-        return apply_size_policy(Photo(photo_id, pixels, objects), self.policy)
+        return tuple(o for o in (_clip(o, w, h) for o in self.annotations(index)) if o is not None)
 
     def __iter__(self) -> Iterator[Photo]:
         for index in range(len(self)):
@@ -133,6 +153,9 @@ class PhotoSubset(PhotoSource):
     def annotations(self, index: int) -> tuple[PhotoObject, ...]:
         return self.source.annotations(self.indices[index])
 
+    def objects_in(self, index: int, pixels: np.ndarray) -> tuple[PhotoObject, ...]:
+        return self.source.objects_in(self.indices[index], pixels)
+
     def _bytes(self, index: int) -> bytes:
         return self.source._bytes(self.indices[index])
 
@@ -155,7 +178,10 @@ def split_photos(source: PhotoSource, split: str, test_share: float | None) -> P
 def _clip(obj: PhotoObject, w: int, h: int) -> PhotoObject | None:
     x, y, bw, bh = (int(round(v)) for v in obj.box)
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + bw, w), min(y + bh, h)
-    return replace(obj, box=(x0, y0, x1 - x0, y1 - y0)) if x1 > x0 and y1 > y0 else None
+    if not (x1 > x0 and y1 > y0):
+        return None
+    mask = None if obj.mask is None else obj.mask[y0 - y : y1 - y, x0 - x : x1 - x]
+    return replace(obj, box=(x0, y0, x1 - x0, y1 - y0), mask=mask)
 
 
 def _objects(entries) -> tuple[PhotoObject, ...]:
@@ -335,7 +361,8 @@ def require_opencv() -> None:
 
 
 def open_source(spec: str, policy: SizePolicy = SizePolicy()) -> PhotoSource:
-    """`folder:DIR`, `vstar:DIR` or `hf:REPO[:SPLIT]` (the build's `--source`)."""
+    """`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]` or `coco:ANNOTATIONS.json[:IMAGES_DIR]`
+    (the build's `--source`)."""
     kind, _, rest = spec.partition(":")
     if kind == "folder" and rest:
         return FolderSource(rest, policy)
@@ -344,7 +371,13 @@ def open_source(spec: str, policy: SizePolicy = SizePolicy()) -> PhotoSource:
     if kind == "hf" and rest:
         repo, _, split = rest.partition(":")
         return HubSource(repo, split or "train", policy)
-    raise UserError(f"unknown photo source {spec!r}; expected folder:DIR, vstar:DIR or hf:REPO[:SPLIT]")
+    if kind == "coco" and rest:
+        from benchkit.photos.coco import CocoSource
+
+        annotations, _, images = rest.partition(":")
+        return CocoSource(annotations, images or None, policy)
+    raise UserError(f"unknown photo source {spec!r}; expected folder:DIR, vstar:DIR, hf:REPO[:SPLIT] or "
+                    "coco:ANNOTATIONS.json[:IMAGES_DIR]")
 
 
 # ---- region proposals for photos without annotations -----------------------------------

@@ -59,6 +59,20 @@ def unknown(what: str) -> Licence:
     return Licence(UNKNOWN, f"{what}: the licence of their owners, not stated yet (`push --license ID` states it).")
 
 
+def annotated_licences(what: str, licences: list[dict], unstated: int) -> Licence:
+    """The licence of photos whose annotation file states one per photo (COCO's `licenses` and
+    `images[].license`): `licences` as `{"name", "url", "photos"}`, most photos first. `unknown`
+    while any photo names none; else the one licence, or `other` naming them all."""
+    parts = [f"{l['name']}" + (f" ({l['url']})" if l.get("url") else "") + f": {l['photos']} photos" for l in licences]
+    if unstated:
+        parts.append(f"{unstated} photos with no licence stated")
+    text = f"{what}, under the licences their annotation file gives: " + "; ".join(parts) + "."
+    if unstated or not licences:
+        return Licence(UNKNOWN, text + " State the licence of the rest with `push --license ID`.")
+    names = [l["name"] for l in licences]
+    return Licence("other", text, name="; ".join(names), link=licences[0].get("url") if len(licences) == 1 else None)
+
+
 def user_licence(out: Location) -> Licence | None:
     """The licence stated with `push --license`, if any."""
     path = child(out, USER_LICENCE_FILE)

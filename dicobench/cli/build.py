@@ -6,6 +6,7 @@ import argparse
 
 from benchkit.cli.commands import add_build_arguments, build_handler, http_url, positive_int, run_options
 from benchkit.scene.difficulty import DEFAULT, PRESETS, Difficulty
+from dicobench.cli.annotate import add_detection_arguments, detection_options
 from dicobench.build import CAMERAS, Options, build, source_settings
 from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.schema import TASKS
@@ -17,7 +18,7 @@ def options(args: argparse.Namespace) -> Options:
     models = ModelOptions(args.editor, args.instructions, args.verify, args.edit_steps, args.edit_size)
     source = source_settings(args.source, args.min_long_side, args.upscale, args.test_photos, models,
                              Endpoint(args.base_url, args.api_key), args.difficulty,
-                             {f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()})
+                             {f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()}, detection_options(args))
     return Options(args.per_task, args.seed, args.tasks, source, args.rows_per_shard, args.num_shards,
                    args.compress_level, run, args.camera)
 
@@ -29,9 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-task", type=int, default=96, help="rows per task (default 96)")
     p.add_argument("--tasks", default=None, help=f"comma-separated tasks, or all (default); tasks: {', '.join(TASKS)}")
     p.add_argument("--source", default="procedural",
-                   help="procedural (default: the offline scene engine), or photos: folder:DIR, vstar:DIR or "
-                        "hf:REPO[:SPLIT] (needs dicobench[edit]); photos give the difference track, and instance "
-                        "and category where they carry annotated names")
+                   help="procedural (default: the offline scene engine), or photos: folder:DIR, vstar:DIR, "
+                        "hf:REPO[:SPLIT] or coco:ANNOTATIONS.json[:IMAGES_DIR] (needs dicobench[edit]); photos give "
+                        "the difference track, and instance and category where they carry annotated names")
     p.add_argument("--min-long-side", type=positive_int, default=1024, help="photos with a shorter long side are skipped (default 1024)")
     p.add_argument("--upscale", action="store_true", help="upscale small photos to --min-long-side instead of skipping them")
     p.add_argument("--test-photos", type=float, default=None, metavar="SHARE",
@@ -58,6 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="on: each image of a pair is taken through its own small, seeded camera (framing, exposure, "
                         "white balance, sensor grain), so that no pixel shortcut finds the change; none: the clean "
                         "renders (default: on, except at --difficulty easy)")
+    add_detection_arguments(p.add_argument_group(
+        "detection (folder: sources): find and name the photos' objects with open-vocabulary models first; the "
+        "annotations are cached beside the build, so a rebuild sends nothing to the models"), required=False)
     dials = p.add_argument_group("difficulty dials (procedural scenes)")
     for f, axis, doc in Difficulty.axis_fields():
         dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}")

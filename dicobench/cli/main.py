@@ -14,6 +14,7 @@ from benchkit.report.preview import DICOBENCH_COLUMNS, Drawer, dicobench_item
 from benchkit.cli.preview import make_register as make_preview_register
 from benchkit.people.webapp.cli import make_review_register, make_study_register
 from dicobench import people
+from dicobench.cli import annotate as annotate_cli
 from dicobench.cli import build as build_cli
 from dicobench.cli import catalogue as catalogue_cli
 from dicobench.cli import eval as eval_cli
@@ -27,9 +28,9 @@ HARNESS = HarnessNames("dicobench", "dicobench.harnesses.lmms_eval_task", ("ques
 
 
 def main(argv=None) -> int:
-    registrars = [build_cli.register, eval_cli.register, score_cli.register, push_cli.make_register(write_card),
+    registrars = [build_cli.register, annotate_cli.register, eval_cli.register, score_cli.register, push_cli.make_register(write_card),
                   info_cli.register, metric_cli.make_register("dicobench_accuracy"),
-                  make_preview_register(PREVIEW), make_review_register(people.SPEC),
+                  make_preview_register(PREVIEW), make_review_register(people.SPEC, annotations=True),
                   make_study_register(people.SPEC),
                   make_human_register(people.SPEC, "dicobench.human"), leaderboard_cli.register,
                   make_export_register(HARNESS), make_import_register(HARNESS), catalogue_cli.register]

@@ -3,8 +3,9 @@
 Image a is a photo P; image b starts as another photo Q in which nothing is annotated with any
 of P's names. Annotations are all that is known of a photo, so only annotated names may be
 claimed shared: the options name four small objects of P, each the only one of its name in P.
-Each option gets a seeded free spot in Q, where image b holds a cut-out (GrabCut, `Insert`)
-sized as the photos' size ratio gives it: in the candidate's image b the shared object (for
+Each option gets a seeded free spot in Q, where image b holds a cut-out (the object's mask:
+the source's segmentation, else GrabCut's; `Composite`: its colours matched to Q's light, a
+contact shadow under it) sized as the photos' size ratio gives it: in the candidate's image b the shared object (for
 instance P's very object, for category another object of that name from a third photo R), in
 every other image b, the E pair's included, a stand-in, so that an inserted look never tells
 the answer. As for every row (`dicobench.rows`), all four candidates are built and checked before
@@ -24,11 +25,11 @@ import numpy as np
 from benchkit.photos.sources import Photo, PhotoObject, PhotoSource
 from benchkit.scene.geometry import Box, apart, bounding
 from dicobench.checks import Rejected, check_difference_pixels
-from dicobench.editors.photo.classical import Insert, Mask, changed_box, crop, object_mask
+from dicobench.editors.photo.classical import Composite, Mask, changed_box, crop
 from dicobench.editors.photo.instructed import blends_references, reference_blend
 from dicobench.editors.scene import capitalised, kind_phrase
 from dicobench.editors.models import Backends
-from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo
+from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
 from dicobench.tasks.registry import Task
 from dicobench.rows import AgainstNoneImageB, Candidate, Inputs, Proposal, cue, generator
 from dicobench.schema import SOURCE_SEPARATOR
@@ -39,10 +40,6 @@ SIZE_JITTER = (0.85, 1.15)  # an inserted object's size against the one the phot
 SPOT_TRIES = 100
 PICK_TRIES = 8  # photos looked at (and decoded) for one stand-in or other instance
 BLEND_GAP = 40  # px between spots when an editor blends inserts in: its feathered reach stays apart
-
-
-def normalised(name: str | None) -> str:
-    return (name or "").strip().lower()
 
 
 @dataclass(frozen=True)
@@ -67,7 +64,7 @@ class NameIndex:
     """The source's annotated names, read once: which photos can give a row, and from where."""
 
     names: tuple[frozenset[str], ...]  # each photo's names
-    unique: tuple[frozenset[str], ...]  # those on one object only in that photo: an option can name them
+    unique: tuple[frozenset[str], ...]  # those on one editable object only in that photo: an option can name them
     photos: dict[str, tuple[int, ...]]  # the photos holding each name
 
     def option_names(self, sharing: Sharing, p: int) -> frozenset[str]:
@@ -84,13 +81,15 @@ def name_index(source: PhotoSource) -> NameIndex:
     """The source's index, built once per process from its annotations (no pixels are decoded)."""
     index = _INDEXES.get(source)
     if index is None:
-        counts = [Counter(n for n in (normalised(o.name) for o in source.annotations(i)) if n) for i in range(len(source))]
+        objects = [source.annotations(i) for i in range(len(source))]
+        counts = [Counter(n for n in (normalised(o.name) for o in found) if n) for found in objects]
+        editable = [{normalised(o.name) for o in found if o.editable} for found in objects]
         photos = defaultdict(list)
         for i, count in enumerate(counts):
             for name in count:
                 photos[name].append(i)
         index = NameIndex(tuple(frozenset(c) for c in counts),
-                          tuple(frozenset(n for n, k in c.items() if k == 1) for c in counts),
+                          tuple(frozenset(n for n, k in c.items() if k == 1 and n in e) for c, e in zip(counts, editable)),
                           {n: tuple(v) for n, v in photos.items()})
         _INDEXES[source] = index
     return index
@@ -131,7 +130,7 @@ def usable(photo: Photo, accept: Callable[[str], bool], max_area: float) -> list
     """The objects with an accepted name that a cut-out can show: large enough to see, at most
     `max_area` of the photo (image b allows 1%: larger ones would shrink too much), alone."""
     h, w = photo.pixels.shape[:2]
-    return [o for o in photo.objects if normalised(o.name) and accept(normalised(o.name)) and alone(o, photo.objects)
+    return [o for o in photo.objects if o.editable and normalised(o.name) and accept(normalised(o.name)) and alone(o, photo.objects)
             and MIN_OBJECT_PIXELS <= o.box[2] * o.box[3] <= max_area * h * w]
 
 
@@ -193,13 +192,13 @@ class CutOut:
 
 
 def cut_out(photo: Photo, obj: PhotoObject, scale: float, area_b: int) -> CutOut:
-    """The object's GrabCut cut-out, `scale` lowered where needed to keep it within 1% of image
+    """The object's cut-out (its mask, `region_mask`), `scale` lowered where needed to keep it within 1% of image
     b; an object that would come out too small to see is refused."""
     size = obj.box[2] * obj.box[3]
     scale = min(scale, math.sqrt(MAX_OBJECT_AREA * area_b / size))
     if size * scale ** 2 < MIN_OBJECT_PIXELS:
         raise Rejected("object_too_small", normalised(obj.name))
-    return CutOut(photo, normalised(obj.name), obj.box, object_mask(photo.pixels, obj.box), scale)
+    return CutOut(photo, normalised(obj.name), obj.box, region_mask(photo.pixels, obj), scale)
 
 
 def jitter(rng: np.random.Generator) -> float:
@@ -215,12 +214,12 @@ class Insertion:
 
 
 def place_inserts(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[CutOut], taken: list[Box], gap: int
-          ) -> tuple[list[Insert], Box]:
+          ) -> tuple[list[Composite], Box]:
     """Inserts putting every cut-out centred on one seeded spot of image b, and the spot's box:
     inside the frame by `gap`, `gap` apart from the boxes `taken` (Q's objects, earlier spots).
-    The cut-outs keep their colours (no Poisson blending): a look is what makes an instance."""
+    The cut-outs keep their texture (no Poisson blending): a look is what makes an instance."""
     h, w = pixels_b.shape[:2]
-    shapes = [Insert(c.photo.pixels, (0, 0), c.scale).placed(c.mask) for c in cuts]
+    shapes = [Composite(c.photo.pixels, (0, 0), c.scale).placed(c.mask) for c in cuts]
     feet = [m.support() for m in shapes]
     for _ in range(SPOT_TRIES):
         cx, cy = int(rng.integers(w)), int(rng.integers(h))
@@ -229,13 +228,14 @@ def place_inserts(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[Cut
         windows_inside = all(0 < x and x + m.window[2] < w and 0 < y and y + m.window[3] < h for (x, y), m in zip(ats, shapes))
         spot_inside = gap <= spot[0] and spot[0] + spot[2] + gap <= w and gap <= spot[1] and spot[1] + spot[3] + gap <= h
         if windows_inside and spot_inside and all(apart(spot, box, gap) for box in taken):
-            return [Insert(c.photo.pixels, at, c.scale, poisson=False) for c, at in zip(cuts, ats)], spot
+            return [Composite(c.photo.pixels, at, c.scale) for c, at in zip(cuts, ats)], spot
     raise Rejected("no_room_to_insert")
 
 
-def insert(rng: np.random.Generator, pixels_b: np.ndarray, op: Insert, cut: CutOut, label: str,
+def insert(rng: np.random.Generator, pixels_b: np.ndarray, op: Composite, cut: CutOut, label: str,
            backends: Backends) -> Insertion:
-    """Insert the cut-out and check that it changed only pixels under its placed mask, visibly.
+    """Insert the cut-out and check that it changed only pixels under its placed mask (object
+    and shadow), visibly.
     With an editor that takes reference images, the editor then blends it in (every insert
     alike, so that a blended look never tells the shared object from a stand-in)."""
     target = op.placed(cut.mask)

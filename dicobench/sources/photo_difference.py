@@ -1,12 +1,13 @@
 """The difference track from real photos, edited by the classical ops or by a model.
 
-A row's seed picks its photo and four regions (annotated objects first, then small salient
-region proposals), each far from the others. One op per task edits each region: recolour
+A row's seed picks its photo and four regions (annotated objects first, then, for photos whose
+source segments nothing, small salient region proposals), each far from the others. An
+object's mask is its segmentation where the source has one (COCO), else GrabCut's in its box. One op per task edits each region: recolour
 (attribute), removal (entity), a move (spatial relation), a crack or stain (reasoning); with
 an editor (`dicobench.editors.models`) every task but the move is an instructed inpainting
-edit instead. The option names the region by its annotation, or, without one, by size,
-shape, colour and where it lies in image a ("the small round red object near the top
-left"). As in the procedural track, all four edits pass the pixel checks (and the VLM's,
+edit instead. The option names the region by its annotation (with its colour where another
+object of the photo has the same name: "the red cup"), or, without one, by size, shape, colour
+and where it lies in image a ("the small round red object near the top left"). As in the procedural track, all four edits pass the pixel checks (and the VLM's,
 when asked) before the letter is used, and the written pair is checked again.
 """
 
@@ -23,10 +24,10 @@ from benchkit.photos.sources import PhotoObject, propose_regions
 from benchkit.scene.geometry import Box, apart
 from dicobench.checks import Rejected, check_difference_pixels
 from dicobench.editors.photo.classical import (PixelEdit, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
-                                         object_mask, pattern_mask, stain_pattern)
+                                               pattern_mask, stain_pattern)
 from dicobench.editors.photo.instructed import context, model_edit, plan, verify
 from dicobench.editors.models import Backends
-from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo
+from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
 from dicobench.tasks.registry import Task
 from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator
 
@@ -39,6 +40,7 @@ class Region:
     subject: str  # how the options name it
     mask: Mask
     colour: str  # its colour words
+    segmented: bool = False  # the mask is the source's segmentation (not GrabCut's guess)
 
 
 def colour_words(pixels: np.ndarray) -> str:
@@ -82,11 +84,24 @@ def place_words(box: Box, width: int, height: int) -> str:
     return PLACES[row, col]
 
 
-def region_subject(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask) -> str:
-    """The annotated name; else size, shape, colour and place ("tiny round dark red object
-    near the top left"), so that a person can find it in image a."""
+def hue(colour: str) -> str:
+    """A colour's palette name without "dark"/"light": namesakes of one hue are not told apart."""
+    return colour.split()[-1]
+
+
+def region_subject(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask,
+                   objects: tuple[PhotoObject, ...] = ()) -> str | None:
+    """The annotated name, with its colour where other `objects` have the same name ("red cup"),
+    None where that still leaves it ambiguous (a namesake of the same colour, or one that cannot
+    be told by colour: a crowd, a large object); else size, shape, colour and place ("tiny round
+    dark red object near the top left"), so that a person can find it in image a."""
     if obj.name:
-        return obj.name
+        namesakes = [o for o in objects if o is not obj and normalised(o.name) == normalised(obj.name)]
+        if not namesakes:
+            return obj.name
+        if any(not o.editable or hue(colour) == hue(object_colour(pixels, region_mask(pixels, o))) for o in namesakes):
+            return None
+        return f"{colour} {obj.name}"
     h, w = pixels.shape[:2]
     size = "tiny" if obj.box[2] * obj.box[3] < 0.001 * h * w else "small"
     words = [size, shape_word(mask), colour, "object", place_words(obj.box, w, h)]
@@ -95,16 +110,19 @@ def region_subject(obj: PhotoObject, pixels: np.ndarray, colour: str, mask: Mask
 
 def candidates(rng: np.random.Generator, pixels: np.ndarray, objects: tuple[PhotoObject, ...],
                accept: Callable[[str], bool]) -> Iterator[Region]:
-    """Regions to edit, annotated objects first (in seeded order), then region proposals; only
-    those whose colour the task can use (`accept`)."""
+    """Regions to edit, annotated editable objects first (in seeded order), then, unless the
+    photo's source segments its objects (which names what there is to edit), region proposals;
+    only those whose colour the task can use (`accept`) and that an option can name."""
     h, w = pixels.shape[:2]
-    usable = [o for o in objects if MIN_OBJECT_PIXELS <= o.box[2] * o.box[3] <= MAX_OBJECT_AREA * h * w]
-    proposals = [p for p in propose_regions(pixels) if p.box[2] * p.box[3] >= MIN_OBJECT_PIXELS]
+    usable = [o for o in objects if o.editable and MIN_OBJECT_PIXELS <= o.box[2] * o.box[3] <= MAX_OBJECT_AREA * h * w]
+    segmented = any(o.mask is not None for o in objects)
+    proposals = [] if segmented else [p for p in propose_regions(pixels) if p.box[2] * p.box[3] >= MIN_OBJECT_PIXELS]
     for obj in [usable[i] for i in rng.permutation(len(usable))] + [proposals[i] for i in rng.permutation(len(proposals))]:
-        mask = object_mask(pixels, obj.box)
+        mask = region_mask(pixels, obj)
         colour = object_colour(pixels, mask)
-        if accept(colour):
-            yield Region(obj.box, region_subject(obj, pixels, colour, mask), mask, colour)
+        subject = region_subject(obj, pixels, colour, mask, objects) if accept(colour) else None
+        if subject is not None:
+            yield Region(obj.box, subject, mask, colour, obj.mask is not None)
 
 
 def _changed(edited: PixelEdit, region: Region) -> Box:
@@ -151,7 +169,7 @@ def move(rng, pixels, region, taken) -> Candidate:
         target = (source[0] + dx, source[1] + dy, source[2], source[3])
         inside = 0 < x + dx and x + dx + ww < w and 0 < y + dy and y + dy + wh < h
         if inside and apart(target, source, 0) and all(apart(target, box, 4) for box in taken):
-            edited = Move(dx, dy)(pixels, region.mask)
+            edited = Move(dx, dy, poisson=not region.segmented)(pixels, region.mask)
             return _candidate(edited, f"The {region.subject} moved {name}.",
                               [cue(0, source, f"{region.subject} (before)"), cue(1, target, f"{region.subject} (after)")],
                               region)
@@ -163,13 +181,15 @@ TRACES = {"crack": (crack_pattern, "A crack appeared on the {subject}."),
 
 
 def trace(rng, pixels, region, taken) -> Candidate:
-    """A crack or stain over the object, at least 40 px across so that it is visible."""
+    """A crack or stain over the object, at least 40 px across so that it is visible; on a
+    segmented object, only on it (the pattern cut by its mask)."""
     kind = str(rng.choice(list(TRACES)))
     make, sentence = TRACES[kind]
     x, y, bw, bh = region.box
     tw, th = max(bw, 40), max(bh, 40)
     at = (x + bw // 2 - tw // 2, y + bh // 2 - th // 2)
-    edited = Trace()(pixels, pattern_mask(make(rng, th, tw), at, pixels.shape))
+    pattern = pattern_mask(make(rng, th, tw), at, pixels.shape)
+    edited = Trace()(pixels, pattern.within(region.mask) if region.segmented else pattern)
     box = _changed(edited, region)
     return _candidate(edited, sentence.format(subject=region.subject), [cue(1, box, f"{kind} on {region.subject}")], region)
 

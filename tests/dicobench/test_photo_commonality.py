@@ -53,6 +53,12 @@ def box_mask(shape, box) -> np.ndarray:
     return out
 
 
+def shadowed(before, after):
+    """Pixels that `after` only darkens, every channel alike (a shadow, not an object)."""
+    ratio = (after.astype(float) + 1) / (before.astype(float) + 1)
+    return (ratio.max(axis=2) - ratio.min(axis=2) < 0.04) & (ratio.max(axis=2) <= 1.0)
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_every_letter_asks_the_same_question_and_only_the_answer_changes_image_b(task, rows, sources):
     by_letter = rows[task]
@@ -83,9 +89,10 @@ def test_every_letter_asks_the_same_question_and_only_the_answer_changes_image_b
         assert (step >= VISIBLE_STEP).sum() >= MIN_VISIBLE_PIXELS
         assert all(apart(cue_b["bbox"], o.box, 1) for o in photo_b.objects)
         spots.append(cue_b["bbox"])
-        # the shared object takes the stand-in's place: no more than a few of its pixels stay
-        stand_in = (b_none != photo_b.pixels).any(axis=2) & box_mask(b.shape, cue_b["bbox"])
-        assert (stand_in & ~diff).sum() <= 0.01 * stand_in.sum() + 5
+        # the shared object takes the stand-in's place: no more than a few of its pixels stay (its contact
+        # shadow, a darkening of the ground alike for every insert of its size, may stay)
+        stand_in = (b_none != photo_b.pixels).any(axis=2) & box_mask(b.shape, cue_b["bbox"]) & ~shadowed(photo_b.pixels, b_none)
+        assert (stand_in & ~diff).sum() <= 0.02 * stand_in.sum() + 5  # and feathered edges over it
     assert all(apart(s, t, 1) for i, s in enumerate(spots) for t in spots[i + 1 :])
     # the E pair's image b holds a stand-in at every spot, and is the bare photo elsewhere
     changed = (b_none != photo_b.pixels).any(axis=2)

@@ -15,10 +15,17 @@ def add_server_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
 
 
-def make_review_register(spec: BenchmarkSpec):
-    def handle(args: argparse.Namespace) -> int:
-        from benchkit.people.webapp.launch import review
+def make_review_register(spec: BenchmarkSpec, annotations: bool = False):
+    """`review DIR`; with `annotations`, also `review ANNOTATIONS.json [--photos DIR]` (a COCO
+    file's objects, before any build reads it)."""
 
+    def handle(args: argparse.Namespace) -> int:
+        from benchkit.people.webapp.launch import review, review_annotations
+
+        if annotations and args.dir.endswith(".json"):
+            review_annotations(args.dir, args.photos, host=args.host, port=args.port, reviewer=args.reviewer,
+                               token=args.token, open_browser=args.open)
+            return 0
         review(spec, args.dir, host=args.host, port=args.port, reviewer=args.reviewer, config=args.config,
                token=args.token, open_browser=args.open)
         return 0
@@ -28,6 +35,11 @@ def make_review_register(spec: BenchmarkSpec):
         add_server_arguments(p)
         p.add_argument("--reviewer", default=None, help="your name in the review log (default: $USER)")
         p.add_argument("--config", default="all", help="one config or all (default)")
+        if annotations:
+            p.add_argument("--photos", default=None, metavar="DIR",
+                           help="with a COCO annotation file instead of a build folder (review its objects, boxes and "
+                                "masks drawn on demand; rejected ones never reach a build): the photos' folder "
+                                "(default: the file's)")
         p.set_defaults(func=handle)
 
     return register

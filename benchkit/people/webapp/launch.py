@@ -47,6 +47,31 @@ def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int
                  announce=lambda line: (announce or _say)(f"{spec.name} review: {len(store.rows)} rows, reviewer {name}; {line}"))
 
 
+def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", port: int = 8765, reviewer: str | None = None,
+                       token: str | None = None, open_browser: bool = False, background: bool = False, announce=None):
+    """Serve the review page of a COCO annotation file's objects (photos under `photos`, default
+    the file's folder); verdicts go beside the file (`benchkit.photos.annotation_review`)."""
+    from benchkit.photos.annotation_review import review_path
+    from benchkit.photos.coco import CocoSource
+    from benchkit.photos.sources import SizePolicy
+    from benchkit.people.webapp.annotations import annotations_app
+    from benchkit.people.webapp.server import access, serve
+
+    source = CocoSource(annotations, photos, SizePolicy(1))
+    log = review_path(source.path)
+    try:
+        open(log, "a").close()
+    except OSError as exc:
+        raise UserError(f"cannot write the review log {log}: {exc.strerror}") from None
+    name = reviewer or os.environ.get("USER") or "reviewer"
+    token, everywhere = access(host, token)
+    app = annotations_app(source, name, token)
+    count = len(source.coco.dataset["annotations"])
+    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,
+                 announce=lambda line: (announce or _say)(f"annotation review: {count} objects in {len(source)} photos, "
+                                                          f"reviewer {name}; {line}"))
+
+
 def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participant: str = "participant", n: int = 40,
           seed: int = 0, host: str = "127.0.0.1", port: int = 8765, token: str | None = None, config: str = "all",
           open_browser: bool = False, background: bool = False, announce=None):

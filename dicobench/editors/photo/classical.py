@@ -1,4 +1,4 @@
-"""Classical photo edits (OpenCV): recolour, remove, insert (paste), move and traces.
+"""Classical photo edits (OpenCV): recolour, remove, insert (paste), composite, move and traces.
 
 Each op is a small callable with explicit parameters, `op(pixels, mask) -> PixelEdit`, that
 returns a new image and the exact box of the pixels it changed. An op only touches pixels
@@ -36,6 +36,16 @@ class Mask:
     def under(self, pixels: np.ndarray) -> np.ndarray:
         """The pixels of the mask's window (a view)."""
         return crop(pixels, self.window)
+
+    def within(self, other: "Mask") -> "Mask":
+        """This mask where `other` covers it too (alphas multiplied; nothing outside `other`'s window)."""
+        x, y, w, h = self.window
+        ox, oy, ow, oh = other.window
+        theirs = np.zeros_like(self.alpha)
+        x0, y0, x1, y1 = max(x, ox), max(y, oy), min(x + w, ox + ow), min(y + h, oy + oh)
+        if x1 > x0 and y1 > y0:
+            theirs[y0 - y : y1 - y, x0 - x : x1 - x] = other.alpha[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
+        return Mask(self.window, self.alpha * theirs)
 
 
 def crop(pixels: np.ndarray, box: Box) -> np.ndarray:
@@ -139,8 +149,28 @@ class Recolour:
         if self.min_chroma > 0:
             lack = np.clip(1 - np.hypot(ra, rb) / self.min_chroma, 0, 1)
             ra, rb = ra + lack * self.min_chroma * math.cos(t), rb + lack * self.min_chroma * math.sin(t)
-        lab = np.stack([lab[..., 0], ra, rb], axis=-1)
-        return _blend(pixels, mask, cv2.cvtColor(lab, cv2.COLOR_Lab2RGB) * 255.0)
+        return _blend(pixels, mask, in_gamut(lab[..., 0], ra, rb) * 255.0)
+
+
+GAMUT_STEPS = (0.9, 0.8, 0.7)  # chroma kept at least this far; past it, the channels clip
+
+
+def in_gamut(lightness: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """RGB in [0, 1] of the Lab colours, each pixel outside sRGB brought in by lowering its chroma
+    (clipping the channels instead darkens or lightens the shading), down to GAMUT_STEPS[-1] of it:
+    a near-white object would lose all its new colour before it reached the gamut."""
+    target = np.stack([lightness, a, b], axis=-1).astype(np.float32)
+    rgb = cv2.cvtColor(target, cv2.COLOR_Lab2RGB)  # OpenCV clips to [0, 1]: a colour it clipped comes back other
+    outside = np.abs(cv2.cvtColor(rgb, cv2.COLOR_RGB2Lab)[..., 0] - lightness) > 0.5
+    for factor in GAMUT_STEPS:
+        if not outside.any():
+            break
+        lab = np.stack([lightness[outside], a[outside] * factor, b[outside] * factor], axis=-1)[:, None, :]
+        fitted = cv2.cvtColor(lab.astype(np.float32), cv2.COLOR_Lab2RGB)
+        rgb[outside] = fitted[:, 0, :]
+        still = np.abs(cv2.cvtColor(fitted, cv2.COLOR_RGB2Lab)[:, 0, 0] - lab[:, 0, 0]) > 0.5
+        outside[outside] = still
+    return rgb
 
 
 @dataclass(frozen=True)
@@ -208,28 +238,96 @@ class Insert:
 
 
 @dataclass(frozen=True)
+class Composite:
+    """A cut-out of another photo (`source`) laid into the image as if photographed there: its
+    colours moved `match` of the way towards the target photo's light (grey-world: each
+    channel's gain between the two photos' means, within 1/MAX_GAIN..MAX_GAIN), a soft contact
+    shadow darkening the ground under its lower edge by up to `shadow`, then the object blended
+    by its feathered mask, keeping its own texture (no Poisson blending: a look is what makes an
+    instance). `placed` holds the object and its shadow: every pixel the composite may change."""
+
+    source: np.ndarray
+    at: tuple[int, int]
+    scale: float = 1.0
+    match: float = 0.35
+    shadow: float = 0.35
+
+    MAX_GAIN = 1.15
+
+    def _object(self, mask: Mask) -> Mask:
+        return Insert(self.source, self.at, self.scale).placed(mask)
+
+    def _shadow(self, obj: Mask) -> Mask:
+        """A blurred ellipse tucked under the object's lower edge, in its window grown downwards."""
+        x, y, w, h = obj.support()
+        reach = max(3, h // 8)
+        wx, wy, ww, wh = obj.window
+        window = (wx, wy, ww, max(wh, y + h + 2 * reach - wy))
+        canvas = np.zeros((window[3], window[2]), np.float32)
+        centre = (x - wx + w // 2, y + h - wy - reach)
+        cv2.ellipse(canvas, centre, (max(2, int(w * 0.42)), reach), 0, 0, 360, 1.0, thickness=cv2.FILLED)
+        return soft(canvas, window, reach / 2)
+
+    def placed(self, mask: Mask) -> Mask:
+        obj = self._object(mask)
+        shade = self._shadow(obj)
+        alpha = shade.alpha.copy()
+        top = alpha[: obj.alpha.shape[0], : obj.alpha.shape[1]]
+        top[...] = np.maximum(top, obj.alpha)
+        return Mask(shade.window, alpha)
+
+    def gain(self, pixels: np.ndarray) -> np.ndarray:
+        """Per-channel gain from the source photo's light to the target's (grey-world), `match` of the way."""
+        source, target = (p[::8, ::8].reshape(-1, 3).astype(np.float64).mean(axis=0) + 1 for p in (self.source, pixels))
+        return np.clip((target / source) ** self.match, 1 / self.MAX_GAIN, self.MAX_GAIN).astype(np.float32)
+
+    def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
+        obj = self._object(mask)
+        shade = self._shadow(obj)
+        x, y, w, h = shade.window
+        height, width = pixels.shape[:2]
+        if not (0 < x and x + w < width and 0 < y and y + h < height):
+            raise ValueError(f"compositing {mask.window} at {(x, y)} (scale {self.scale:g}) leaves the {width}x{height} image")
+        out = pixels.copy()
+        region = shade.under(out)
+        darker = region.astype(np.float32) * (1 - self.shadow * shade.alpha[..., None])
+        region[...] = np.where(shade.alpha[..., None] > 0, np.clip(np.rint(darker), 0, 255), region).astype(np.uint8)
+        patch = np.ascontiguousarray(mask.under(self.source))
+        ow, oh = obj.window[2:]
+        if (ow, oh) != (patch.shape[1], patch.shape[0]):
+            patch = cv2.resize(patch, (ow, oh), interpolation=cv2.INTER_AREA if self.scale < 1 else cv2.INTER_CUBIC)
+        lit = np.clip(patch.astype(np.float32) * self.gain(pixels), 0, 255)
+        blended = _blend(out, obj, lit).pixels
+        return PixelEdit(blended, changed_box(pixels, blended, shade.window))
+
+
+@dataclass(frozen=True)
 class Paste:
-    """Poisson-insert the masked part of `source` with the mask's window moved by (dx, dy)."""
+    """Insert the masked part of `source` with the mask's window moved by (dx, dy)."""
 
     source: np.ndarray
     dx: int
     dy: int
+    poisson: bool = True
 
     def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
-        return Insert(self.source, (mask.window[0] + self.dx, mask.window[1] + self.dy))(pixels, mask)
+        return Insert(self.source, (mask.window[0] + self.dx, mask.window[1] + self.dy), poisson=self.poisson)(pixels, mask)
 
 
 @dataclass(frozen=True)
 class Move:
-    """Remove the object and paste it again (dx, dy) pixels away."""
+    """Remove the object (inpaint its dilated mask) and paste it again (dx, dy) pixels away:
+    Poisson-blended for a mask guessed by GrabCut (its edges carry some ground), by the feathered
+    mask alone (`poisson=False`) for a true segmentation, whose object keeps its colours."""
 
     dx: int
     dy: int
     remove: Remove = Remove()
+    poisson: bool = True
 
     def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
         removed = self.remove(pixels, mask)
-        pasted = Paste(pixels, self.dx, self.dy)(removed.pixels, mask)
+        pasted = Paste(pixels, self.dx, self.dy, self.poisson)(removed.pixels, mask)
         touched = [box for box in (removed.changed, pasted.changed) if box is not None]
         return PixelEdit(pasted.pixels, changed_box(pixels, pasted.pixels, bounding(touched)) if touched else None)
 
