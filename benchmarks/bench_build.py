@@ -127,20 +127,27 @@ def scale(per_task: int, split_rows: int, tasks: str | None) -> None:
     """Rows/s per core on 1, 2 and all cores, local and Ray, and the cores a split needs."""
     cores = os.cpu_count() or 1
     runs = [("local", p) for p in sorted({1, min(2, cores), cores})] + [("ray", cores)]
-    rates = {}
+    results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for engine, p in runs:
             out = Path(tmp) / f"{engine}-{p}"
             run = run_build(out, per_task, p, tasks=tasks, engine=engine)
             rows = rows_of(out)
-            rates[engine, p] = rows / run.wall / p
-            print(f"{engine} engine, {p} cores: {rows} rows in {run.wall:.1f} s (Ray's start included) = "
-                  f"{rows / run.wall:.3f} rows/s, {rates[engine, p]:.3f} rows/s per core, {run.cpu / rows:.2f} CPU s per row")
-    per_core = min(rates.values())  # the most loaded figure: a cluster's cores are as busy
-    core_hours = split_rows / per_core / 3600
-    print(f"a {split_rows}-row training split at {per_core:.3f} rows/s per core: {core_hours:.0f} core-hours; "
-          f"in a day {core_hours / 24:.0f} cores (~{-(-core_hours / 24 // 16):.0f} 16-core machines), "
-          f"in 8 hours {core_hours / 8:.0f} cores")
+            results[engine, p] = run, rows
+            # Ray's workers are its daemons' children, not this build's: their CPU time is not counted
+            cpu = f", {run.cpu / rows:.2f} CPU s per row" if engine == "local" else ""
+            print(f"{engine} engine, {p} core{'s' * (p > 1)}: {rows} rows in {run.wall:.1f} s"
+                  f"{' (Ray start included)' if engine == 'ray' else ''} = {rows / run.wall:.3f} rows/s, "
+                  f"{rows / run.wall / p:.3f} rows/s per core{cpu}")
+    (local, rows), (ray, _) = results["local", cores], results["ray", cores]
+    print(f"Ray over local on {cores} cores: {ray.wall / local.wall:.2f}x the time")
+    per_core = rows / local.wall / cores  # every core busy, as on a cluster's machines
+    cpu_per_row = local.cpu / rows
+    for label, core_hours in ((f"at {per_core:.3f} rows/s per core (all cores busy, this machine)",
+                               split_rows / per_core / 3600),
+                              (f"at {cpu_per_row:.2f} CPU s per row (cores of one's own)", split_rows * cpu_per_row / 3600)):
+        print(f"a {split_rows}-row training split {label}: {core_hours:.0f} core-hours; in a day {core_hours / 24:.1f} "
+              f"cores, in 8 hours {core_hours / 8:.1f} cores ({-(-core_hours / 8 // 16):.0f} 16-core machines)")
 
 
 def main() -> None:
