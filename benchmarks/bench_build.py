@@ -8,7 +8,7 @@ number of processes, measured in the same run (target <= 3); the same ratio in C
 build process (target: <= 1.3x from the first size to the last).
 
     python benchmarks/bench_build.py [--per-task 4 | --sizes 12 96] [--num-proc 2] [--tasks attribute,...]
-                                     [--difficulty hard|easy|extreme ...]
+                                     [--difficulty hard|easy|extreme ...] [--canvas 7680 8192]
     python benchmarks/bench_build.py --scale [--per-task 4] [--split-rows 100000]
 
 Several `--difficulty` presets are measured one after the other. `--scale` measures rows per
@@ -37,7 +37,8 @@ from PIL import Image
 
 BUILD = (
     "import resource; from dicobench import build; "
-    "build({out!r}, per_task={n}, num_proc={p}, difficulty={d!r}, tasks={tasks!r}, engine={engine!r}, progress=False); "
+    "build({out!r}, per_task={n}, num_proc={p}, difficulty={d!r}, axes={axes!r}, tasks={tasks!r}, engine={engine!r}, "
+    "progress=False); "
     "print(max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))"
 )
 RAY = ("import ray; ray.init(num_cpus={p}, include_dashboard=False, logging_level='ERROR'); ")
@@ -51,10 +52,10 @@ class Run:
 
 
 def run_build(out: Path, per_task: int, num_proc: int, difficulty: str = "hard", tasks: str | None = None,
-              engine: str = "local") -> Run:
+              engine: str = "local", axes: dict | None = None) -> Run:
     """A build run in a fresh interpreter, as a user would run it."""
     code = (RAY.format(p=num_proc) if engine == "ray" else "") + BUILD.format(
-        out=str(out), n=per_task, p=num_proc, d=difficulty, tasks=tasks, engine=engine)
+        out=str(out), n=per_task, p=num_proc, d=difficulty, axes=axes, tasks=tasks, engine=engine)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
@@ -100,14 +101,14 @@ def rows_of(out: Path) -> int:
     return sum(pq.ParquetFile(f).metadata.num_rows for f in out.glob("*/test-*.parquet"))
 
 
-def measure(difficulty: str, sizes: list[int], num_proc: int, tasks: str | None) -> None:
+def measure(difficulty: str, sizes: list[int], num_proc: int, tasks: str | None, axes: dict | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         # Build first: a child's peak RSS counts its parent's size at fork, so the parent
         # must not hold decoded images yet.
         builds = []
-        for per_task in sizes:
-            out = Path(tmp) / f"x{per_task}"
-            builds.append((per_task, out, run_build(out, per_task, num_proc, difficulty, tasks)))
+        for k, per_task in enumerate(sizes):
+            out = Path(tmp) / f"build{k}"
+            builds.append((per_task, out, run_build(out, per_task, num_proc, difficulty, tasks, axes=axes)))
         for per_task, out, run in builds:
             rows = rows_of(out)
             images = written_images(out)
@@ -158,6 +159,8 @@ def main() -> None:
     parser.add_argument("--num-proc", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--tasks", help="comma-separated tasks (default: all eight)")
     parser.add_argument("--difficulty", nargs="+", default=["hard"], help="presets to measure (default hard)")
+    parser.add_argument("--canvas", type=int, nargs=2, metavar=("MIN", "MAX"),
+                        help="canvas long sides apart from the preset's (an 8K row: 7680 8192)")
     parser.add_argument("--scale", action="store_true", help="rows/s per core by cores and engine, and a cluster's size")
     parser.add_argument("--split-rows", type=int, default=100_000, help="the training split --scale sizes a cluster for")
     args = parser.parse_args()
@@ -166,7 +169,8 @@ def main() -> None:
         return
     for difficulty in args.difficulty:
         print(f"== difficulty {difficulty}")
-        measure(difficulty, args.sizes or [args.per_task, 4 * args.per_task], args.num_proc, args.tasks)
+        axes = {"min_canvas": args.canvas[0], "max_canvas": args.canvas[1]} if args.canvas else None
+        measure(difficulty, args.sizes or [args.per_task, 4 * args.per_task], args.num_proc, args.tasks, axes)
 
 
 if __name__ == "__main__":
