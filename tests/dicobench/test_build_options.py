@@ -47,7 +47,7 @@ def test_the_cli_builds_typed_options():
         source_settings("procedural", test_photos=0.5)
 
 
-@pytest.mark.parametrize("difficulty, level, writer", [("easy", 1, "pillow"), ("hard", 6, "sub-up"), ("extreme", 6, "sub-up")])
+@pytest.mark.parametrize("difficulty, level, writer", [("easy", 1, "pillow"), ("hard", 6, "sub-up"), ("extreme", 6, "pillow")])
 def test_a_difficulty_chooses_the_png_level_and_writer(difficulty, level, writer):
     from dicobench.build import generation_options
 
