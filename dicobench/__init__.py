@@ -1,16 +1,28 @@
 """DiCoBench: generate, ship and score the multi-image fine-grained perception benchmark."""
 
-from benchkit import __version__
-from benchkit.release.metric_modules import MODULES
-from dicobench.build import build
-from dicobench.evaluation import evaluate
-from dicobench.prompting import prompt
-from dicobench.scoring import score
-from dicobench.shots import cameras
+import importlib
+from pathlib import Path
 
-METRIC = str(MODULES / "dicobench_accuracy")  # evaluate.load(METRIC) from any directory
+from benchkit import __version__
+from dicobench.build import build  # eager: the submodule `dicobench.build` would otherwise shadow the function
+
+# evaluate.load(METRIC) from any directory: the folder benchkit.release.metric_modules ships
+METRIC = str(Path(__file__).parent.parent / "benchkit" / "release" / "evaluate_modules" / "dicobench_accuracy")
+
+# The rest of the API loads on first use, so `import dicobench` and the worker processes of a build
+# do not pay for scoring and evaluation (matplotlib, pandas, the Hub client) up front.
+_LAZY = {"cameras": "dicobench.shots", "evaluate": "dicobench.evaluation", "prompt": "dicobench.prompting",
+         "score": "dicobench.scoring"}
 
 __all__ = ["__version__", "METRIC", "build", "cameras", "evaluate", "leaderboard", "prompt", "score"]
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'dicobench' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
 
 
 def leaderboard(results, out, *, human=()):

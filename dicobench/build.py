@@ -234,6 +234,7 @@ def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
         "source": opts.source,
         "rows_per_shard": opts.rows_per_shard,
         "compress_level": opts.compress_level,
+        "png_writer": opts.png_writer,
         "scene": dataclasses.asdict(opts.scene),
         "photos": dataclasses.asdict(opts.photos),
         "test_photos": opts.test_photos,
@@ -313,6 +314,7 @@ def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOp
     camera = camera_bounds(options.camera, options.source)
     if photos is None:
         opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
+                            png_writer=options.source.scene.difficulty.png_writer,
                             rows_per_shard=rows_per_shard, scene=options.source.scene, camera=camera)
     else:
         opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,

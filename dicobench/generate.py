@@ -42,6 +42,7 @@ class BuildOptions:
     seed: int = 0
     split: str = "test"
     compress_level: int = 1
+    png_writer: str = "pillow"  # benchkit.io.imageio.WRITERS; procedural builds take their difficulty's
     rows_per_shard: int = 48
     scene: SceneConfig = field(default_factory=SceneConfig)
     source: str = "procedural"  # or a photo source: folder:DIR, vstar:DIR, hf:REPO[:SPLIT]
@@ -110,7 +111,7 @@ def proposed_row(task: str, seed: int, letter: str, opts: BuildOptions, source=N
         source = source if source is not None else photo_source(opts.source, opts.photos, opts.split, opts.test_photos)
         inputs = Inputs(source, backends or Backends())
     proposal = spec.proposer("procedural" if inputs.source is None else "photos")(spec, seed, opts, inputs)
-    return make_row(task, seed, letter, proposal, opts.compress_level, opts.camera), proposal
+    return make_row(task, seed, letter, proposal, opts.compress_level, opts.camera, opts.png_writer), proposal
 
 
 def describe(proposal: Proposal, track: str, letter: str) -> dict:

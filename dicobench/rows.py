@@ -181,8 +181,8 @@ def pick(prop: Proposal, letter: str) -> tuple[np.ndarray, list[dict]]:
     return cand.image_b, cand.cues
 
 
-def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int, camera: CameraBounds | None = None
-             ) -> dict:
+def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int, camera: CameraBounds | None = None,
+             png_writer: str = "pillow") -> dict:
     """The checked schema row (without its id) of `prop` with answer `letter`; with `camera`,
     each image shot through its own camera drawn within those bounds from the row's seed."""
     spec = get_task(task)
@@ -197,14 +197,14 @@ def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: 
             prop.check.shot(prop, index, cameras)
     image_b, cues = pick(prop, letter)
     if cameras is None:
-        png_a = encode_png(prop.image_a, compress_level)
-        png_b = png_a if image_b is prop.image_a else encode_png(image_b, compress_level)
+        png_a = encode_png(prop.image_a, compress_level, png_writer)
+        png_b = png_a if image_b is prop.image_a else encode_png(image_b, compress_level, png_writer)
         a = decode(png_a, "image_a")
         changed_area = prop.check.written(prop, a, a if png_b is png_a else decode(png_b, "image_b"), letter == "E", cues)
         generator = prop.generator
     else:
         changed_area = prop.check.written(prop, prop.image_a, image_b, letter == "E", cues)  # the clean pair
-        png_a, png_b, cues = shoot(prop, letter, cameras, compress_level)
+        png_a, png_b, cues = shoot(prop, letter, cameras, compress_level, png_writer)
         generator = prop.generator + shots.note(cameras)
     return {
         "track": spec.track.name,
@@ -233,9 +233,10 @@ def shot_pair(prop: Proposal, letter: str, cameras: tuple[Camera | None, Camera 
     return (a, b), shots.mapped(cues, cameras, (a.shape, b.shape))
 
 
-def shoot(prop: Proposal, letter: str, cameras: tuple[Camera, Camera], compress_level: int) -> tuple[bytes, bytes, list[dict]]:
+def shoot(prop: Proposal, letter: str, cameras: tuple[Camera, Camera], compress_level: int, png_writer: str = "pillow"
+          ) -> tuple[bytes, bytes, list[dict]]:
     """The pair of answer `letter` as the cameras take it, encoded and checked as written, and its cues mapped."""
     images, cues = shot_pair(prop, letter, cameras)
-    pngs = tuple(encode_png(image, compress_level) for image in images)
+    pngs = tuple(encode_png(image, compress_level, png_writer) for image in images)
     check_shots_written(pngs, images, cues)
     return pngs[0], pngs[1], cues

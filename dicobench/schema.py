@@ -5,10 +5,13 @@ is its `task` ClassLabel value and seeds its rows."""
 
 from __future__ import annotations
 
-import datasets
+from typing import TYPE_CHECKING
 
 from dicobench.tasks.registry import TASK_REGISTRY, get_task
 from dicobench.tasks.registry import TRACKS as _TRACKS
+
+if TYPE_CHECKING:
+    import datasets  # type hints only: `datasets` (and pandas) load when first used
 
 TRACKS = tuple(t.name for t in _TRACKS)
 DIFFERENCE_TASKS = tuple(t.name for t in TASK_REGISTRY if t.track.name == "difference")
@@ -32,6 +35,8 @@ def track_of(task: str) -> str:
 
 
 def features() -> datasets.Features:
+    import datasets  # deferred: `import dicobench` should not load datasets and pandas
+
     return datasets.Features(
         {
             "id": datasets.Value("string"),

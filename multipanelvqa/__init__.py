@@ -1,15 +1,26 @@
 """MultipanelVQA: multipanel images of 2-8 subfigures and three question styles."""
 
-from benchkit import __version__
-from benchkit.release.metric_modules import MODULES
-from multipanelvqa.build import build
-from multipanelvqa.evaluation import evaluate
-from multipanelvqa.prompting import prompt
-from multipanelvqa.scoring import score
+import importlib
+from pathlib import Path
 
-METRIC = str(MODULES / "multipanelvqa_accuracy")  # evaluate.load(METRIC) from any directory
+from benchkit import __version__
+from multipanelvqa.build import build  # eager: the submodule `multipanelvqa.build` would otherwise shadow the function
+
+# evaluate.load(METRIC) from any directory: the folder benchkit.release.metric_modules ships
+METRIC = str(Path(__file__).parent.parent / "benchkit" / "release" / "evaluate_modules" / "multipanelvqa_accuracy")
+
+# The rest of the API loads on first use (see dicobench/__init__.py).
+_LAZY = {"evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompting", "score": "multipanelvqa.scoring"}
 
 __all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'multipanelvqa' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
 
 
 def leaderboard(results, out, *, human=()):

@@ -14,9 +14,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
 
-import datasets
 from tqdm.auto import tqdm
 
 from benchkit.engines.local import check_engine, map_jobs
@@ -24,6 +23,9 @@ from benchkit.cli.errors import UserError
 from benchkit.io.manifest import claim_folder
 from benchkit.io.shards import (Location, ShardWriter, child, complete_shard, exists, glob, remove, remove_shards,
                                 shard_name)
+
+if TYPE_CHECKING:
+    import datasets  # type hints only: `datasets` (and pandas) load when a shard is written
 
 SPLITS = {"test": 0, "train": 1}  # each split owns a disjoint range of seeds (or image sets)
 

@@ -13,9 +13,12 @@ The options change how pages are laid out in the file, never the rows or image b
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-import datasets
 import pyarrow as pa
+
+if TYPE_CHECKING:
+    import datasets
 
 # the chunk sizes `datasets` uses (datasets.config.DEFAULT_CDC_OPTIONS in datasets 5)
 CDC_OPTIONS = {"min_chunk_size": 256 * 1024, "max_chunk_size": 1024 * 1024, "norm_level": 0}
@@ -35,6 +38,8 @@ def _leaves(path: str, pa_type: pa.DataType) -> list[str]:
 
 def writer_options(features: datasets.Features) -> dict:
     """Keyword arguments for `pyarrow.parquet.ParquetWriter` writing rows of `features`."""
+    import datasets  # deferred: loaded with the features it reads
+
     compression = {}
     for field in features.arrow_schema:
         media = isinstance(features[field.name], datasets.Image)

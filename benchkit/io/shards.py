@@ -14,14 +14,17 @@ import json
 import os
 import posixpath
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import datasets
 import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
 from benchkit.io.parquet_options import footer_metadata, writer_options
+
+if TYPE_CHECKING:
+    import datasets  # type hints only: `datasets` (and pandas) load when a shard is written
 
 Location = Path | str  # a local folder or file, or an fsspec URL
 

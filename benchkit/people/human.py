@@ -12,8 +12,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Sequence
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from benchkit.release.card import markdown_table
 from benchkit.cli.errors import UserError
@@ -94,6 +92,9 @@ def table(pooled: dict, series: Sequence[str]) -> str:
 def figure(pooled: dict, series: Sequence[str], models: dict[str, float], path: Path, title: str) -> Path:
     """Accuracy against time limit, one line per series with its CIs; models as dashed lines."""
     labels = list(pooled)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # deferred: matplotlib is slow to import
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(6.5, 4.2))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()

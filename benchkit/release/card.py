@@ -10,14 +10,16 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-import datasets
 import pyarrow.parquet as pq
-from huggingface_hub import DatasetCard, DatasetCardData
 
 from benchkit.io.shards import Location, child, resolve, write_text_atomic
 from benchkit.release.viewer import heavy_pages, viewer_note
+
+if TYPE_CHECKING:
+    import datasets
+    from huggingface_hub import DatasetCardData
 
 TEMPLATE = Path(__file__).with_name("templates") / "dataset_card.md"
 STATS_KEY = "benchmark_stats"  # card metadata: rows per config and answer, image sizes, bytes per row
@@ -107,6 +109,8 @@ def benchmark_card_data(licence: Mapping, pretty_name: str, configs: dict[str, d
     """The metadata every card of a generated benchmark carries (licence, English and machine-made,
     its configs, sizes and the `STATS_KEY` block), plus the benchmark's own `fields` (tags, tasks,
     source datasets)."""
+    from huggingface_hub import DatasetCardData  # deferred, as the Hub client is slow to import
+
     return DatasetCardData(
         **licence,
         pretty_name=pretty_name,
@@ -124,6 +128,8 @@ def benchmark_card_data(licence: Mapping, pretty_name: str, configs: dict[str, d
 
 def render_card(card_data: DatasetCardData, pretty_name: str, summary: str, sections: Sequence[Section]) -> str:
     """The card's text: YAML metadata, title, summary and sections, through the template."""
+    from huggingface_hub import DatasetCard
+
     card = DatasetCard.from_template(card_data, template_path=str(TEMPLATE), pretty_name=pretty_name,
                                      summary=summary.strip(), sections=[s for s in sections if s.body.strip()])
     return str(card).rstrip() + "\n"

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Mapping, Sequence
-
-from matplotlib import rc_context
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from benchkit.eval.completeness import span
 
@@ -25,18 +22,25 @@ HATCHES = ("", "//", "..", "xx", "\\\\", "++", "oo", "--")
 COLUMN_WIDTH = 3.5  # inches: one column of a two-column paper
 FONT = 8
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 
 def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
 def _figure(width: float = COLUMN_WIDTH, height: float = 2.6) -> Figure:
+    from matplotlib.figure import Figure  # deferred: importing matplotlib takes a second every command would pay
+
     return Figure(figsize=(width, height))
 
 
 def save(fig: Figure, path: str | Path) -> Path:
     """Write `path` (PNG, 300 dpi) and the same stem as SVG with its text kept as text (editable,
     searchable); return the PNG path."""
+    from matplotlib import rc_context
+
     path = Path(path)
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "dicobench"}):  # salt: the same SVG bytes each run
         for target in (path.with_suffix(".png"), path.with_suffix(".svg")):

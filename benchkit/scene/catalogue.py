@@ -337,7 +337,11 @@ def kind_of(outer: str, inner: str) -> bool:
     """Whether an `outer` is a kind of `inner` by its name, so that a person asked about an `inner`
     may point at it: `inner` is the head of `outer` ("film camera", "glass of water" for "glasses"),
     not just a word in it ("car battery" is no car, a "hot dog" no dog)."""
-    a, b = _words(inner), _words(outer)
+    return _kind_of(outer, _words(outer), inner, _words(inner))
+
+
+def _kind_of(outer: str, b: list[str], inner: str, a: list[str]) -> bool:
+    """`kind_of` on the names' words (`_words`), computed once per name for the table."""
     if outer == inner or outer in IDIOMS or len(b) <= len(a):
         return False
     return b[-len(a):] == a or b[: len(a)] == a and b[len(a)] == "of"
@@ -346,10 +350,11 @@ def kind_of(outer: str, inner: str) -> bool:
 @functools.lru_cache(maxsize=len(VERSIONS))
 def _lookalike_table(version: str) -> dict[str, frozenset[str]]:
     names = [e.name for e in load_catalogue(version)]
+    words = {n: _words(n) for n in names}  # every worker builds the table: the words are split once, not per pair
     table: dict[str, set[str]] = {n: set() for n in names}
     for a in names:
         for b in names:
-            if kind_of(a, b) or kind_of(b, a):
+            if _kind_of(a, words[a], b, words[b]) or _kind_of(b, words[b], a, words[a]):
                 table[a].add(b)
     for group in LOOKALIKE_GROUPS if version == "audited" else ():  # close at the cue sizes of the hard presets
         for n in group:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field, fields
 
+from benchkit.io.imageio import WRITERS
 from benchkit.scene.camera import CameraBounds
 from benchkit.scene.catalogue import VERSIONS
 
@@ -77,6 +78,10 @@ class Difficulty(Dials):
     # otherwise (lossless at any level; `easy` keeps the first release's 1, the others pay for a
     # 100-row page within the Dataset Viewer's limit, see benchkit.release.viewer)
     png_level: int = 1
+    # ... and the PNG writer (benchkit.io.imageio.encode_png): `hard` takes `sub-up`, as small on
+    # its renders in half the time; `easy` and `extreme` keep Pillow's, `sub-up` writing about 4%
+    # and 2% more bytes on theirs (benchmarks/bench_png.py)
+    png_writer: str = "pillow"
     # not dials either: the bounds each image's camera is drawn within (benchkit.scene.camera), and
     # whether builds at this difficulty shoot through cameras unless told (`--camera`); `easy`
     # writes the clean renders, as the first release did
@@ -87,6 +92,8 @@ class Difficulty(Dials):
         problems = []
         if self.catalogue not in VERSIONS:
             problems.append(f"catalogue must be one of {', '.join(VERSIONS)}, got {self.catalogue!r}")
+        if self.png_writer not in WRITERS:
+            problems.append(f"png writer must be one of {', '.join(WRITERS)}, got {self.png_writer!r}")
         if self.distractors not in DISTRACTORS:
             problems.append(f"distractors must be one of {', '.join(DISTRACTORS)}, got {self.distractors!r}")
         if not 256 <= self.min_canvas <= self.max_canvas <= 8192:
@@ -132,7 +139,7 @@ HARD = Difficulty(
     preset="hard", min_canvas=1920, max_canvas=2048,
     min_size=18, max_size=52, cue_max_size=24,
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
-    marks=60, grain=3.0, cell=2, png_level=6,
+    marks=60, grain=3.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
     distractors="pairs", catalogue="audited", camera_on=True,
 )

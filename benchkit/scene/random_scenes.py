@@ -100,18 +100,21 @@ def place(
     tries: int = 60,
     near: tuple[int, int, int] | None = None,
 ) -> PlacedObject | None:
-    """`template` moved to a random free spot (optionally within `near`=(x, y, radius))."""
+    """`template` moved to a random free spot (optionally within `near`=(x, y, radius)).
+    An object's pixels do not depend on where it stands, so its footprint is drawn once and
+    moved with each try."""
     limit = cfg.max_object_area * scene.width * scene.height
+    x0, y0, w, h = footprint(template)
+    dx, dy = x0 - template.cx, y0 - template.cy
     for _ in range(tries):
         if near:
             cx = int(near[0] + rng.uniform(-near[2], near[2]))
             cy = int(near[1] + rng.uniform(-near[2], near[2]))
         else:
             cx, cy = int(rng.integers(0, scene.width)), int(rng.integers(0, scene.height))
-        cand = dataclasses.replace(template, cx=cx, cy=cy)
-        box = footprint(cand)
-        if box[2] * box[3] <= limit and inside(box, scene.width, scene.height) and not clashes(box, occupied, cfg):
-            return cand
+        box = (cx + dx, cy + dy, w, h)
+        if w * h <= limit and inside(box, scene.width, scene.height) and not clashes(box, occupied, cfg):
+            return dataclasses.replace(template, cx=cx, cy=cy)
     return None
 
 

@@ -45,3 +45,13 @@ def test_the_cli_builds_typed_options():
     assert source_settings("procedural") == Procedural()
     with pytest.raises(UserError, match="apply to photo sources"):
         source_settings("procedural", test_photos=0.5)
+
+
+@pytest.mark.parametrize("difficulty, level, writer", [("easy", 1, "pillow"), ("hard", 6, "sub-up"), ("extreme", 6, "pillow")])
+def test_a_difficulty_chooses_the_png_level_and_writer(difficulty, level, writer):
+    from dicobench.build import generation_options
+
+    opts, _, _ = generation_options(Options.of(difficulty=difficulty))
+    assert (opts.compress_level, opts.png_writer) == (level, writer)
+    opts, _, _ = generation_options(Options.of(difficulty=difficulty, compress_level=9))
+    assert (opts.compress_level, opts.png_writer) == (9, writer)  # the level is the user's, the writer the preset's

@@ -1,0 +1,24 @@
+"""`import dicobench` (and every worker process a build spawns) stays light: the heavy libraries
+load where they are used."""
+
+import subprocess
+import sys
+
+HEAVY = ("matplotlib", "pandas", "datasets", "huggingface_hub")
+
+
+def loaded_after(statement: str) -> list[str]:
+    code = f"import sys; {statement}; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split()
+
+
+def test_import_dicobench_loads_none_of_the_heavy_libraries():
+    assert loaded_after("import dicobench; dicobench.build; dicobench.METRIC") == []
+
+
+def test_the_lazy_api_still_loads_on_use():
+    assert "matplotlib" not in loaded_after("from dicobench import score, prompt, cameras")
+    assert loaded_after("from dicobench import evaluate")  # evaluation brings its own (scoring charts)
+    out = subprocess.run([sys.executable, "-c", "import dicobench, os; print(os.path.isdir(dicobench.METRIC))"],
+                         check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "True"
