@@ -165,6 +165,20 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
     p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
                                    "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+    p.add_argument("--limit", type=positive_int, metavar="N",
+                   help="the predictions answer the first N rows of the split (eval --limit N): the other rows are "
+                        "unscored, so the result is incomplete and reports accuracy bounds over the whole split")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="score predictions that answer only some rows (a smoke test such as lmms-eval --limit): "
+                        "the rows without a prediction are unscored and the result reports bounds, not an accuracy")
+
+
+def partial_reason(missing: int) -> str:
+    """What an incomplete result's message says of the rows a partial run did not answer."""
+    return f"{missing} rows have no prediction (a partial run)" if missing else ""
+
+
+PARTIAL_REMEDY = "score a run over every row for a headline accuracy"
 
 
 def run_options(args: argparse.Namespace):
