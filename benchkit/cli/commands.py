@@ -51,15 +51,22 @@ def redact(message: str, argv: Sequence[str]) -> str:
     return message
 
 
-def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
-    """Build the parser from `registrars` (each adds one subcommand whose handler is `args.func`)
-    and run it: 0 on success, 2 with a single `error:` line on bad input."""
+def build_parser(prog: str, description: str, registrars: Iterable[Registrar]) -> argparse.ArgumentParser:
+    """The command's parser: each of `registrars` adds one subcommand whose handler is `args.func`
+    (the docs' CLI reference is generated from it)."""
     parser = OneLineParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"{prog} {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     for register in registrars:
         register(sub)
+    return parser
+
+
+def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
+    """Build the parser from `registrars` and run it: 0 on success, 2 with a single `error:` line
+    on bad input."""
+    parser = build_parser(prog, description, registrars)
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
