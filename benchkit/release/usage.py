@@ -2,7 +2,8 @@
 
 `push` records the repo id it publishes to in the build folder (`REPO_FILE`, never uploaded)
 before it rewrites the card, so the card on the Hub says `load_dataset("ORG/NAME", ...)`; a
-card never pushed names the build folder by its own name (run the code beside that folder).
+card never pushed loads the folder it sits in (`os.getcwd()`, `"$PWD"`: run the code from inside
+it), so that its bytes do not depend on where the build was written.
 """
 
 from __future__ import annotations
@@ -25,11 +26,6 @@ def recorded_repo(out: Location) -> str | None:
     return read_json(path).get("repo_id") if exists(path) else None
 
 
-def where(out: Location) -> str:
-    """What the card's code loads: the repo id `push` recorded, else the folder's name."""
-    return recorded_repo(out) or str(out).rstrip("/").rsplit("/", 1)[-1]
-
-
 @dataclass(frozen=True)
 class Usage:
     """How one benchmark is loaded and scored, for its card."""
@@ -43,19 +39,20 @@ class Usage:
 
 def section(out: Location, usage: Usage) -> Section:
     """The "Load and score" section of the card of the build in `out`."""
-    path = where(out)
-    pushed = recorded_repo(out) is not None
+    repo = recorded_repo(out)
+    python, shell = (f'"{repo}"', repo) if repo else ("os.getcwd()", '"$PWD"')
+    imports = "" if repo else "import os\n\n"
     body = (
-        ("" if pushed else f"Run these beside the build folder `{path}` (once pushed, its card names the Hub repo).\n\n")
-        + "```python\nfrom datasets import load_dataset\n\n"
-        f'ds = load_dataset("{path}", "{usage.config}", split="test")  # or "{usage.default}", every row\n```\n\n'
+        ("" if repo else "Run these from inside the build folder (once pushed, the card names its Hub repo).\n\n")
+        + f"```python\n{imports}from datasets import load_dataset\n\n"
+        f'ds = load_dataset({python}, "{usage.config}", split="test")  # or "{usage.default}", every row\n```\n\n'
         f"Score any model with the `{usage.command}` package (`pip install dicobench`): a Python function, "
         "a transformers model (`hf:ID`) or any OpenAI-compatible endpoint (`openai:MODEL`):\n\n"
-        f"```python\nimport {usage.command}\n\n"
-        f'scores = {usage.command}.evaluate("{path}", lambda images, prompt: "A", limit=8)  # your model here\n'
+        f"```python\n{imports}import {usage.command}\n\n"
+        f'scores = {usage.command}.evaluate({python}, lambda images, prompt: "A", limit=8)  # your model here\n'
         'print(scores["accuracy"])\n```\n\n'
-        f"```bash\n{usage.command} eval --dataset {path} --model openai:gpt-4o --out runs/gpt-4o\n"
-        f"{usage.command} score runs/gpt-4o/predictions.jsonl --dataset {path}\n```\n\n"
+        f"```bash\n{usage.command} eval --dataset {shell} --model openai:gpt-4o --out ../runs/gpt-4o\n"
+        f"{usage.command} score ../runs/gpt-4o/predictions.jsonl --dataset {shell}\n```\n\n"
         f"or with `evaluate`, on replies you already have:\n\n"
         f"```python\nimport evaluate\nimport {usage.command}\n\n"
         f"replies = [\"The answer is (A).\"] * len(ds)  # your model's replies, one per row\n"

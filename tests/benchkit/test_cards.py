@@ -178,8 +178,8 @@ def test_the_cards_code_runs_and_names_the_repo_once_pushed(dico, tmp_path, fake
     card = (build / "README.md").read_text()
     assert "kind colour distance" not in card  # a column that was 0 for every task
     blocks = python_blocks(card.split("## Uses")[0])
-    assert len(blocks) == 3 and 'load_dataset("dico", "attribute", split="test")' in blocks[0]
-    monkeypatch.chdir(tmp_path)  # beside the build folder, as the card says
+    assert len(blocks) == 3 and 'load_dataset(os.getcwd(), "attribute", split="test")' in blocks[0]
+    monkeypatch.chdir(build)  # inside the build folder, as the card says
     printed = run_blocks(blocks, capsys)
     assert len(printed) == 2 and all(0 <= float(x) <= 1 for x in printed)  # evaluate()'s and the metric's accuracy
 
@@ -187,7 +187,7 @@ def test_the_cards_code_runs_and_names_the_repo_once_pushed(dico, tmp_path, fake
     capsys.readouterr()
     repo = fake_hub.root / "someone/dicobench"
     pushed = (repo / "README.md").read_text()
-    assert 'load_dataset("someone/dicobench", "attribute"' in pushed and '"dico"' not in pushed
+    assert 'load_dataset("someone/dicobench", "attribute"' in pushed and "os.getcwd()" not in pushed
     assert "dicobench eval --dataset someone/dicobench" in pushed
     assert not (repo / ".hub.json").exists()  # the record stays in the build folder
     load = datasets.load_dataset
@@ -202,6 +202,6 @@ def test_the_cards_code_runs_and_names_the_repo_once_pushed(dico, tmp_path, fake
 def test_the_multipanelvqa_cards_code_runs(mpv, tmp_path, monkeypatch, capsys):
     card = (mpv / "README.md").read_text()
     blocks = python_blocks(card.split("## Uses")[0])
-    assert f'load_dataset("{mpv.name}", "original", split="test")' in blocks[0]
-    monkeypatch.chdir(mpv.parent)
+    assert 'load_dataset(os.getcwd(), "original", split="test")' in blocks[0]
+    monkeypatch.chdir(mpv)
     assert len(run_blocks(blocks, capsys)) == 2

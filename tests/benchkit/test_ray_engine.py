@@ -41,15 +41,12 @@ def _same_build(local, ray_out):
 
 def test_dicobench_ray_equals_local(tmp_path, local_ray):
     options = dict(per_task=2, tasks="attribute,instance", split="train", rows_per_shard=1, progress=False)
-    # folders of one name: the card's code names the folder it loads
-    _same_build(build(tmp_path / "local" / "bench", num_proc=1, **options),
-                build(tmp_path / "ray" / "bench", engine="ray", **options))
+    _same_build(build(tmp_path / "local", num_proc=1, **options), build(tmp_path / "ray", engine="ray", **options))
 
 
 def test_multipanelvqa_ray_equals_local(tmp_path, local_ray):
     options = dict(layouts="6,7", sources="procedural_edit", configs="original,captions", images_per_shard=1, progress=False)
-    _same_build(build_multipanel(tmp_path / "local" / "bench", num_proc=1, **options),
-                build_multipanel(tmp_path / "ray" / "bench", engine="ray", **options))
+    _same_build(build_multipanel(tmp_path / "local", num_proc=1, **options), build_multipanel(tmp_path / "ray", engine="ray", **options))
 
 
 def test_ray_workers_refuse_a_train_split_sharing_test_scenes(tmp_path, local_ray, capsys):
