@@ -7,7 +7,7 @@ import json
 import statistics
 from collections import Counter
 
-from benchkit.release import citations
+from benchkit.release import citations, usage
 from benchkit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
                                    markdown_table, shard_sizes, write_card_file)
 from benchkit.people.decisions import REVIEW_REJECTION
@@ -202,6 +202,9 @@ LIMITATIONS = (
 )
 
 
+USAGE = usage.Usage("dicobench", "attribute", "all", "dicobench.METRIC",
+                    'tasks=ds["task"], options=ds["options"]')
+
 SCENE_COLUMNS = ["objects", "namesake"]  # procedural rows only (photo rows, and rows built before, have no scene)
 SCENE_KEYS = ("objects_median", "namesake_share")
 
@@ -230,9 +233,9 @@ def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> l
                                  + [f"visible @{s}" for s in VIEW_SIDES] + scene_columns + ["rows"], diff)]
     if common:
         parts += ["Commonality rows (medians over both images: objects, the shared object's size in px and share of the "
-                  "image, other objects of its kind and of its colour, Lab distance of the nearest same-kind decoy's colour):",
-                  markdown_table(["task", "objects", "shared px", "shared share", "same kind", "same colour",
-                                  "kind colour distance", "rows"], common)]
+                  "image, other objects of its kind and of its colour):",
+                  markdown_table(["task", "objects", "shared px", "shared share", "same kind", "same colour", "rows"],
+                                 common)]
     return parts if len(parts) > 1 else []
 
 
@@ -296,11 +299,11 @@ def _photo_note(manifest: dict) -> str:
     return note
 
 
-def card_sections(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]], licence: Licence) -> list[Section]:
+def card_sections(out: Location, manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]]],
+                  licence: Licence) -> list[Section]:
     """The card's sections, in order, keyed so that others can be inserted (`insert_section`)."""
     return [
-        Section("load", "Load", "```python\nfrom datasets import load_dataset\n"
-                'ds = load_dataset("path/or/repo", "attribute", split="test")  # or "all"\n```'),
+        usage.section(out, USAGE),
         Section("uses", "Uses", USES),
         Section("structure", "Dataset structure", _structure(manifests, stats)),
         Section("creation", "Dataset creation", _creation(manifests, stats)),
@@ -356,7 +359,7 @@ def write_card(out: Location) -> Location:
         task_ids=["visual-question-answering", "multiple-choice-qa"],
         tags=["multi-image", "fine-grained-perception", "synthetic", "high-resolution"],
     )
-    sections = card_sections(manifests, stats, licence)
+    sections = card_sections(out, manifests, stats, licence)
     from dicobench.people import CRITERIA  # deferred: it imports this module
 
     review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA],

@@ -138,7 +138,6 @@ def summary(rows: list[dict]) -> dict:
         }
     common = [r for r in rows if r.get("shared_size")]
     if common:
-        near = [r["nearest_kind_colour"] for r in common if r["nearest_kind_colour"] is not None]
         return {
             "rows": len(common),
             "objects_median": statistics.median(r["objects"] for r in common),
@@ -146,6 +145,5 @@ def summary(rows: list[dict]) -> dict:
             "shared_share_median": statistics.median(r["shared_share"] for r in common),
             "same_kind_median": statistics.median(r["same_kind"] for r in common),
             "same_colour_median": statistics.median(r["same_colour"] for r in common),
-            "nearest_kind_colour_median": statistics.median(near) if near else None,
         }
     return {"rows": 0}

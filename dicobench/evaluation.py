@@ -77,16 +77,24 @@ def benchmark(mode: str = "direct", view: str = "full", judge: Sequence[str] = (
 def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "test", view: str = "full",
              mode: str = "direct", out: str | Path | None = None, limit: int | None = None,
              name: str | None = None, judge: str | None = None, judge_base_url: str | None = None,
-             judge_api_key: str | None = None, judge_cache: str | Path | None = None, **runner_options) -> dict:
+             judge_api_key: str | None = None, judge_cache: str | Path | None = None, progress: bool = False,
+             concurrency: int | None = None, raise_on_error: bool = False, allow_partial: bool = False,
+             **runner_options) -> dict:
     """Ask `model` every row (those not answered in `out` yet) and score; the scores.json dict.
 
     `model` is a function `(images: list[PIL.Image.Image], prompt: str) -> str` (the two
     images in order and the multiple-choice prompt), a `benchkit.eval.runners.Runner`, or a spec
     such as "hf:ORG/MODEL" or "openai:gpt-4o" built with `runner_options` (batch_size,
-    concurrency, base_url, dtype, ...). With `out` the predictions file is the one `dicobench
-    eval` writes, and a second call resumes it. While rows fail the result is incomplete
-    (`complete` False, `accuracy_lower`/`accuracy_upper` instead of `accuracy`). `judge`
+    base_url, dtype, ...). `concurrency` calls a function from that many threads (requests in
+    flight for "openai:"); replies are kept in row order. `progress` shows a bar.
+
+    With `out` the predictions file is the one `dicobench eval` writes, and a second call
+    resumes it. While rows fail the result is incomplete (`complete` False,
+    `accuracy_lower`/`accuracy_upper` instead of `accuracy`); `raise_on_error` raises the first
+    failure instead. `limit` asks the first N rows, scored as those N rows, or with
+    `allow_partial` as a partial run of the whole split (bounds, `complete` False). `judge`
     ("openai:MODEL", with its endpoint, key and cache) adds the error analysis of wrong answers."""
     judged = judge_arguments(judge, judge_base_url, judge_api_key, judge_cache)
     return evaluation.evaluate(benchmark(mode, view, judged), str(dataset), model, config=config, split=split, out=out,
-                               limit=limit, name=name, runner_options=runner_options)
+                               limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
+                               progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)

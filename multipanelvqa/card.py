@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from benchkit.release import citations
+from benchkit.release import citations, usage
 from benchkit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
                                    markdown_table, shard_sizes, write_card_file)
 from benchkit.release.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
@@ -178,12 +178,17 @@ def _licence(out: Location, synthetic: dict[str, dict], real: dict | None) -> Li
     return combine(licences) if licences else GLYPHS
 
 
+def splits_config(splits: dict[str, list[str]]) -> str:
+    """The config the card's code loads: the first the test split has (original, when built)."""
+    return next(iter(splits.get("test") or next(iter(splits.values()), [DEFAULT_CONFIG])))
+
+
 def card_sections(out: Location, synthetic: dict[str, dict], real: dict | None, splits: dict[str, list[str]],
                   licence: Licence) -> list[Section]:
     """The card's sections, in order, keyed so that others can be inserted (`insert_section`)."""
     return [
-        Section("load", "Load", "```python\nfrom datasets import load_dataset\n"
-                'ds = load_dataset("path/or/repo", "original", split="test")  # or "all"\n```'),
+        usage.section(out, usage.Usage("multipanelvqa", splits_config(splits), DEFAULT_CONFIG, "multipanelvqa.METRIC",
+                                       'questions=ds["question"], question_types=ds["question_type"]')),
         Section("uses", "Uses", USES),
         Section("structure", "Dataset structure", _structure(out, splits)),
         Section("creation", "Dataset creation", _creation(out, synthetic, real)),

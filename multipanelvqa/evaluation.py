@@ -60,11 +60,14 @@ def benchmark(view: str = "full") -> evaluation.Benchmark:
 
 def evaluate(dataset: str | Path, model, *, config: str = DEFAULT_CONFIG, split: str = "test", view: str = "full",
              out: str | Path | None = None, limit: int | None = None, name: str | None = None,
-             **runner_options) -> dict:
+             progress: bool = False, concurrency: int | None = None, raise_on_error: bool = False,
+             allow_partial: bool = False, **runner_options) -> dict:
     """Ask `model` every question (those not answered in `out` yet) and score by rules; the
     scores.json dict. `model` is a function `(images, prompt) -> str` (the composite image and
     the question with its answer instruction), a Runner, or a spec like "openai:gpt-4o" built
-    with `runner_options`. While rows fail the result is incomplete (`complete` False,
-    `accuracy_lower`/`accuracy_upper` instead of `accuracy`)."""
+    with `runner_options`. `progress`, `concurrency`, `raise_on_error`, `limit` and
+    `allow_partial` work as in `dicobench.evaluate`. While rows fail the result is incomplete
+    (`complete` False, `accuracy_lower`/`accuracy_upper` instead of `accuracy`)."""
     return evaluation.evaluate(benchmark(view), str(dataset), model, config=config, split=split, out=out,
-                               limit=limit, name=name, runner_options=runner_options)
+                               limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
+                               progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)

@@ -11,7 +11,6 @@ nor left out; a result with unscored rows is incomplete and reports accuracy bou
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Hashable, Sequence
 
@@ -19,93 +18,15 @@ import numpy as np
 
 from benchkit.eval.reply_cache import default_cache_dir
 from benchkit.eval.completeness import bounded, completeness
-from benchkit.eval.extract import extract_choice
 from benchkit.eval.stats import cluster_bootstrap_ci
 from multipanelvqa.factors import check_names as check_factor_names
 from multipanelvqa.factors import factors as compare_factors
 from multipanelvqa.schema import LAYOUT_STYLES
+from multipanelvqa.rules import (CHOICE_LETTERS, PROMPT_ANSWER, PROMPT_CHOICE, judge_prompt, judge_verdict,  # noqa: F401
+                                 normalise, rule_verdict)
 
 QUESTION_TYPES = ("q1", "q2", "q3")
 SUBSETS = ("synthetic", "real_world")
-CHOICE_LETTERS = "abcd"
-
-# Appendix D, Table 6 (a): Q1 and Q2 answers.
-PROMPT_ANSWER = (
-    "For question: {question}\n"
-    "Compare the following answers:\n"
-    "Text 1: {output}\n"
-    "Text 2: {gt}\n"
-    "Does the first one contain all key information in the second one? (yes/no)\n"
-    "Answer:"
-)
-# Appendix D, Table 6 (b): Q3 multiple choice.
-PROMPT_CHOICE = (
-    "For question: {question}\n"
-    "Ground truth: {gt}\n"
-    "Model predicted answer: {output}\n"
-    "Based on the question and the ground truth answer, is the model's predicted answer correct? "
-    "If multi-choice is provided, think about which choice is selected by the model, is it correct? "
-    "(please answer yes/no)"
-)
-
-_NUMBERS = {
-    w: str(i)
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-_PUNCT = re.compile(r"[^\w\s.]|(?<!\d)\.|\.(?!\d)")
-_ARTICLES = {"a", "an", "the"}
-
-
-def normalise(text: str) -> str:
-    """Lower case, no punctuation or articles, number words as digits."""
-    words = _PUNCT.sub(" ", text.lower()).split()
-    return " ".join(_NUMBERS.get(w, w) for w in words if w not in _ARTICLES)
-
-
-def rule_verdict(prediction: str | None, reference: str, question_type: str, choices: Sequence[str] = ()) -> bool | None:
-    """True or False when the rules can tell; None when only a judge could."""
-    if not prediction or not prediction.strip():
-        return False
-    if question_type == "q3":
-        letter = reference.strip().strip("()[]. ").lower()
-        if len(letter) == 1 and letter in CHOICE_LETTERS:
-            read = extract_choice(prediction, list(choices) or None, letters=CHOICE_LETTERS)
-            return None if read is None else read == letter
-    pred, ref = normalise(prediction), normalise(reference)
-    if pred and pred == ref:
-        return True
-    if ref in ("yes", "no"):
-        said = _yes_no(pred)
-        return None if said is None else said == ref
-    if ref.replace(".", "", 1).isdigit():
-        numbers = {w for w in pred.split() if w.replace(".", "", 1).isdigit()}
-        return None if len(numbers) != 1 else numbers.pop() == ref
-    return None
-
-
-def _yes_no(normalised: str) -> str | None:
-    words = normalised.split()
-    if words and words[0] in ("yes", "no"):
-        return words[0]
-    said = {w for w in words if w in ("yes", "no")}
-    return said.pop() if len(said) == 1 else None
-
-
-def judge_prompt(question: str, prediction: str, reference: str, question_type: str, choices: Sequence[str] = ()) -> str:
-    if question_type != "q3":
-        return PROMPT_ANSWER.format(question=question, output=prediction, gt=reference)
-    if choices and not all(c in question for c in choices):
-        question += "\n" + "\n".join(f"{letter}. {c}" for letter, c in zip(CHOICE_LETTERS, choices))
-    return PROMPT_CHOICE.format(question=question, output=prediction, gt=reference)
-
-
-def judge_verdict(reply: str | None) -> bool | None:
-    """The judge's yes/no; None when it said neither (or both)."""
-    said = _yes_no(normalise(reply)) if reply else None
-    return None if said is None else said == "yes"
 
 
 def score(

@@ -51,15 +51,22 @@ def redact(message: str, argv: Sequence[str]) -> str:
     return message
 
 
-def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
-    """Build the parser from `registrars` (each adds one subcommand whose handler is `args.func`)
-    and run it: 0 on success, 2 with a single `error:` line on bad input."""
+def build_parser(prog: str, description: str, registrars: Iterable[Registrar]) -> argparse.ArgumentParser:
+    """The command's parser: each of `registrars` adds one subcommand whose handler is `args.func`
+    (the docs' CLI reference is generated from it)."""
     parser = OneLineParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"{prog} {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     for register in registrars:
         register(sub)
+    return parser
+
+
+def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
+    """Build the parser from `registrars` and run it: 0 on success, 2 with a single `error:` line
+    on bad input."""
+    parser = build_parser(prog, description, registrars)
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
@@ -165,6 +172,20 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
     p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
                                    "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+    p.add_argument("--limit", type=positive_int, metavar="N",
+                   help="the predictions answer the first N rows of the split (eval --limit N): the other rows are "
+                        "unscored, so the result is incomplete and reports accuracy bounds over the whole split")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="score predictions that answer only some rows (a smoke test such as lmms-eval --limit): "
+                        "the rows without a prediction are unscored and the result reports bounds, not an accuracy")
+
+
+def partial_reason(missing: int) -> str:
+    """What an incomplete result's message says of the rows a partial run did not answer."""
+    return f"{missing} rows have no prediction (a partial run)" if missing else ""
+
+
+PARTIAL_REMEDY = "score a run over every row for a headline accuracy"
 
 
 def run_options(args: argparse.Namespace):

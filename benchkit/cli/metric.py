@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from benchkit.cli.commands import Registrar
-from benchkit.release.metric_modules import publish
+from benchkit.release.metric_modules import default_requirement, publish
 
 
 def make_register(name: str) -> Registrar:
@@ -24,7 +24,12 @@ def make_register(name: str) -> Registrar:
         parser.add_argument("--private", action="store_true", help="create the Space private")
         parser.add_argument("--token", help="Hub token with write access; default: HF_TOKEN or the saved login")
         parser.add_argument("--dry-run", action="store_true", help="list the files it would upload, without the Hub")
+        parser.add_argument("--requirement", metavar="SPEC",
+                            help=f"what the Space's requirements.txt installs (default {default_requirement()}, "
+                                 "this release from the package index; e.g. 'dicobench @ git+https://...@TAG' "
+                                 "for a release that is not there)")
         parser.set_defaults(func=lambda args: print(publish(name, args.repo_id, token=args.token,
-                                                              private=args.private, dry_run=args.dry_run)))
+                                                              private=args.private, dry_run=args.dry_run,
+                                                              requirement=args.requirement)))
 
     return register

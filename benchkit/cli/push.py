@@ -10,6 +10,7 @@ from benchkit.cli.commands import Registrar
 from benchkit.cli.errors import UserError
 from benchkit.release.hub import plan_push, push_folder, read_metadata
 from benchkit.release.licences import USER_LICENCE_FILE, state_licence
+from benchkit.release.usage import record_repo, recorded_repo
 from benchkit.io.shards import remove
 
 
@@ -58,6 +59,10 @@ def _push(args: argparse.Namespace, write_card: Callable[[Path], object]) -> int
     if args.dry_run:
         print(plan_push(args.dir, args.repo_id, args.split).describe())
         return 0
+    plan_push(args.dir, args.repo_id, args.split)  # a valid build and repo id, before the card changes
+    if recorded_repo(args.dir) != args.repo_id:  # the card's code then loads from this repo
+        record_repo(args.dir, args.repo_id)
+        write_card(args.dir)
     url = push_folder(
         args.dir,
         args.repo_id,

@@ -21,6 +21,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from benchkit.io.dataset_input import check_features
 from benchkit.cli.errors import UserError
 from benchkit.io.lazy_images import open_image
 from benchkit.io.predictions import load_split
-from benchkit.eval.runners import Prompt, Runner, as_runner, check_options, runner_class
+from benchkit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
@@ -62,6 +63,10 @@ class Benchmark:
     columns: Sequence[str] = ()  # the columns prompt and parse read
 
 
+class ModelError(RuntimeError):
+    """A model call failed and the caller asked to stop there (`raise_on_error`)."""
+
+
 def interleave(images: Sequence, text: str) -> list:
     """Prompt parts: several images each introduced as "Image i:" (docs/ARCHITECTURE.md), then the text."""
     if len(images) == 1:
@@ -74,16 +79,22 @@ def interleave(images: Sequence, text: str) -> list:
 
 def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: str = "test",
              out: str | Path | None = None, limit: int | None = None, name: str | None = None,
-             runner_options: dict | None = None, progress: bool = False,
-             log: Callable[[str], None] | None = None) -> dict:
+             runner_options: dict | None = None, progress: bool = False, allow_partial: bool = False,
+             raise_on_error: bool = False, log: Callable[[str], None] | None = None) -> dict:
     """Answer the rows of `dataset` not answered yet in `out`, then score them all; the scores.
 
     `model` is a Runner, a spec such as "hf:ORG/MODEL" (built with `runner_options`), or a
-    function `(images, prompt) -> str`. Without `out` the predictions live in a temporary
-    folder for this call only. `log` gets the progress lines and the score table (default:
-    silent). While rows keep failing the scores are incomplete: `complete` is False and
-    `accuracy_lower`/`accuracy_upper` stand for `accuracy`; a rerun with the same `out` asks
-    only those rows."""
+    function `(images, prompt) -> str` (of the options, `concurrency` alone applies to it: that
+    many threads call it, replies kept in row order). Without `out` the predictions live in a
+    temporary folder for this call only. `log` gets the progress lines and the score table
+    (default: silent); `progress` shows a bar. While rows keep failing the scores are
+    incomplete: `complete` is False and `accuracy_lower`/`accuracy_upper` stand for `accuracy`;
+    a rerun with the same `out` asks only those rows. `raise_on_error` raises the first failure
+    instead (what was answered before it stays in `out`).
+
+    `limit` N asks the first N rows; they are scored as a selection of N rows (`split` "test[:N]"),
+    or, with `allow_partial`, as the partial run over the whole split that they are: the rows not
+    asked are unscored and the result reports bounds."""
     if benchmark.configs and config not in benchmark.configs:
         raise UserError(f"unknown config {config!r}; expected one of {', '.join(benchmark.configs)}")
     if limit is not None and limit < 1:
@@ -91,12 +102,20 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
     spec = model if isinstance(model, str) else None
     options = dict(runner_options or {})
     asked_tokens = options.get("max_new_tokens")  # run.json records what the user asked, not defaults
+    threads = options.pop("concurrency", None) if spec is None else None
     if spec is not None:  # an unknown runner or option is refused before any data or weights load
         check_options(spec, options)
         if runner_class(spec).caps_tokens and options.get("max_new_tokens") is None:
             options["max_new_tokens"] = benchmark.local_max_new_tokens
     elif any(v is not None for v in options.values()):
-        raise UserError(f"runner options ({', '.join(options)}) apply only when model is a spec such as 'hf:ID'")
+        given = ", ".join(k for k, v in options.items() if v is not None)
+        raise UserError(f"runner options ({given}) apply only when model is a spec such as 'hf:ID'")
+    if threads is not None and (isinstance(model, Runner) or not callable(model)):
+        raise UserError("concurrency applies to a function model or a spec; a Runner keeps its own")
+    if threads is not None and threads < 1:
+        raise UserError("concurrency must be at least 1")
+    if spec is None and not isinstance(model, Runner) and callable(model):
+        model = CallableRunner(model, concurrency=threads or 1, raise_on_error=raise_on_error)
     label = name or spec or getattr(model, "__qualname__", type(model).__qualname__)
     selection = f"{split}[:{limit}]" if limit else split
     say = log or (lambda line: None)
@@ -122,8 +141,21 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         say(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask {label}")
         if todo:  # failed rows stay unscored: the scores are incomplete (benchkit.eval.completeness)
             with as_runner(model, **options) as runner:
-                ask(rows, todo, path, benchmark, runner, progress=progress)
-        return _score(benchmark, path, dataset, config, selection, folder, label, say)
+                ask(rows, todo, path, benchmark, runner, progress=progress, raise_on_error=raise_on_error)
+        scored = (split, ["--limit", str(limit)]) if allow_partial and limit else (selection, [])
+        result, hint = _score(benchmark, path, dataset, config, scored, folder, label, say)
+        if hint:  # the score command's own advice fits a folder one can rerun in, not a temporary one
+            print(hint if out is not None else _without_folder(benchmark.name, result, path), file=sys.stderr)
+        return result
+
+
+def _without_folder(name: str, result: dict, path: Path) -> str:
+    """The incomplete result's line when the predictions lived in a temporary folder."""
+    errors = [r["error"] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if r.get("error")]
+    first = f"; the first error: {errors[0]}" if errors else ""
+    return (f"{name}.evaluate: incomplete: {result['unscored']} rows unscored ({len(errors)} model calls failed"
+            f"{first}); pass out=FOLDER to keep the answers and ask only the failed rows again, or "
+            "raise_on_error=True to stop at the first failure")
 
 
 @contextlib.contextmanager
@@ -139,20 +171,22 @@ def _removed_unless_answered(folder: Path | None) -> Iterator[None]:
         raise
 
 
-def _score(benchmark: Benchmark, path: Path, dataset: str, config: str, split: str, out: Path, label: str,
-           say: Callable[[str], None]) -> dict:
-    """The benchmark's `score` subcommand on the predictions; the scores.json it writes."""
+def _score(benchmark: Benchmark, path: Path, dataset: str, config: str, scored: tuple[str, list[str]], out: Path,
+           label: str, say: Callable[[str], None]) -> tuple[dict, str]:
+    """The benchmark's `score` subcommand on the predictions: the scores.json it writes, and the
+    line it printed on stderr (an incomplete result's advice; "" for a complete one)."""
+    split, partial = scored
     parser = argparse.ArgumentParser(prog=f"{benchmark.name} score")
     benchmark.score_register(parser.add_subparsers(dest="command", required=True))
     extra = [a.format(name=label) for a in benchmark.score_args]
     args = parser.parse_args(["score", str(path), "--dataset", str(dataset), "--config", config,
-                              "--split", split, "--out", str(out), *extra])
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
+                              "--split", split, "--out", str(out), *partial, *extra])
+    printed, warned = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(warned):
         args.func(args)
     if printed.getvalue():
         say(printed.getvalue().rstrip("\n"))
-    return json.loads((out / SCORES).read_text())
+    return json.loads((out / SCORES).read_text()), warned.getvalue().rstrip("\n")
 
 
 def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None) -> None:
@@ -200,9 +234,11 @@ def _image_columns(rows) -> list[str]:
     return [c for c, f in rows.features.items() if isinstance(f, datasets.Image)]
 
 
-def ask(rows, todo: list[int], path: Path, benchmark: Benchmark, runner: Runner, *, progress: bool = False) -> int:
+def ask(rows, todo: list[int], path: Path, benchmark: Benchmark, runner: Runner, *, progress: bool = False,
+        raise_on_error: bool = False) -> int:
     """Ask `runner` the `todo` rows (indices into `rows`), appending one line per reply as it
-    comes; the number that failed."""
+    comes; the number that failed. With `raise_on_error` a failed reply raises `ModelError`
+    (the replies before it are written)."""
     import datasets
 
     features = rows.features
@@ -228,6 +264,8 @@ def ask(rows, todo: list[int], path: Path, benchmark: Benchmark, runner: Runner,
         with tqdm(total=len(todo), desc=f"{benchmark.name} eval", unit="row", disable=not progress) as bar:
             for position, reply in runner.stream(prompts()):
                 row = light[todo[position]]
+                if raise_on_error and reply.error is not None:
+                    raise ModelError(f"the model failed on row {row['id']}: {reply.error}")
                 record = {
                     "id": row["id"], "task": plain(benchmark.task_column, row[benchmark.task_column]),
                     "response": reply.text,

@@ -82,6 +82,8 @@ def align(predictions: dict[str, str | None], ids: Sequence[str], what: str) -> 
             f"predictions do not match {what}: {len(predictions)} predictions for {len(ids)} rows"
             + _sample(", missing ids", missing)
             + _sample(", unknown ids", unknown)
+            + (" (a partial run? score --allow-partial or --limit N counts those rows unscored)"
+               if missing and not unknown else "")
         )
     return [predictions[i] for i in ids]
 
@@ -114,15 +116,33 @@ def read_sample(predictions: str | Path) -> dict | None:
 
 
 def join(records: dict[str, tuple[str | None, str | None]], ref: dict[str, list], what: str,
-         sample: dict | None = None) -> tuple[dict[str, list], list[str | None], list[bool]]:
+         sample: dict | None = None, *, limit: int | None = None,
+         allow_partial: bool = False) -> tuple[dict[str, list], list[str | None], list[bool]]:
     """The rows to score: (reference columns, responses, unscored flags), in dataset order.
 
     A model's predictions (`sample` None) must answer every row of `ref`; a failed call is unscored.
+    A partial run answers fewer: `limit` N says it asked the first N rows (as `eval --limit` and
+    lmms-eval's `--limit` do), `allow_partial` accepts any subset; the rows it did not ask stay in
+    the result, unscored, so the headline is a pair of bounds and never the accuracy of a subset.
+    An id outside `ref` is refused either way.
     A study session scores the rows its `sample` declares: one without an answer yet (the session
     is unfinished) is unscored, never dropped, and a timed-out item (response None) counts wrong."""
-    if sample is None:
+    if sample is None and limit is None and not allow_partial:
         responses = align(texts(records), ref["id"], what)
         return ref, responses, [records[i][1] is not None for i in ref["id"]]
+    if sample is None:
+        ids = ref["id"]
+        known = set(ids)
+        unknown = [i for i in records if i not in known]
+        beyond = [i for i in ids[limit:] if i in records] if limit is not None else []
+        missing = [] if allow_partial else [i for i in ids[:limit] if i not in records]
+        if unknown or beyond or missing:
+            raise UserError(f"predictions do not match {what}" + _sample(", unknown ids", unknown)
+                            + _sample(f", ids beyond the first {limit} rows", beyond)
+                            + _sample(f", missing ids among the first {limit} rows", missing)
+                            + (" (--allow-partial scores any subset)" if missing else ""))
+        return ref, [records[i][0] if i in records else None for i in ids], \
+            [i not in records or records[i][1] is not None for i in ids]
     asked = set(sample["ids"])
     keep = [k for k, i in enumerate(ref["id"]) if i in asked]
     found = {ref["id"][k] for k in keep}

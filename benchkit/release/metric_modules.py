@@ -5,7 +5,8 @@
 `evaluate.load(dicobench.METRIC)` works from any directory once the package is installed.
 `publish` lays a module out as an `evaluate` metric repository on the Hub (a Space holding
 `<name>.py`, a README card with its YAML header, a Gradio `app.py` and `requirements.txt`), so
-`evaluate.load("ORG/<name>")` works for anyone who has `pip install dicobench`.
+`evaluate.load("ORG/<name>")` works for anyone who has `pip install dicobench`; the Space itself
+installs the requirement its requirements.txt names (`default_requirement`).
 """
 
 from __future__ import annotations
@@ -42,10 +43,18 @@ def module_path(name: str) -> str:
     return str(path)
 
 
-def stage(name: str, repo_id: str, out: Path) -> list[Path]:
+def default_requirement() -> str:
+    """What the Space's requirements.txt installs by default: this release, from the package index
+    (so publish the release there first: docs/guides/publishing.md)."""
+    return f"dicobench=={__version__}"
+
+
+def stage(name: str, repo_id: str, out: Path, requirement: str | None = None) -> list[Path]:
     """Write the metric repository for `repo_id` into `out`; the files, in upload order.
 
-    `evaluate` fetches `<repo name>.py`, so the module takes the repo's name."""
+    `evaluate` fetches `<repo name>.py`, so the module takes the repo's name. The Space installs
+    `requirement` (default `default_requirement()`; a pip requirement such as
+    `dicobench @ git+https://github.com/ORG/dicobench@v0.1.0` where the release is not on the index)."""
     source = Path(module_path(name))
     slug = repo_id.split("/")[1]
     module = out / f"{slug}.py"
@@ -53,15 +62,16 @@ def stage(name: str, repo_id: str, out: Path) -> list[Path]:
     card = SpaceCard.load(source / "README.md")
     for key, value in SPACE_METADATA.items():
         setattr(card.data, key, value)
-    card.text = card.text.replace(f'evaluate.load("metrics/{name}")', f'evaluate.load("{repo_id}")')
+    package = name.removesuffix("_accuracy")
+    card.text = card.text.replace(f"evaluate.load({package}.METRIC)", f'evaluate.load("{repo_id}")')
     card.save(out / "README.md")
     (out / "app.py").write_text(APP.format(repo_id=repo_id))
-    (out / "requirements.txt").write_text(f"evaluate\ndicobench>={__version__}\n")
+    (out / "requirements.txt").write_text(f"evaluate\n{requirement or default_requirement()}\n")
     return [module, out / "README.md", out / "app.py", out / "requirements.txt"]
 
 
 def publish(name: str, repo_id: str, *, token: str | None = None, private: bool = False,
-            dry_run: bool = False) -> str:
+            dry_run: bool = False, requirement: str | None = None) -> str:
     """Create or update the metric Space `repo_id` with the module `name`; its URL, or, for a
     dry run, the list of files it would upload (no Hub call)."""
     try:
@@ -71,7 +81,7 @@ def publish(name: str, repo_id: str, *, token: str | None = None, private: bool 
     if "/" not in repo_id or "-" in repo_id.split("/")[1]:
         raise UserError(f"--repo-id {repo_id!r}: expected ORG/NAME with no '-' in NAME (evaluate imports NAME.py)")
     with tempfile.TemporaryDirectory() as tmp:
-        files = stage(name, repo_id, Path(tmp))
+        files = stage(name, repo_id, Path(tmp), requirement)
         if dry_run:
             return "\n".join([f"dry run: would upload to the Space {repo_id}:"]
                              + [f"  {f.name}  {f.stat().st_size} bytes" for f in files])

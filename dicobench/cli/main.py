@@ -7,7 +7,7 @@ import sys
 from benchkit.cli import info as info_cli
 from benchkit.cli import metric as metric_cli
 from benchkit.cli import push as push_cli
-from benchkit.cli.commands import run
+from benchkit.cli.commands import build_parser, run
 from benchkit.eval.harnesses.cli import HarnessNames, make_export_register, make_import_register
 from benchkit.cli.human import make_human_register
 from benchkit.report.preview import DICOBENCH_COLUMNS, Drawer, dicobench_item
@@ -27,14 +27,26 @@ PREVIEW = Drawer("dicobench", dicobench_item, features(), DICOBENCH_COLUMNS)
 HARNESS = HarnessNames("dicobench", "dicobench.harnesses.lmms_eval_task", ("question", "options"), "dicobench.harnesses.vlmevalkit_task")
 
 
-def main(argv=None) -> int:
-    registrars = [build_cli.register, annotate_cli.register, eval_cli.register, score_cli.register, push_cli.make_register(write_card),
+def registrars() -> list:
+    """The subcommands, in the order `--help` lists them."""
+    return [build_cli.register, annotate_cli.register, eval_cli.register, score_cli.register, push_cli.make_register(write_card),
                   info_cli.register, metric_cli.make_register("dicobench_accuracy"),
                   make_preview_register(PREVIEW), make_review_register(people.SPEC, annotations=True),
                   make_study_register(people.SPEC),
                   make_human_register(people.SPEC, "dicobench.human"), leaderboard_cli.register,
                   make_export_register(HARNESS), make_import_register(HARNESS), catalogue_cli.register]
-    return run("dicobench", "Generate, ship and score DiCoBench.", registrars, argv)
+
+
+DESCRIPTION = "Generate, ship and score DiCoBench."
+
+
+def parser():
+    """The `dicobench` parser (the docs' CLI reference is generated from it)."""
+    return build_parser("dicobench", DESCRIPTION, registrars())
+
+
+def main(argv=None) -> int:
+    return run("dicobench", DESCRIPTION, registrars(), argv)
 
 
 if __name__ == "__main__":

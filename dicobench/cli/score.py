@@ -9,7 +9,7 @@ from pathlib import Path
 from benchkit.eval import provenance
 from benchkit.people import study_scores as study
 from benchkit.eval.completeness import exit_status, format_value, interval, percent, text_table
-from benchkit.cli.commands import add_score_arguments, http_url, output_folder
+from benchkit.cli.commands import PARTIAL_REMEDY, add_score_arguments, http_url, output_folder, partial_reason
 from benchkit.cli.errors import UserError
 from benchkit.report.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
@@ -60,7 +60,9 @@ def run_score(args: argparse.Namespace) -> int:
             raise UserError(f"dataset {args.dataset} has no {column!r} column: is it a DiCoBench dataset?")
     cluster_by = _cluster_column(args.cluster_by, ref)
     sample = read_sample(args.predictions)
-    ref, responses, unscored = join(records, ref, f"{args.dataset} ({args.config}/{args.split})", sample)
+    ref, responses, unscored = join(records, ref, f"{args.dataset} ({args.config}/{args.split})", sample,
+                                    limit=args.limit, allow_partial=args.allow_partial)
+    missing = 0 if sample is not None else sum(i not in records for i in ref["id"])
     try:
         result = score(responses, ref["answer"], ref["task"], ref.get("options"),
                        ref[cluster_by] if cluster_by else None, failed=unscored,
@@ -80,7 +82,7 @@ def run_score(args: argparse.Namespace) -> int:
     )
     report = {"benchmark": "dicobench", "predictions": str(args.predictions), "dataset": str(args.dataset),
               "config": args.config, "split": args.split, "cluster_by": cluster_by, "mode": settings.get("mode"),
-              **result, **study.about(sample), "provenance": made}
+              **result, **({"missing": missing} if missing else {}), **study.about(sample), "provenance": made}
     (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
     charts = [bars(result["per_task"], out / "per_task.png", f"DiCoBench: {name}")]
     if len(result["per_task"]) >= 3:
@@ -98,9 +100,11 @@ def run_score(args: argparse.Namespace) -> int:
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
     if sample is not None:
         return exit_status(result, *study.UNFINISHED, "dicobench")
-    return exit_status(result, "the model call failed; the errors are in the predictions file",
-                       "rerun eval with the same --out: it keeps the answered rows and asks only these",
-                       "dicobench")
+    failed = result.get("unscored", 0) - missing
+    reasons = "; ".join(filter(None, [partial_reason(missing), failed and f"{failed} model calls failed; the errors "
+                                                                       "are in the predictions file"]))
+    return exit_status(result, reasons, "rerun eval with the same --out: it keeps the answered rows and asks only "
+                                        "these" if failed else PARTIAL_REMEDY, "dicobench")
 
 
 def _cluster_column(choice: str, ref: dict) -> str | None:

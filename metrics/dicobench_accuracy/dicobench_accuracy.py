@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from benchkit.release.citations import DICOBENCH as _CITATION
 from dicobench.scoring import score
 
 _DESCRIPTION = """\
@@ -39,18 +40,12 @@ Returns:
     per_task, per_track, n, n_clusters,
     confidence, ci_method.
 Examples:
-    >>> metric = evaluate.load("metrics/dicobench_accuracy")
+    >>> import dicobench
+    >>> metric = evaluate.load(dicobench.METRIC)  # the module installed with the package
     >>> metric.compute(predictions=["The answer is (B).", "E"], references=["B", "A"])["accuracy"]
     0.5
 """
 
-_CITATION = """\
-@misc{dicobench,
-  title = {DiCoBench: Benchmarking Multi-Image Fine-Grained Perception via Differential and Commonality Visual Cues},
-  year = {2026},
-  howpublished = {arXiv:2606.26602}
-}
-"""
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)

@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from benchkit.release.citations import MULTIPANELVQA as _CITATION
 from multipanelvqa.scoring import score
 
 _DESCRIPTION = """\
@@ -47,20 +48,13 @@ Returns:
     per_subset_question_type, per_layout_style, per_num_subfigures, per_source, factors (each: factor,
     base, variant, n, base_accuracy, variant_accuracy, delta, delta_ci, paired, unscored, complete).
 Examples:
-    >>> metric = evaluate.load("metrics/multipanelvqa_accuracy")
+    >>> import multipanelvqa
+    >>> metric = evaluate.load(multipanelvqa.METRIC)  # the module installed with the package
     >>> metric.compute(predictions=["Yes, all of them."], references=["yes"],
     ...                questions=["Do all subfigures show a cat?"], question_types=["q1"])["accuracy"]
     1.0
 """
 
-_CITATION = """\
-@inproceedings{fan2024multipanelvqa,
-  title = {Muffin or Chihuahua? Challenging Multimodal Large Language Models with Multipanel VQA},
-  author = {Fan, Yue and Gu, Jing and Zhou, Kaiwen and Yan, Qianqi and Jiang, Shan and Kuo, Ching-Chen and Guan, Xinze and Wang, Xin Eric},
-  booktitle = {ACL},
-  year = {2024}
-}
-"""
 
 
 def _features(question_type):

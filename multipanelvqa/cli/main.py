@@ -7,7 +7,7 @@ import sys
 from benchkit.cli import info as info_cli
 from benchkit.cli import metric as metric_cli
 from benchkit.cli import push as push_cli
-from benchkit.cli.commands import run
+from benchkit.cli.commands import build_parser, run
 from benchkit.eval.harnesses.cli import HarnessNames, make_export_register, make_import_register
 from benchkit.cli.human import make_human_register
 from benchkit.report.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
@@ -27,8 +27,9 @@ HARNESS = HarnessNames("multipanelvqa", "multipanelvqa.harnesses.lmms_eval_task"
                        "multipanelvqa.harnesses.vlmevalkit_task")
 
 
-def main(argv=None) -> int:
-    registrars = [
+def registrars() -> list:
+    """The subcommands, in the order `--help` lists them."""
+    return [
         build_cli.register,
         eval_cli.register,
         import_cli.register,
@@ -44,7 +45,18 @@ def main(argv=None) -> int:
         make_export_register(HARNESS),
         make_import_register(HARNESS, command="import-results"),  # `import` adds real-world images
     ]
-    return run("multipanelvqa", "Generate, ship and score MultipanelVQA.", registrars, argv)
+
+
+DESCRIPTION = "Generate, ship and score MultipanelVQA."
+
+
+def parser():
+    """The `multipanelvqa` parser (the docs' CLI reference is generated from it)."""
+    return build_parser("multipanelvqa", DESCRIPTION, registrars())
+
+
+def main(argv=None) -> int:
+    return run("multipanelvqa", DESCRIPTION, registrars(), argv)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from pathlib import Path
 from benchkit.eval import provenance
 from benchkit.people import study_scores as study
 from benchkit.eval.completeness import exit_status, format_value, interval, percent, text_table
-from benchkit.cli.commands import add_score_arguments, http_url, output_folder, positive_int
+from benchkit.cli.commands import (PARTIAL_REMEDY, add_score_arguments, http_url, output_folder, partial_reason,
+                                   positive_int)
 from benchkit.cli.errors import UserError
 from benchkit.report.plots import bars, deltas
 from benchkit.report.plots import lines as line_chart
@@ -69,7 +70,9 @@ def run_score(args: argparse.Namespace) -> int:
         keep = [i for i, q in enumerate(ref["question_type"]) if targets_one(_qtype(q))]
         ref = {column: [values[i] for i in keep] for column, values in ref.items()}
     sample = read_sample(args.predictions)
-    ref, responses, unscored = join(records, ref, f"{args.dataset} ({args.config}/{args.split}, view {view})", sample)
+    ref, responses, unscored = join(records, ref, f"{args.dataset} ({args.config}/{args.split}, view {view})", sample,
+                                    limit=args.limit, allow_partial=args.allow_partial)
+    missing = 0 if sample is not None else sum(i not in records for i in ref["id"])
     try:
         kept = _controlled(args, ref) if args.require_singles else None
         result = score(
@@ -92,7 +95,8 @@ def run_score(args: argparse.Namespace) -> int:
         rows={c: ref[c] for c in ("id", "question_type", "question", "answer")},
     )
     report = {"benchmark": "multipanelvqa", "predictions": str(args.predictions), "dataset": str(args.dataset),
-              "config": args.config, "split": args.split, **result, **study.about(sample), "provenance": made}
+              "config": args.config, "split": args.split, **result, **({"missing": missing} if missing else {}),
+              **study.about(sample), "provenance": made}
     (out / "scores.json").write_text(json.dumps(report, indent=2) + "\n")
     charts = [bars(result["per_question_type"], out / "per_question_type.png", "MultipanelVQA by question type")]
     if result["per_augmentation"]:
@@ -107,8 +111,11 @@ def run_score(args: argparse.Namespace) -> int:
     print(f"wrote {out / 'scores.json'} and {', '.join(c.name for c in charts)}")
     unanswered, remedy = (study.UNFINISHED if sample is not None else
                           ("model calls failed", "failed model calls: rerun eval with the same --out"))
+    failed = result["failed"] - missing
     reasons = ", ".join(part for part in (f"{result['unjudged']} unjudged" if result["unjudged"] else "",
-                                          f"{result['failed']} {unanswered}" if result["failed"] else "") if part)
+                                          f"{failed} {unanswered}" if failed else "", partial_reason(missing)) if part)
+    if not (result["unjudged"] or failed):
+        return exit_status(result, reasons, PARTIAL_REMEDY, "multipanelvqa")
     return exit_status(result, reasons, "rerun the same command to resume: judged rows come from the cache "
                                         f"({remedy})", "multipanelvqa")
 

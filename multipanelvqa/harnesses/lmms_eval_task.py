@@ -1,25 +1,36 @@
-"""lmms-eval callbacks for MultipanelVQA configs (written by `multipanelvqa export lmms-eval`).
+"""lmms-eval callbacks for MultipanelVQA configs: `multipanelvqa export lmms-eval` copies this file
+into the task folder as `utils.py`, with `multipanelvqa.rules` and `benchkit.eval.extract` written
+into it, so the folder runs in an lmms-eval environment without this package.
 
 The messages are `multipanelvqa.prompt` exactly (the composite, then the question with its
 answer instruction); a reply is scored by MultipanelVQA's rules, as `multipanelvqa score` does.
 With `MULTIPANELVQA_JUDGE=openai:<model>` in the environment (and optionally
 `MULTIPANELVQA_JUDGE_BASE_URL`, the key in `OPENAI_API_KEY`) the answers the rules cannot
-settle go to that judge with the paper's prompt, cached like `score --judge`. While the judge
-leaves rows unanswered the accuracy is NaN: the result is incomplete, and `score` reports bounds
-instead of an accuracy for it (benchkit.eval.completeness); a rerun asks only those rows, the judged
-ones come from the cache. Without a judge they count as wrong.
+settle go to that judge (through the `openai` client lmms-eval's own models use) with the
+paper's prompt, its replies cached under `$XDG_CACHE_HOME/multipanelvqa/lmms-eval-judge`. While
+the judge leaves rows unanswered the accuracy is NaN: the result is incomplete, and `score`
+reports bounds instead of an accuracy for it (benchkit.eval.completeness); a rerun asks only
+those rows, the judged ones come from the cache. Without a judge they count as wrong.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
+from pathlib import Path
 
-from benchkit.eval.evaluation import interleave
-from benchkit.eval.harnesses.messages import chat_message
-from multipanelvqa.prompting import prompt
-from multipanelvqa.schema import QUESTION_TYPES
-from multipanelvqa.scoring import default_cache_dir, judge_prompt, judge_verdict, rule_verdict
+from multipanelvqa.rules import judge_prompt, judge_verdict, rule_verdict  # export: inline
+
+QUESTION_TYPES = ("q1", "q2", "q3")
+INSTRUCTIONS = {  # the answer instructions of multipanelvqa.prompting, in lmms_eval_specific_kwargs form
+    "q1": "Answer the question using a single word or phrase.",
+    "q2": "Answer the question using a single word or phrase.",
+    "q3": "Answer with the option's letter from the given choices directly.",
+}
+#: the task YAML's `lmms_eval_specific_kwargs`
+SPECIFIC_KWARGS = {"default": {"pre_prompt": "", **{f"post_prompt_{q}": text for q, text in INSTRUCTIONS.items()}}}
 
 
 def _qtype(doc: dict) -> str:
@@ -28,16 +39,18 @@ def _qtype(doc: dict) -> str:
 
 
 def doc_to_visual(doc: dict) -> list:
-    return prompt(doc)[0]
+    return [doc["image"]]
 
 
 def doc_to_text(doc: dict, lmms_eval_specific_kwargs=None) -> str:
     """The prompt's text; lmms-eval also calls this on rows read without their images."""
-    return prompt({**doc, "image": None})[1]
+    kwargs = {**SPECIFIC_KWARGS["default"], **(lmms_eval_specific_kwargs or {})}
+    return f"{kwargs['pre_prompt']}{doc['question']}\n{kwargs['post_prompt_' + _qtype(doc)]}"
 
 
 def doc_to_messages(doc: dict, lmms_eval_specific_kwargs=None) -> list[dict]:
-    return chat_message(interleave(*prompt(doc)))
+    return [{"role": "user", "content": [{"type": "image", "url": doc["image"]},
+                                         {"type": "text", "text": doc_to_text(doc, lmms_eval_specific_kwargs)}]}]
 
 
 def doc_to_target(doc: dict) -> str:
@@ -45,10 +58,33 @@ def doc_to_target(doc: dict) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _judge(spec: str, base_url: str | None):
-    from benchkit.eval.judge import ChatClient, parse_judge
+def _client(base_url: str | None):
+    import openai  # lmms-eval's environment has it (its openai model uses it)
 
-    return ChatClient(parse_judge(spec), base_url=base_url, cache_dir=default_cache_dir())
+    return openai.OpenAI(base_url=base_url)
+
+
+def _judge(spec: str, prompt: str) -> str | None:
+    """The judge's reply (temperature 0, cached by model, endpoint and prompt); None when it failed."""
+    kind, _, model = spec.partition(":")
+    if kind != "openai" or not model:
+        raise ValueError(f"MULTIPANELVQA_JUDGE={spec!r}: expected openai:<model>")
+    base_url = os.environ.get("MULTIPANELVQA_JUDGE_BASE_URL")
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    key = hashlib.sha256(json.dumps([model, base_url, prompt]).encode()).hexdigest()
+    cached = Path(home) / "multipanelvqa" / "lmms-eval-judge" / f"{key}.json"
+    if cached.exists():
+        return json.loads(cached.read_text())["reply"]
+    try:
+        response = _client(base_url).chat.completions.create(
+            model=model, temperature=0, messages=[{"role": "user", "content": prompt}])
+        reply = response.choices[0].message.content
+    except Exception:  # an API failure leaves the row unjudged (NaN), never wrong
+        return None
+    if reply is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps({"reply": reply}))
+    return reply
 
 
 def process_results(doc: dict, results: list) -> dict:
@@ -60,9 +96,7 @@ def process_results(doc: dict, results: list) -> dict:
         spec = os.environ.get("MULTIPANELVQA_JUDGE")
         if not spec:
             return {"accuracy": False}
-        reply = _judge(spec, os.environ.get("MULTIPANELVQA_JUDGE_BASE_URL")).complete(
-            [{"role": "user", "content": judge_prompt(doc["question"], response, doc["answer"], qtype, choices)}])
-        verdict = judge_verdict(reply.text)
+        verdict = judge_verdict(_judge(spec, judge_prompt(doc["question"], response, doc["answer"], qtype, choices)))
     return {"accuracy": verdict}
 
 

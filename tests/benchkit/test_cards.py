@@ -1,5 +1,9 @@
 """Dataset cards written with huggingface_hub: Hub metadata, named sections, licences that follow
-the images, `info`, and `push --license` / `--dry-run`."""
+the images, `info`, `push --license` / `--dry-run`, and code in the card that runs as it is, naming
+the Hub repo once pushed."""
+
+import re
+import shutil
 
 import datasets
 import pytest
@@ -14,7 +18,7 @@ from multipanelvqa.cli.main import main as multipanelvqa
 from multipanelvqa.schema import features as multipanelvqa_features
 from tests.benchkit.test_hub import fake_hub  # noqa: F401  (the fixture: HfApi backed by a folder)
 
-SECTIONS = ["Load", "Uses", "Dataset structure", "Dataset creation", "Bias, risks and limitations",
+SECTIONS = ["Load and score", "Uses", "Dataset structure", "Dataset creation", "Bias, risks and limitations",
             "Licences and attribution", "Citation"]
 
 
@@ -67,7 +71,7 @@ def test_dicobench_card_carries_the_hub_metadata_and_sections(dico):
     stats = meta[STATS_KEY]["test"]["attribute"]
     assert stats["rows"] == 2 and sum(stats["answers"].values()) == 2 and 1500 < stats["image_long_side"]["mean"] < 2100
     assert headings(card) == SECTIONS
-    assert "Font Awesome" in card.text and "@inproceedings{fan2024multipanelvqa" in card.text and "@misc{dicobench" in card.text
+    assert "Font Awesome" in card.text and "@misc{fan_multipanelvqa" in card.text and "@misc{dicobench" in card.text
     assert '"per_task": 2' in card.text  # the build options, in the creation section
 
 
@@ -154,3 +158,50 @@ def test_info_of_a_hub_repo_reads_its_card(dico, monkeypatch, capsys):
     monkeypatch.setattr(DatasetCard, "load", staticmethod(load))
     assert dicobench(["info", "org/dico"]) == 0
     assert "DiCoBench (generated): org/dico" in capsys.readouterr().out
+
+
+def python_blocks(text: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def run_blocks(blocks: list[str], capsys) -> list[str]:
+    """Run the blocks one after another in one namespace, as a reader pastes them; what they print."""
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "card", "exec"), namespace)
+    return capsys.readouterr().out.split()
+
+
+def test_the_cards_code_runs_and_names_the_repo_once_pushed(dico, tmp_path, fake_hub, monkeypatch, capsys):  # noqa: F811
+    build = tmp_path / "dico"
+    shutil.copytree(dico, build)
+    card = (build / "README.md").read_text()
+    assert "kind colour distance" not in card  # a column that was 0 for every task
+    blocks = python_blocks(card.split("## Uses")[0])
+    assert len(blocks) == 3 and 'load_dataset(os.getcwd(), "attribute", split="test")' in blocks[0]
+    monkeypatch.chdir(build)  # inside the build folder, as the card says
+    printed = run_blocks(blocks, capsys)
+    assert len(printed) == 2 and all(0 <= float(x) <= 1 for x in printed)  # evaluate()'s and the metric's accuracy
+
+    assert dicobench(["push", str(build), "--repo-id", "someone/dicobench"]) == 0
+    capsys.readouterr()
+    repo = fake_hub.root / "someone/dicobench"
+    pushed = (repo / "README.md").read_text()
+    assert 'load_dataset("someone/dicobench", "attribute"' in pushed and "os.getcwd()" not in pushed
+    assert "dicobench eval --dataset someone/dicobench" in pushed
+    assert not (repo / ".hub.json").exists()  # the record stays in the build folder
+    load = datasets.load_dataset
+
+    def hub(path, *args, **kwargs):  # the Hub repo, served from the pushed files (no network in tests)
+        return load(str(repo) if path == "someone/dicobench" else path, *args, **kwargs)
+
+    monkeypatch.setattr(datasets, "load_dataset", hub)
+    assert len(run_blocks(python_blocks(pushed.split("## Uses")[0]), capsys)) == 2
+
+
+def test_the_multipanelvqa_cards_code_runs(mpv, tmp_path, monkeypatch, capsys):
+    card = (mpv / "README.md").read_text()
+    blocks = python_blocks(card.split("## Uses")[0])
+    assert 'load_dataset(os.getcwd(), "original", split="test")' in blocks[0]
+    monkeypatch.chdir(mpv)
+    assert len(run_blocks(blocks, capsys)) == 2

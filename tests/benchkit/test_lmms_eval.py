@@ -14,6 +14,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import datasets
@@ -22,6 +23,7 @@ import pytest
 import yaml
 from PIL import Image
 
+from benchkit.eval.extract import extract_choice
 from dicobench.cli.main import main as dicobench
 from dicobench.harnesses.lmms_eval_task import doc_to_messages, doc_to_target, doc_to_text, process_results
 from dicobench.prompting import prompt
@@ -29,7 +31,6 @@ from multipanelvqa.cli.main import main as multipanelvqa
 from openai_stub import StubServer
 from tests.benchkit.test_eval_cli import write_multipanel
 
-ROOT = Path(__file__).resolve().parents[2]
 LMMS_EVAL = os.environ.get("LMMS_EVAL") or shutil.which("lmms-eval")
 needs_lmms_eval = pytest.mark.skipif(LMMS_EVAL is None, reason="lmms-eval is not installed (set LMMS_EVAL)")
 
@@ -53,10 +54,60 @@ def test_the_task_folder_has_a_task_per_config_and_a_group(small_build, tmp_path
     assert group["group"] == "dicobench" and group["task"] == [f"dicobench_{c}" for c in configs]
     assert group["aggregate_metric_list"] == [{"metric": "accuracy", "aggregation": "mean", "weight_by_size": True}]
     task = load_yaml(out / "dicobench_attribute.yaml")
-    assert task["dataset_path"] == str(small_build.resolve()) and task["dataset_name"] == "attribute"
+    assert task["dataset_path"] == str(small_build) and task["dataset_name"] == "attribute"
     assert task["doc_to_messages"] == ("function", "utils.doc_to_messages")
     assert task["metric_list"] == [{"metric": "accuracy", "aggregation": "mean", "higher_is_better": True}]
-    assert "from dicobench.harnesses.lmms_eval_task import" in (out / "utils.py").read_text()
+    assert task["lmms_eval_specific_kwargs"] == {"default": {
+        "pre_prompt": "", "post_prompt": "Answer with the option's letter from the given choices directly."}}
+    utils = (out / "utils.py").read_text()
+    assert "import dicobench" not in utils and "from benchkit" not in utils and "def extract_choice" in utils
+
+
+BLOCKER = """
+import sys
+
+class Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("benchkit", "dicobench", "multipanelvqa"):
+            raise ImportError(f"{name} is not installed in this environment")
+
+sys.meta_path.insert(0, Blocked())
+"""
+
+
+def blocked_env(tmp_path: Path) -> dict:
+    """An environment whose Python cannot import this project (a sitecustomize refuses it), as in an
+    lmms-eval environment without the package."""
+    site = tmp_path / "blocked_site"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(BLOCKER)
+    return {**os.environ, "PYTHONPATH": str(site)}
+
+
+def test_the_exported_utils_stand_alone_and_read_answers_as_score_does(small_build, tmp_path):
+    out = tmp_path / "tasks"
+    assert dicobench(["export", "lmms-eval", "--dataset", str(small_build), "--out", str(out)]) == 0
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
+    docs = [{"question": r["question"], "options": r["options"], "answer": r["answer"]} for r in rows]
+    replies = ["B", "The answer is (C).", "Answer: E", "I cannot tell.", "A or B", "<answer>d</answer>",
+               "Image A shows a cup. D", "**E**"]
+    script = (f"import importlib.util, json, sys\n"
+              f"spec = importlib.util.spec_from_file_location('utils', {str(out / 'utils.py')!r})\n"
+              "utils = importlib.util.module_from_spec(spec); spec.loader.exec_module(utils)\n"
+              "docs, replies = json.load(sys.stdin)\n"
+              "print(json.dumps([[utils.doc_to_text(d), [utils.process_results(d, [r])['accuracy'] for r in replies],"
+              " [utils.extract_choice(r, d['options']) for r in replies]] for d in docs]))\n"
+              "try:\n    import dicobench\nexcept ImportError:\n    print('blocked')\n")
+    proc = subprocess.run([sys.executable, "-c", script], input=json.dumps([docs, replies]), capture_output=True,
+                          text=True, env=blocked_env(tmp_path), cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    found, blocked = proc.stdout.splitlines()
+    assert blocked == "blocked"  # the package could not be imported there, and the callbacks ran
+    for row, (text, accuracy, read) in zip(rows, json.loads(found)):
+        assert text == prompt(row)[1] == doc_to_text(row)
+        assert read == [extract_choice(r, row["options"]) for r in replies]
+        assert accuracy == [float(x == "ABCDE"[row["answer"]]) for x in read]
+    assert sum(map(sum, (a for _, a, _ in json.loads(found)))) > 0  # some right, so the comparison can fail
 
 
 def test_a_hub_repo_id_is_written_as_the_dataset_path(tmp_path, monkeypatch):
@@ -104,12 +155,12 @@ def hashed_reply(body):
     return "No idea." if pick % 7 == 0 else f"The answer is ({'ABCDE'[pick % 5]})."
 
 
-def run_lmms_eval(tasks: Path, task: str, stub: StubServer, results: Path, cwd: Path) -> dict:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "LMMS_IMAGE_ENCODE_FORMAT": "PNG",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+def run_lmms_eval(tasks: Path, task: str, stub: StubServer, results: Path, cwd: Path, *extra: str) -> dict:
+    """lmms-eval's CLI in an environment that cannot import this project: the task folder alone."""
+    env = {**blocked_env(cwd), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "LMMS_IMAGE_ENCODE_FORMAT": "PNG"}
     proc = subprocess.run([LMMS_EVAL, "eval", "--model", "openai", "--model_args",
                            f"model_version=stub,base_url={stub.base_url},api_key=sk-test", "--include_path", str(tasks),
-                           "--tasks", task, "--log_samples", "--output_path", str(results)],
+                           "--tasks", task, "--log_samples", "--output_path", str(results), *extra],
                           env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
     found = sorted(results.rglob("*_results.json"))
     assert found, f"lmms-eval wrote no results (it exits {proc.returncode} either way):\n{proc.stderr[-3000:]}"
@@ -120,6 +171,42 @@ def sent_image(part: dict) -> Image.Image:
     url = part["image_url"]["url"]
     assert url.startswith("data:image/png;base64,")
     return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
+
+
+@needs_lmms_eval
+def test_lmms_eval_lists_the_exported_tasks(small_build, tmp_path):
+    """lmms-eval's own task manager loads the folder: every task and the group, by name."""
+    tasks = tmp_path / "tasks"
+    assert dicobench(["export", "lmms-eval", "--dataset", str(small_build), "--out", str(tasks)]) == 0
+    proc = subprocess.run([LMMS_EVAL, "tasks", "list", "--include-path", str(tasks)], env=blocked_env(tmp_path),
+                          capture_output=True, text=True, timeout=600)
+    listed = set(proc.stdout.split())
+    configs = [c for c in datasets.get_dataset_config_names(str(small_build)) if c != "all"]
+    assert {"dicobench", *(f"dicobench_{c}" for c in configs)} <= listed, proc.stderr[-3000:]
+
+
+@needs_lmms_eval
+def test_lmms_eval_smoke_run_with_limit_is_scored_as_partial(small_build, tmp_path, monkeypatch):
+    """`lmms-eval --limit 1` -> `import lmms-eval` -> `score --allow-partial`: bounds over the whole split."""
+    shutil.copytree(small_build, tmp_path / "bench")
+    monkeypatch.chdir(tmp_path)  # the dataset by a relative path, as a task folder beside a build names it
+    assert dicobench(["export", "lmms-eval", "--dataset", "bench", "--out", "tasks"]) == 0
+    assert load_yaml(tmp_path / "tasks" / "dicobench_entity.yaml")["dataset_path"] == "bench"
+    with StubServer(lambda body: "The answer is (A).") as stub:
+        run_lmms_eval(tmp_path / "tasks", "dicobench", stub, tmp_path / "results", tmp_path, "--limit", "1")
+    rows = datasets.load_dataset("bench", "all", split="test")
+    configs = [c for c in datasets.get_dataset_config_names("bench") if c != "all"]
+    assert len(stub.requests) == len(configs)  # one row per task
+    samples = sorted(str(p) for p in (tmp_path / "results").rglob("*_samples_*.jsonl"))
+    assert dicobench(["import", "lmms-eval", *samples, "--dataset", "bench", "--out", "p.jsonl"]) == 0
+    assert dicobench(["score", "p.jsonl", "--dataset", "bench", "--out", "s"]) == 2  # refused without the flag
+    assert dicobench(["score", "p.jsonl", "--dataset", "bench", "--out", "s", "--allow-partial"]) == 1
+    scores = json.loads((tmp_path / "s" / "scores.json").read_text())
+    answered = [r for r in rows if r["id"] in {json.loads(line)["id"] for line in open("p.jsonl")}]
+    right = sum(r["answer"] == 0 for r in answered)
+    assert scores["complete"] is False and scores["n"] == len(rows) and scores["missing"] == len(rows) - len(configs)
+    assert scores["accuracy_lower"] == pytest.approx(right / len(rows))
+    assert scores["accuracy_upper"] == pytest.approx((right + len(rows) - len(configs)) / len(rows))
 
 
 @needs_lmms_eval

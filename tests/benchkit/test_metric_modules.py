@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import threading
 from pathlib import Path
 
@@ -93,6 +94,9 @@ def test_publish_lays_out_a_metric_repo_that_evaluate_loads_from_the_hub(spaces,
     header = yaml.safe_load((repo / "README.md").read_text().split("---")[1])
     assert header["sdk"] == "gradio" and header["app_file"] == "app.py" and "metric" in header["tags"]
     assert 'evaluate.load("org/dicobench_accuracy")' in (repo / "app.py").read_text()
+    assert 'evaluate.load("org/dicobench_accuracy")' in (repo / "README.md").read_text()
+    # the Space installs this release by its exact version, which a Space can install once it is published
+    assert (repo / "requirements.txt").read_text() == f"evaluate\ndicobench=={dicobench.__version__}\n"
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                              functools.partial(HubFiles, directory=str(spaces.root)))
@@ -110,6 +114,13 @@ def test_publish_dry_run_and_bad_repo_ids(spaces, capsys):
     assert dicobench_cli(["publish-metric", "--repo-id", "org/dicobench_accuracy", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("dry run: would upload to the Space org/dicobench_accuracy") and "app.py" in out
+    assert dicobench_cli(["publish-metric", "--repo-id", "org/dicobench_accuracy", "--dry-run", "--requirement",
+                          "dicobench @ git+https://example.invalid/dicobench@v0"]) == 0
+    capsys.readouterr()
+    with tempfile.TemporaryDirectory() as tmp:
+        metric_modules.stage("dicobench_accuracy", "org/dicobench_accuracy", Path(tmp),
+                             "dicobench @ git+https://example.invalid/dicobench@v0")
+        assert Path(tmp, "requirements.txt").read_text().splitlines()[1] == "dicobench @ git+https://example.invalid/dicobench@v0"
     for bad in ("org/dicobench-accuracy", "no_org", "a b/c"):
         assert dicobench_cli(["publish-metric", "--repo-id", bad]) == 2
         assert capsys.readouterr().err.startswith("dicobench: error:")

@@ -69,7 +69,7 @@ def test_build_prompt_is_the_project_prompt_with_lossless_files(small_build, exp
 
 def predictions_file(tsv, path, reply):
     """What VLMEvalKit writes after inference: the TSV's columns without image, plus prediction."""
-    frame = read_tsv(tsv).drop(columns=["image"])
+    frame = read_tsv(tsv).drop(columns=["image"], errors="ignore")
     frame["prediction"] = [reply(line) for line in frame.to_dict("records")]
     frame.to_csv(path, sep="\t", index=False)
     return path
@@ -89,35 +89,76 @@ def test_import_and_the_class_evaluate_score_like_score(small_build, exported, t
     assert by_class["accuracy"] == ours["accuracy"] and by_class["per_task"] == ours["per_task"]
 
 
-def test_the_dataset_class_file_runs_on_vlmevalkit_interfaces(exported, tmp_path, monkeypatch):
-    source = (exported.parent / "dicobench.py").read_text()
-    root = tmp_path / "LMUData"
-    root.mkdir()
-    (root / "DiCoBench.tsv").write_bytes(exported.read_bytes())
-
+def load_class(source, name, lmu_root, monkeypatch):
+    """Run a class file on a minimal stand-in for VLMEvalKit's `ImageMCQDataset` and `vlmeval.smp`."""
     class ImageMCQDataset:  # what VLMEvalKit's base does before build_prompt/evaluate are called
-        def __init__(self, dataset="DiCoBench"):
+        def __init__(self, dataset):
             self.dataset_name = dataset
-            self.img_root = str(root / "images" / dataset)
+            self.img_root = str(lmu_root / "images" / dataset)
             self.data = self.load_data(dataset)
 
-    smp = types.SimpleNamespace(LMUDataRoot=lambda: str(root), load=read_tsv,
+    smp = types.SimpleNamespace(LMUDataRoot=lambda: str(lmu_root), load=read_tsv,
                                 dump=lambda obj, path: open(path, "w").write(json.dumps(obj)))
     image_mcq = types.SimpleNamespace(ImageMCQDataset=ImageMCQDataset)
-    for name, module in (("vlmeval", types.ModuleType("vlmeval")), ("vlmeval.smp", smp),
-                         ("vlmeval.dataset", types.ModuleType("vlmeval.dataset")),
-                         ("vlmeval.dataset.image_mcq", image_mcq)):
-        monkeypatch.setitem(sys.modules, name, module)
+    for module_name, module in (("vlmeval", types.ModuleType("vlmeval")), ("vlmeval.smp", smp),
+                                ("vlmeval.dataset", types.ModuleType("vlmeval.dataset")),
+                                ("vlmeval.dataset.image_mcq", image_mcq)):
+        monkeypatch.setitem(sys.modules, module_name, module)
     namespace = {}
-    exec(compile(source, "dicobench.py", "exec"), namespace)
-    dataset = namespace["DiCoBench"]()
-    assert namespace["DiCoBench"].supported_datasets() == ["DiCoBench"]
+    exec(compile(source, f"{name.lower()}.py", "exec"), namespace)
+    return namespace[name]
+
+
+@pytest.mark.parametrize("images", ["inline", "files"])
+def test_the_dataset_class_is_named_after_the_tsv_and_reads_it_where_it_was_written(small_build, tmp_path, monkeypatch,
+                                                                                    images, capsys):
+    lmu_root = tmp_path / "LMUData"  # VLMEvalKit's own root, where this export is not
+    monkeypatch.setenv("LMUData", str(lmu_root))
+    out = tmp_path / "elsewhere" / "MyDiCo.tsv"
+    assert dicobench(["export", "vlmevalkit", "--dataset", str(small_build), "--out", str(out),
+                      "--images", images]) == 0
+    said = capsys.readouterr().out
+    size = out.stat().st_size
+    assert f"({size / 1e6:.1f} MB" in said and "MB per row" in said and "class MyDiCo" in said
+    frame = read_tsv(out)
+    assert ("image" in frame.columns) == (images == "inline")
+    cls = load_class((out.parent / "mydico.py").read_text(), "MyDiCo", lmu_root, monkeypatch)
+    assert cls.supported_datasets() == ["MyDiCo"]
+    dataset = cls()
+    assert len(dataset.data) == len(frame)
+    row = datasets.load_dataset(str(small_build), "all", split="test[:1]")[0]
     message = dataset.build_prompt(0)
     assert [m["type"] for m in message] == ["text", "image", "text", "image", "text"]
-    assert all(Image.open(m["value"]).format == "PNG" for m in message if m["type"] == "image")
-    results = predictions_file(exported, tmp_path / "DiCoBench_pred.tsv", lambda line: line["answer"])
+    assert message[4]["value"] == prompt(row)[1]
+    for m, original in ((message[1], row["image_a"]), (message[3], row["image_b"])):
+        assert m["value"].startswith(str(out.parent / "images" / "MyDiCo"))  # beside the TSV, not in $LMUData
+        assert np.array_equal(np.asarray(Image.open(m["value"])), np.asarray(original))
+    results = predictions_file(out, tmp_path / "MyDiCo_pred.tsv", lambda line: line["answer"])
     assert dataset.evaluate(str(results))["accuracy"] == 1.0
-    assert json.loads((tmp_path / "DiCoBench_pred_scores.json").read_text())["accuracy"] == 1.0
+    assert json.loads((tmp_path / "MyDiCo_pred_scores.json").read_text())["accuracy"] == 1.0
+    if images == "inline":  # the TSV holds the PNGs: about 4/3 of their bytes
+        raw = datasets.load_dataset(str(small_build), "all", split="test").cast_column(
+            "image_a", datasets.Image(decode=False)).cast_column("image_b", datasets.Image(decode=False))
+        pngs = sum(len(r["image_a"]["bytes"]) + len(r["image_b"]["bytes"]) for r in raw)
+        assert 4 / 3 * pngs < size < 4 / 3 * pngs + 100_000
+    else:
+        assert size < 100_000  # text only
+
+
+def test_an_export_into_vlmevalkits_root_reads_it_from_there(small_build, tmp_path, monkeypatch):
+    lmu_root = tmp_path / "LMUData"
+    monkeypatch.setenv("LMUData", str(lmu_root))
+    assert dicobench(["export", "vlmevalkit", "--dataset", str(small_build), "--out", str(lmu_root / "DiCoBench.tsv"),
+                      "--limit", "2"]) == 0
+    source = (lmu_root / "dicobench.py").read_text()
+    assert "DATA_ROOT = LMUDataRoot()" in source and str(tmp_path) not in source
+    assert len(load_class(source, "DiCoBench", lmu_root, monkeypatch)().data) == 2
+
+
+@pytest.mark.parametrize("name", ["my-bench.tsv", "DiCoBench.csv", "3d.tsv"])
+def test_a_tsv_name_vlmevalkit_cannot_use_is_refused(small_build, tmp_path, capsys, name):
+    assert dicobench(["export", "vlmevalkit", "--dataset", str(small_build), "--out", str(tmp_path / name)]) == 2
+    assert "Python identifier" in capsys.readouterr().err and not list(tmp_path.iterdir())
 
 
 def test_multipanelvqa_q3_letters_go_upper_case_and_come_back(tmp_path):
@@ -149,3 +190,14 @@ def test_a_hub_repo_id_is_read_through_datasets(hub_repo, tmp_path):
     out = tmp_path / "DiCoBench.tsv"
     assert dicobench(["export", "vlmevalkit", "--dataset", "someone/dicobench", "--out", str(out), "--limit", "3"]) == 0
     assert "someone/dicobench" in hub_repo and len(read_tsv(out)) == 3
+
+
+def test_an_xlsx_prediction_file_is_read(exported, tmp_path):
+    """VLMEvalKit writes `<model>_<dataset>.xlsx`; the vlmevalkit extra installs openpyxl to read it."""
+    frame = read_tsv(exported).drop(columns=["image"])
+    frame["prediction"] = [f"Answer: {a}" for a in frame["answer"]]
+    xlsx = tmp_path / "model_DiCoBench.xlsx"
+    frame.to_excel(xlsx, index=False)
+    lines = vlmevalkit.read_results(xlsx)
+    assert [line["id"] for line in lines] == list(frame["id"])
+    assert vlmevalkit.evaluate(VLMEVALKIT, lines)["accuracy"] == 1.0

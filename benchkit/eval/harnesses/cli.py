@@ -41,31 +41,39 @@ def make_export_register(names: HarnessNames):
         q.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
         q.add_argument("--out", required=True, type=Path, help="task folder to write")
         q.add_argument("--split", default="test", help="split the tasks evaluate (default test)")
+        q.add_argument("--dataset-path", help="what the tasks' dataset_path names: a Hub repo id (e.g. where the "
+                                              "build was pushed) or a folder (default: --dataset as given; a "
+                                              "relative folder stays relative to where lmms-eval runs)")
         q.add_argument("--max-new-tokens", type=int, default=names.max_new_tokens,
                        help=f"generation cap lmms-eval passes to the model (default {names.max_new_tokens})")
         q.set_defaults(func=lambda args: _export_lmms_eval(args, names))
         name = names.flavour.name
         v = harness.add_parser("vlmevalkit", help="an image-MCQ TSV and a dataset class for VLMEvalKit",
-                               description=f"Write {name}.tsv (VLMEvalKit's image-MCQ columns, lossless PNG "
-                               f"images) and {name.lower()}.py, the dataset class that makes VLMEvalKit ask this "
+                               description="Write NAME.tsv (VLMEvalKit's image-MCQ columns, lossless PNG "
+                               "images) and name.py beside it, the dataset class NAME that makes VLMEvalKit ask this "
                                "project's prompt and score by its rules.")
         v.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
-        v.add_argument("--out", required=True, type=Path, help=f"the TSV to write, e.g. ~/LMUData/{name}.tsv")
+        v.add_argument("--out", required=True, type=Path, help="the TSV to write, NAME.tsv: NAME is the dataset and class name in "
+                                                                   f"VLMEvalKit (e.g. ~/LMUData/{name}.tsv)")
         v.add_argument("--config", default=names.default_config,
                        help=f"dataset config to export (default {names.default_config})")
         v.add_argument("--split", default="test", help="split to export (default test)")
         v.add_argument("--limit", type=int, help="only the first N rows")
+        v.add_argument("--images", choices=vlmevalkit.IMAGE_MODES, default="inline",
+                       help="inline: base64 PNGs in the TSV (VLMEvalKit's usual form, which it loads whole into "
+                            "memory); files: PNG files in images/NAME/ beside a text-only TSV (default inline)")
         v.set_defaults(func=lambda args: _export_vlmevalkit(args, names))
     return register
 
 
 def _export_lmms_eval(args: argparse.Namespace, names: HarnessNames) -> int:
     tasks = lmms_eval.export_tasks(args.dataset, args.out, group=names.benchmark, module=names.lmms_eval_module,
-                                   split=args.split, max_new_tokens=args.max_new_tokens)
+                                   split=args.split, max_new_tokens=args.max_new_tokens, dataset_path=args.dataset_path)
     print(f"wrote {len(tasks)} tasks ({', '.join(tasks)}) and group {names.benchmark} to {args.out}; run:\n"
           f"  lmms-eval --include_path {args.out} --tasks {names.benchmark} --model ... --log_samples "
           f"--output_path RESULTS\nthen: {names.benchmark} import lmms-eval RESULTS/.../*_samples_*.jsonl "
-          f"--dataset {args.dataset} --out predictions.jsonl")
+          f"--dataset {args.dataset} --out predictions.jsonl\n"
+          f"(a run with --limit N answers N rows per task: score it with --allow-partial)")
     return 0
 
 
@@ -97,9 +105,14 @@ def _import_lmms_eval(args: argparse.Namespace, names: HarnessNames) -> int:
 
 def _export_vlmevalkit(args: argparse.Namespace, names: HarnessNames) -> int:
     flavour = names.flavour
-    n = vlmevalkit.export_tsv(args.dataset, args.out, flavour, config=args.config, split=args.split, limit=args.limit)
+    vlmevalkit.dataset_name(args.out)  # a name VLMEvalKit can use, before any data loads
+    n, size = vlmevalkit.export_tsv(args.dataset, args.out, flavour, config=args.config, split=args.split,
+                                    limit=args.limit, images=args.images)
     cls = vlmevalkit.export_class_file(args.out, flavour, module=names.vlmevalkit_module, command=names.benchmark)
-    print(f"wrote {n} rows to {args.out} and the dataset class {cls} (see its docstring to register it)")
+    held = "VLMEvalKit loads it whole" if args.images == "inline" else "the images are files beside it"
+    print(f"wrote {n} rows to {args.out} ({size / 1e6:.1f} MB, {size / max(n, 1) / 1e6:.2f} MB per row; {held}) and "
+          f"the dataset class {vlmevalkit.dataset_name(args.out)} in {cls} "
+          "(see its docstring to register it)")
     return 0
 
 

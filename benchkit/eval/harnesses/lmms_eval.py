@@ -1,20 +1,27 @@
 """lmms-eval: a task folder for `lmms-eval --include_path DIR`, and its samples read back.
 
 The folder holds one YAML per dataset config, a group YAML aggregating them (micro-averaged,
-as `score` does) and a `utils.py` that only imports the benchmark's callbacks from this
-package, so the prompt and the scoring rules stay the ones this project tests.
+as `score` does) and a `utils.py` that stands alone: the benchmark's callbacks module with the
+modules it marks `# export: inline` written into it (the answer reader, the scoring rules), so
+lmms-eval's environment needs nothing of this project and the folder can be contributed to
+lmms-eval as it is. The prompt's instruction lines are the tasks' `lmms_eval_specific_kwargs`,
+as in lmms-eval's own tasks; `dataset_path` is the Hub repo id, or the folder as given (a
+relative path stays relative: run lmms-eval from where it points).
 
 lmms-eval's `--log_samples` output is one `<date>_samples_<task>.jsonl` per task, each line
 with `doc_id` (the row's index in the split), `input` (the prompt text) and `filtered_resps`
 (the reply) but not the row itself; the rows' ids are looked up in the dataset, and the prompt
 text is checked against the row's, so samples from another dataset or version are refused.
+A run with `--limit N` answers the first N rows of each task: score it with `--allow-partial`.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -25,25 +32,56 @@ from benchkit.eval.harnesses.common import dataset_configs, is_local, write_pred
 from benchkit.io.predictions import load_references
 from benchkit.release.verify import verify_dataset
 
-UTILS = '''"""lmms-eval callbacks for {group}: the prompt and scoring of the installed `{module}`."""
+INLINE = "# export: inline"
+OWN_PACKAGES = ("benchkit", "dicobench", "multipanelvqa")
+_INLINED = re.compile(r"^from\s+([\w.]+)\s+import\s+.*" + re.escape(INLINE) + r"\s*$")
+_FUTURE = "from __future__ import annotations\n"
 
-from {module} import {names}  # noqa: F401
-'''
-CALLBACKS = ["doc_to_messages", "doc_to_target", "doc_to_text", "doc_to_visual", "process_results"]
+
+def standalone_source(module: str) -> str:
+    """`module`'s source with every import line marked `# export: inline` replaced by that
+    module's own standalone source (each module once), so the result imports none of this
+    project's packages; a module that still would is a bug, refused here."""
+    return _standalone(module, set(), top=True)
+
+
+def _standalone(module: str, seen: set[str], *, top: bool = False) -> str:
+    seen.add(module)
+    source = Path(find_spec(module).origin).read_text(encoding="utf-8")
+    lines = []
+    for line in source.splitlines(keepends=True):
+        found = _INLINED.match(line)
+        if found:
+            if found[1] not in seen:
+                lines.append(f"# --- {found[1]}, as this project ships it ---\n")
+                lines.append(_standalone(found[1], seen).replace(_FUTURE, "", 1))
+                lines.append(f"# --- end of {found[1]} ---\n")
+        elif top or line != _FUTURE:
+            lines.append(line)
+    text = "".join(lines)
+    if top:
+        for node in ast.walk(ast.parse(text)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(n.split(".")[0] in OWN_PACKAGES for n in names):
+                raise RuntimeError(f"{module}: the exported callbacks still import {names[0]}")
+    return text
 
 
 def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, split: str = "test",
-                 max_new_tokens: int = 64) -> list[str]:
-    """Write the task folder; the task names, `<group>_<config>` for each config. A callbacks
-    module with `aggregate_accuracy` aggregates its own `accuracy` values (else: their mean)."""
+                 max_new_tokens: int = 64, dataset_path: str | None = None) -> list[str]:
+    """Write the task folder; the task names, `<group>_<config>` for each config. The tasks read
+    `dataset_path` (default: `dataset` as given). A callbacks module with `aggregate_accuracy`
+    aggregates its own `accuracy` values (else: their mean)."""
     verify_dataset(dataset, split=split)  # a local build: every shard the tasks will read
     configs = dataset_configs(dataset)
     if not configs:
         raise UserError(f"{dataset} declares no configs to export")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    path = str(Path(dataset).resolve()) if is_local(dataset) else dataset
-    own = hasattr(import_module(module), "aggregate_accuracy")
+    path = dataset_path or (str(Path(dataset)) if is_local(dataset) else dataset)
+    callbacks = import_module(module)
+    own = hasattr(callbacks, "aggregate_accuracy")
     aggregation = _Function("utils.aggregate_accuracy") if own else "mean"
     tasks = []
     for config in configs:
@@ -61,6 +99,7 @@ def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, spli
             "process_results": _Function("utils.process_results"),
             "generation_kwargs": {"max_new_tokens": max_new_tokens, "temperature": 0, "do_sample": False},
             "metric_list": [{"metric": "accuracy", "aggregation": aggregation, "higher_is_better": True}],
+            "lmms_eval_specific_kwargs": json.loads(json.dumps(callbacks.SPECIFIC_KWARGS)),
             "metadata": {"version": 1.0},
         }
         (out / f"{task}.yaml").write_text(_dump(spec))
@@ -70,8 +109,7 @@ def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, spli
         "aggregate_metric_list": [{"metric": "accuracy", "aggregation": "mean", "weight_by_size": True}],
         "metadata": {"version": 1.0},
     }))
-    names = ", ".join(CALLBACKS + ["aggregate_accuracy"] * own)
-    (out / "utils.py").write_text(UTILS.format(group=group, module=module, names=names))
+    (out / "utils.py").write_text(standalone_source(module))
     return tasks
 
 

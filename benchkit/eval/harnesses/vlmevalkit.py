@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import base64
 import csv
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,43 +51,83 @@ def _plain(value, names):
     return names[value] if names is not None and isinstance(value, int) else value
 
 
+IMAGE_MODES = ("inline", "files")
+
+
+def dataset_name(out: str | Path) -> str:
+    """The VLMEvalKit dataset (and class) name an export to `out` gets: the TSV's stem, which
+    VLMEvalKit's `--data NAME` looks up as `NAME.tsv`."""
+    stem = Path(out).stem
+    if Path(out).suffix.lower() != ".tsv" or not stem.isidentifier():
+        raise UserError(f"--out {out}: expected NAME.tsv with NAME a Python identifier (VLMEvalKit's --data name "
+                        "and the dataset class's name), e.g. ~/LMUData/DiCoBench.tsv")
+    return stem
+
+
 def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str = "all", split: str = "test",
-               limit: int | None = None) -> int:
-    """Write the TSV of one config and split; the number of rows."""
+               limit: int | None = None, images: str = "inline") -> tuple[int, int]:
+    """Write the TSV of one config and split, row by row (nothing is held but the row being
+    written); (rows, TSV bytes).
+
+    `images="inline"` puts each row's PNGs in its `image` cell as base64, VLMEvalKit's usual
+    self-contained TSV, which VLMEvalKit loads whole into memory (about 4/3 of the PNG bytes per
+    row); `"files"` writes the PNGs to `images/NAME/` beside the TSV and leaves the `image`
+    column out, so the TSV VLMEvalKit loads holds text only (its `image_path` names the files)."""
     import datasets
 
+    if images not in IMAGE_MODES:
+        raise UserError(f"unknown images mode {images!r}; expected one of {', '.join(IMAGE_MODES)}")
+    name = dataset_name(out)
     rows = load_split(dataset, config, f"{split}[:{limit}]" if limit else split)
     for column in flavour.images:
         rows = rows.cast_column(column, datasets.Image(decode=False))
     names = _names(rows.features)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    files = out.parent / "images" / name
+    if images == "files":
+        files.mkdir(parents=True, exist_ok=True)
     columns = ["index", "id", "image", "image_path", "question", *LETTERS, "answer", "category", "l2-category"]
+    if images == "files":
+        columns.remove("image")
     csv.field_size_limit(sys.maxsize)
     tmp = out.with_suffix(out.suffix + ".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, columns, delimiter="\t", extrasaction="ignore")
         writer.writeheader()
         for index, row in enumerate(rows):
-            images = [_png_base64(row[c]) for c in flavour.images]
+            pngs = [_png(row[c]) for c in flavour.images]
+            paths = _file_names(row["id"], len(pngs))
+            if images == "files":
+                for data, file in zip(pngs, paths):
+                    _write_once(files / file, data)
+            encoded = [base64.b64encode(data).decode("ascii") for data in pngs] if images == "inline" else []
             fields = flavour.row({k: _plain(v, names.get(k)) for k, v in row.items()})
             writer.writerow({
                 "index": index, "id": row["id"],
-                "image": images[0] if len(images) == 1 else str(images),  # a list as VLMEvalKit's own TSVs write it
-                "image_path": str(_file_names(row["id"], len(images))) if len(images) > 1 else f"{row['id']}.png",
+                # a list as VLMEvalKit's own TSVs write it
+                "image": (encoded[0] if len(encoded) == 1 else str(encoded)) if encoded else None,
+                "image_path": str(paths) if len(paths) > 1 else paths[0],
                 **fields,
             })
     tmp.replace(out)
-    return len(rows)
+    return len(rows), out.stat().st_size
 
 
-def _png_base64(cell: dict) -> str:
+def _png(cell: dict) -> bytes:
     data = cell.get("bytes")
     if data is None:
         data = Path(cell["path"]).read_bytes()
     if not data.startswith(b"\x89PNG"):
         raise UserError("an image of the dataset is not a PNG file: VLMEvalKit export keeps images lossless")
-    return base64.b64encode(data).decode("ascii")
+    return data
+
+
+def _write_once(path: Path, data: bytes) -> None:
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
 
 
 def _file_names(key: str, n: int) -> list[str]:
@@ -101,20 +142,29 @@ def images_of(line: dict) -> list[str]:
     return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
+def _paths_of(line: dict) -> list[str]:
+    value = line["image_path"]
+    if isinstance(value, str) and value.startswith("[") and value.endswith("]"):
+        return [str(v) for v in ast.literal_eval(value)]
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
 def dump_images(line: dict, root: str | Path) -> list[str]:
-    """Write a line's images under `root` as the PNG files they are; their paths, in order."""
+    """A line's images as PNG files under `root`, their paths in order: written from the line's
+    base64 `image`, or, for a TSV exported with its images as files, the files already there."""
     root = Path(root)
+    if not line.get("image"):
+        paths = [root / name for name in _paths_of(line)]
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            raise FileNotFoundError(f"row {line['id']}: its image files are not under {root}: {', '.join(missing)}")
+        return [str(p) for p in paths]
     root.mkdir(parents=True, exist_ok=True)
     images = images_of(line)
     paths = []
     for image, name in zip(images, _file_names(line["id"], len(images))):
-        path = root / name
-        if not path.exists():
-            data = base64.b64decode(image)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(data)
-            tmp.replace(path)
-        paths.append(str(path))
+        _write_once(root / name, base64.b64decode(image))
+        paths.append(str(root / name))
     return paths
 
 
@@ -147,7 +197,7 @@ def read_results(path: str | Path) -> list[dict]:
         else:
             raise UserError(f"{path}: expected a VLMEvalKit prediction file (.xlsx, .tsv, .csv, .json, .jsonl)")
     except ImportError as exc:
-        raise UserError(f"reading {path} needs {exc.name}: pip install {exc.name}") from None
+        raise UserError(f"reading {path} needs {exc.name}: pip install 'dicobench[vlmevalkit]'") from None
     except (OSError, ValueError) as exc:
         raise UserError(f"cannot read {path}: {exc}") from None
     missing = [c for c in ("id", "prediction") if c not in frame.columns]
@@ -169,8 +219,8 @@ def evaluate(flavour: Flavour, lines: Iterable[dict]) -> dict:
 
 CLASS_FILE = '''"""{name} for VLMEvalKit, with the prompt and scoring of the installed `{module}`.
 
-Written by `{command} export vlmevalkit`. Put {name}.tsv in $LMUData (default ~/LMUData), then
-register this class with VLMEvalKit, e.g. in vlmeval/dataset/__init__.py:
+Written by `{command} export vlmevalkit` with {name}.tsv in {root_text}. Register this class with
+VLMEvalKit, e.g. in vlmeval/dataset/__init__.py:
 
     from .{file_stem} import {name}
     ... and add {name} to the IMAGE_DATASET list there,
@@ -186,18 +236,24 @@ from vlmeval.smp import LMUDataRoot, dump, load
 from benchkit.eval.harnesses import vlmevalkit as bridge
 from {module} import VLMEVALKIT as FLAVOUR
 
+DATA_ROOT = {root}  # where the export wrote {name}.tsv (and images/{name}/)
+
 
 class {name}(ImageMCQDataset):
     TYPE = "MCQ"
     DATASET_URL = {{"{name}": ""}}  # the TSV is local
     DATASET_MD5 = {{"{name}": None}}
 
+    def __init__(self, dataset="{name}", **kwargs):
+        super().__init__(dataset, **kwargs)
+        self.img_root = osp.join(DATA_ROOT, "images", dataset)
+
     @classmethod
     def supported_datasets(cls):
         return ["{name}"]
 
     def load_data(self, dataset):
-        return load(osp.join(LMUDataRoot(), f"{{dataset}}.tsv"))
+        return load(osp.join(DATA_ROOT, f"{{dataset}}.tsv"))
 
     def dump_image(self, line):
         return bridge.dump_images(dict(line), self.img_root)
@@ -214,10 +270,23 @@ class {name}(ImageMCQDataset):
 '''
 
 
+def lmu_data_root() -> Path:
+    """VLMEvalKit's data root: $LMUData, else ~/LMUData (as its `LMUDataRoot`)."""
+    return Path(os.environ.get("LMUData") or Path.home() / "LMUData")
+
+
 def export_class_file(out: str | Path, flavour: Flavour, *, module: str, command: str) -> Path:
-    """The dataset class file for VLMEvalKit, next to the TSV."""
+    """The dataset class file for VLMEvalKit, next to the TSV: the class is named after the TSV
+    (`dataset_name`) and reads it from the folder it was written to (`LMUDataRoot()` when that
+    is VLMEvalKit's own root, else that folder as given)."""
     out = Path(out)
-    stem = flavour.name.lower()
+    name = dataset_name(out)
+    stem = name.lower()
+    if out.parent.resolve() == lmu_data_root().resolve():
+        root, root_text = "LMUDataRoot()", "VLMEvalKit's $LMUData"
+    else:
+        root, root_text = repr(str(out.parent)), str(out.parent)
     path = out.parent / f"{stem}.py"
-    path.write_text(CLASS_FILE.format(name=flavour.name, module=module, command=command, file_stem=stem))
+    path.write_text(CLASS_FILE.format(name=name, module=module, command=command, file_stem=stem, root=root,
+                                      root_text=root_text))
     return path

@@ -8,6 +8,7 @@ maps them to its backend's format, so every backend sees exactly the same prompt
 from __future__ import annotations
 
 import time
+from collections import deque
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import islice
@@ -70,13 +71,44 @@ class Runner(ABC):
 class CallableRunner(Runner):
     """Any Python function `(images, prompt) -> str` as a runner: the prompt's images in order
     and its text parts joined by newlines (the "Image i:" labels stay out of it). An exception
-    is recorded as the row's error, so the row is asked again on the next run."""
+    is recorded as the row's error, so the row is asked again on the next run; with
+    `raise_on_error` it propagates instead (the rows answered before it are kept).
 
-    def __init__(self, fn: Callable[[list, str], str]):
+    `concurrency` > 1 calls the function from that many threads (for a function that waits on
+    I/O, such as a client of a remote model); replies still come in prompt order, so the
+    predictions file reads as a sequential run's would."""
+
+    def __init__(self, fn: Callable[[list, str], str], *, concurrency: int = 1, raise_on_error: bool = False):
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
         self.fn = fn
+        self.concurrency = concurrency
+        self.raise_on_error = raise_on_error
 
     def generate(self, prompts: Sequence[Prompt]) -> list[Reply]:
         return [self._ask(prompt) for prompt in prompts]
+
+    def stream(self, prompts: Iterable[Prompt]) -> Iterator[tuple[int, Reply]]:
+        if self.concurrency == 1:
+            yield from super().stream(prompts)
+            return
+        from concurrent.futures import ThreadPoolExecutor  # deferred: only concurrent runs need it
+
+        window: deque = deque()  # futures in prompt order: at most 2x concurrency built ahead of the oldest
+        done = 0
+        with ThreadPoolExecutor(self.concurrency) as pool:
+            try:
+                for prompt in prompts:
+                    window.append(pool.submit(self._ask, prompt))
+                    if len(window) >= 2 * self.concurrency:
+                        yield done, window.popleft().result()
+                        done += 1
+                while window:
+                    yield done, window.popleft().result()
+                    done += 1
+            finally:  # an error raised or the caller stopped: the rest is not asked
+                for future in window:
+                    future.cancel()
 
     def _ask(self, prompt: Prompt) -> Reply:
         images = [p for p in prompt if not isinstance(p, str)]
@@ -85,8 +117,12 @@ class CallableRunner(Runner):
         try:
             text = self.fn(images, "\n".join(texts))
         except Exception as exc:  # the user's model failed on this row: retried next run
+            if self.raise_on_error:
+                raise
             return Reply(None, error=f"{type(exc).__name__}: {exc}"[:300])
         if not isinstance(text, str):
+            if self.raise_on_error:
+                raise TypeError(f"the model returned {type(text).__name__}, not str")
             return Reply(None, error=f"the model returned {type(text).__name__}, not str")
         return Reply(text, latency=time.perf_counter() - start)
 
