@@ -1,9 +1,9 @@
 """DiCoBench: generate, ship and score the multi-image fine-grained perception benchmark."""
 
-import importlib
 from pathlib import Path
 
 from benchkit import __version__
+from benchkit.lazy import lazy_attributes
 from dicobench.build import build  # eager: the submodule `dicobench.build` would otherwise shadow the function
 
 # evaluate.load(METRIC) from any directory: the folder benchkit.release.metric_modules ships
@@ -17,12 +17,7 @@ _LAZY = {"cameras": "dicobench.shots", "evaluate": "dicobench.evaluation", "prom
 __all__ = ["__version__", "METRIC", "build", "cameras", "evaluate", "leaderboard", "prompt", "score"]
 
 
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'dicobench' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)
 
 
 def leaderboard(results, out, *, human=()):

@@ -1,9 +1,9 @@
 """MultipanelVQA: multipanel images of 2-8 subfigures and three question styles."""
 
-import importlib
 from pathlib import Path
 
 from benchkit import __version__
+from benchkit.lazy import lazy_attributes
 from multipanelvqa.build import build  # eager: the submodule `multipanelvqa.build` would otherwise shadow the function
 
 # evaluate.load(METRIC) from any directory: the folder benchkit.release.metric_modules ships
@@ -15,12 +15,7 @@ _LAZY = {"evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompt
 __all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
 
 
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'multipanelvqa' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)
 
 
 def leaderboard(results, out, *, human=()):

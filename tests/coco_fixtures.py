@@ -13,8 +13,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from PIL import Image
 from pycocotools import mask as mask_utils
+
+from benchkit.photos.sources import SizePolicy, open_source
 
 WIDTH, HEIGHT = 1024, 768
 LICENCES = [{"id": 1, "name": "Attribution License", "url": "http://creativecommons.org/licenses/by/2.0/"},
@@ -175,3 +178,18 @@ def truth_masks(path: Path) -> dict[int, np.ndarray]:
     """Annotation id -> the full-image mask its segmentation (or, for a box alone, nothing) decodes to."""
     data = json.loads(Path(path).read_text())
     return {a["id"]: decode(a["segmentation"]) for a in data["annotations"] if a["segmentation"]}
+
+
+POLICY = SizePolicy(768)  # the fixture's photos are 1024 px on their long side
+
+
+@pytest.fixture(scope="module")
+def coco(tmp_path_factory):
+    """The COCO file of `make_coco`, written once per test module."""
+    return make_coco(tmp_path_factory.mktemp("coco"))
+
+
+@pytest.fixture(scope="module")
+def source(coco):
+    """That file opened as `--source coco:FILE:DIR` opens it."""
+    return open_source(f"coco:{coco}:{coco.parent / 'images'}", POLICY)

@@ -13,21 +13,11 @@ from benchkit.photos.sources import PhotoSkipped, SizePolicy, open_source, split
 pytest.importorskip("pycocotools")
 pytest.importorskip("cv2")
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from coco_fixtures import HEIGHT, WIDTH, make_coco, truth_masks  # noqa: E402
+from coco_fixtures import HEIGHT, POLICY, WIDTH, coco, make_coco, source, truth_masks  # noqa: E402,F401 (fixtures)
 
 from benchkit.photos.coco import CocoSource, photo_licences  # noqa: E402
 
-POLICY = SizePolicy(768)
 
-
-@pytest.fixture(scope="module")
-def coco(tmp_path_factory):
-    return make_coco(tmp_path_factory.mktemp("coco"))
-
-
-@pytest.fixture(scope="module")
-def source(coco):
-    return open_source(f"coco:{coco}:{coco.parent / 'images'}", POLICY)
 
 
 def full(obj, shape=(HEIGHT, WIDTH)):

@@ -7,29 +7,18 @@ import pytest
 pytest.importorskip("pycocotools")
 cv2 = pytest.importorskip("cv2")
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from coco_fixtures import CATEGORIES, make_coco  # noqa: E402
+from coco_fixtures import CATEGORIES, POLICY, coco, source  # noqa: E402,F401 (fixtures)
 
 from benchkit.io.imageio import decode  # noqa: E402
-from benchkit.photos.sources import SizePolicy, open_source  # noqa: E402
 from dicobench.build import build  # noqa: E402
 from dicobench.checks import Rejected, check_difference_pair  # noqa: E402
 from dicobench.generate import BuildOptions, row_from_seed  # noqa: E402
 from dicobench.schema import DIFFERENCE_TASKS, TASKS  # noqa: E402
 from dicobench.sources import photo_difference as pd  # noqa: E402
 
-POLICY = SizePolicy(768)
 OPTS = BuildOptions(photos=POLICY)
 NAMES = {n.replace("_", " ") for n in CATEGORIES}
 
-
-@pytest.fixture(scope="module")
-def coco(tmp_path_factory):
-    return make_coco(tmp_path_factory.mktemp("coco"))
-
-
-@pytest.fixture(scope="module")
-def source(coco):
-    return open_source(f"coco:{coco}:{coco.parent / 'images'}", POLICY)
 
 
 def regions(source, index, accept=pd.any_colour):
