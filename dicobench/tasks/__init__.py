@@ -25,21 +25,11 @@ def collect(
     candidates: Iterable[PlacedObject] | None = None,
 ) -> list[SceneEdit] | None:
     """Four edits whose objects (subjects and any references) are all different, or None."""
-    objects = list(candidates if candidates is not None else scene.objects)
-    used: set[str] = set()
-    edits: list[SceneEdit] = []
-    for idx in rng.permutation(len(objects)):
-        obj = objects[idx]
-        if obj.name in used:
-            continue
-        edit = make(obj, frozenset(used))
-        if edit is None or used.intersection(edit.touched):
-            continue
-        edits.append(edit)
-        used.update(edit.touched)
-        if len(edits) == NUM_EDITS:
-            return edits
-    return None
+    def one(obj: PlacedObject, used: frozenset[str]) -> tuple[SceneEdit] | None:
+        edit = make(obj, used)
+        return None if edit is None else (edit,)
+
+    return _gather(rng, scene, one, candidates)
 
 
 def collect_pairs(
@@ -51,6 +41,13 @@ def collect_pairs(
     """Four edits as two pairs, each two mutually exclusive edits of one object (no object of one
     pair in the other), in a seeded order; or None. Seeing which object changed then leaves two
     options, and the text names each object twice, so it says nothing about which one changed."""
+    edits = _gather(rng, scene, make_pair, candidates)
+    return None if edits is None else [edits[i] for i in rng.permutation(NUM_EDITS)]
+
+
+def _gather(rng, scene, make_group, candidates) -> list[SceneEdit] | None:
+    """The objects in a seeded order, each offered to `make_group` (its edits, or None) until four
+    edits touch no object twice; None if the objects run out first."""
     objects = list(candidates if candidates is not None else scene.objects)
     used: set[str] = set()
     edits: list[SceneEdit] = []
@@ -58,16 +55,16 @@ def collect_pairs(
         obj = objects[idx]
         if obj.name in used:
             continue
-        pair = make_pair(obj, frozenset(used))
-        if pair is None:
+        group = make_group(obj, frozenset(used))
+        if group is None:
             continue
-        touched = set(pair[0].touched) | set(pair[1].touched)
+        touched = set().union(*(e.touched for e in group))
         if used & touched:
             continue
-        edits.extend(pair)
+        edits.extend(group)
         used |= touched
         if len(edits) == NUM_EDITS:
-            return [edits[i] for i in rng.permutation(NUM_EDITS)]
+            return edits
     return None
 
 
