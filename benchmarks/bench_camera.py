@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from benchkit.io.imageio import decode
-from benchkit.release.viewer import PAGE_BUDGET, VIEWER_LIMIT, VIEWER_PAGE_ROWS, bytes_per_row, largest_page
-from benchkit.scene.camera import draw_cameras
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.release.viewer import PAGE_BUDGET, VIEWER_LIMIT, VIEWER_PAGE_ROWS, bytes_per_row, largest_page
+from dicobench.kit.scene.camera import draw_cameras
 from dicobench import build
 from dicobench.build import Options, camera_bounds, generation_options
 from dicobench.generate import proposed_row

@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from benchkit.eval.evaluation import interleave  # noqa: E402
-from benchkit.io.lazy_images import open_image  # noqa: E402
-from benchkit.eval.runners import load_runner  # noqa: E402
+from dicobench.kit.eval.evaluation import interleave  # noqa: E402
+from dicobench.kit.io.lazy_images import open_image  # noqa: E402
+from dicobench.kit.eval.runners import load_runner  # noqa: E402
 from dicobench.prompting import prompt  # noqa: E402
 
 LOW, HIGH = 0.2, 1.0
@@ -105,7 +105,7 @@ def bench_openai(rows, n: int, concurrency: int, base_url: str) -> None:
 def bench_transformers(rows, n: int, batch_size: int) -> None:
     from tiny_vlm import build_tiny_llava
 
-    from benchkit.eval.runners import Runner
+    from dicobench.kit.eval.runners import Runner
 
     model = build_tiny_llava(Path(tempfile.mkdtemp()) / "llava")
     runner = load_runner(f"hf:{model}", batch_size=batch_size, max_new_tokens=8)

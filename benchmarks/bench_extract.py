@@ -9,7 +9,7 @@ import random
 import sys
 import time
 
-from benchkit.eval.extract import extract_choice
+from dicobench.kit.eval.extract import extract_choice
 
 OPTIONS = [
     "The mug on the desk changed from red to blue",

@@ -24,7 +24,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 from PIL import Image
 
-from benchkit.io.shards import sidecar_path
+from dicobench.kit.io.shards import sidecar_path
 from multipanelvqa.build import build
 from multipanelvqa.schema import QUESTION_TYPES
 from multipanelvqa.shortcuts import odd_one_out, panel_thumbs, text_only

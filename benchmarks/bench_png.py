@@ -1,4 +1,4 @@
-"""The PNG writer a build writes with (`benchkit.io.imageio.encode_png`) against Pillow's.
+"""The PNG writer a build writes with (`dicobench.kit.io.imageio.encode_png`) against Pillow's.
 
 Renders the images of a few rows of a procedural build (`--difficulty`, default hard: both
 shots of each row through its cameras, as the build writes them), then encodes each one with
@@ -20,9 +20,9 @@ import time
 import numpy as np
 from PIL import Image
 
-from benchkit.io.imageio import WRITERS, decode, encode_png
-from benchkit.scene.camera import draw_cameras
-from benchkit.scene.difficulty import preset
+from dicobench.kit.io.imageio import WRITERS, decode, encode_png
+from dicobench.kit.scene.camera import draw_cameras
+from dicobench.kit.scene.difficulty import preset
 from dicobench.build import Options, generation_options
 from dicobench.checks import Rejected
 from dicobench.generate import proposed_row, sample_seed

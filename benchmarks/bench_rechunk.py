@@ -5,7 +5,7 @@ does not hold yet. This script builds one DiCoBench task, rebuilds it with one m
 earlier rows are the same, by seed), (the correct letters are rebalanced, so a few
 earlier rows change too), and reports the share of the new shard's bytes that fall in chunks
 the previous shard already has, for the shards as the build writes them
-(content-defined Parquet pages, `benchkit.io.parquet_options`) and for the same rows written with
+(content-defined Parquet pages, `dicobench.kit.io.parquet_options`) and for the same rows written with
 pyarrow's default writer (what builds wrote before). A second scenario replaces one row in the
 middle of the shard (as when a reviewed row is regenerated), with both writers. Chunks are cut
 with FastCDC (`pip install fastcdc`; min 8 KiB, average 64 KiB, max 128 KiB, Xet's sizes) and
@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fastcdc import fastcdc
 
-from benchkit.io.parquet_options import footer_metadata, writer_options
+from dicobench.kit.io.parquet_options import footer_metadata, writer_options
 from dicobench import build
 from dicobench.schema import features
 

@@ -30,7 +30,7 @@ def main() -> None:
     ap.add_argument("--num-proc", type=int, default=2)
     ap.add_argument("--dir", type=Path, help="an existing build (default: build one in a temporary folder)")
     args = ap.parse_args()
-    from benchkit.people.webapp.launch import review
+    from dicobench.kit.people.webapp.launch import review
     from dicobench import build
     from dicobench.people import SPEC
 

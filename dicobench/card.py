@@ -7,14 +7,14 @@ import json
 import statistics
 from collections import Counter
 
-from benchkit.release import citations, usage
-from benchkit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
+from dicobench.kit.release import citations, usage
+from dicobench.kit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
                                    markdown_table, shard_sizes, write_card_file)
-from benchkit.people.decisions import REVIEW_REJECTION
-from benchkit.release.licences import GLYPHS, VSTAR, Licence, annotated_licences, combine, unknown, user_licence
-from benchkit.people.review_report import review_section
-from benchkit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
-from benchkit.scene.camera import CameraBounds
+from dicobench.kit.people.decisions import REVIEW_REJECTION
+from dicobench.kit.release.licences import GLYPHS, VSTAR, Licence, annotated_licences, combine, unknown, user_licence
+from dicobench.kit.people.review_report import review_section
+from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from dicobench.kit.scene.camera import CameraBounds
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
 from dicobench.checks import Reason

@@ -13,8 +13,8 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from benchkit.io.imageio import decode
-from benchkit.scene.render import object_patch
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.scene.render import object_patch
 
 MAX_AREA = 0.05  # the paper's bound on a changed region
 MIN_VISIBLE_PIXELS = 150  # at least this many pixels change clearly...

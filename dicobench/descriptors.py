@@ -14,7 +14,7 @@ import statistics
 import numpy as np
 from PIL import Image
 
-from benchkit.scene.palette import COLOURS, lab_distance
+from dicobench.kit.scene.palette import COLOURS, lab_distance
 
 VISIBLE = 24  # a pixel differs visibly when some channel moves by more than this many levels
 VIEW_SIDES = (448, 1024, 2048)  # long sides models commonly see an image at
@@ -90,8 +90,8 @@ def commonality(scenes: tuple, cues: list[dict], footprint) -> dict:
     """Descriptors of a commonality pair: the shared objects (those the cue boxes frame) and,
     over both scenes, the other objects of their category and of their colour, with how close
     in colour (Lab distance) the nearest same-kind decoy comes. `footprint(obj)` is the box
-    an object is drawn in (`benchkit.scene.render.footprint`)."""
-    from benchkit.scene.catalogue import by_name
+    an object is drawn in (`dicobench.kit.scene.render.footprint`)."""
+    from dicobench.kit.scene.catalogue import by_name
 
     entries = by_name()
     boxes = {(c["image"], tuple(c["bbox"])) for c in cues}

@@ -1,6 +1,6 @@
 """The paper's error analysis by an LLM judge: each wrong answer given with a description (`eval
 --mode describe`) is classified into the four types of its Figure 7 from the reply and the row's
-cue labels. Replies are cached (benchkit.eval.judge), so a rerun sends only what is still missing; a
+cue labels. Replies are cached (dicobench.kit.eval.judge), so a rerun sends only what is still missing; a
 judge that fails or answers none of the types leaves the error unjudged, never guessed.
 """
 
@@ -50,7 +50,7 @@ def classify(judge: str, rows: Sequence[int], *, questions, options, references,
              base_url: str | None, api_key: str | None, cache_dir: str | Path, concurrency: int = 8,
              timeout: float = 60.0) -> dict:
     """`{"judge", "overall": {type: count, "errors", "unjudged"}, "per_task": ..., "judge_usage"}` over `rows`."""
-    from benchkit.eval.judge import ChatClient, parse_judge  # deferred: only a judged analysis needs openai
+    from dicobench.kit.eval.judge import ChatClient, parse_judge  # deferred: only a judged analysis needs openai
 
     client = ChatClient(parse_judge(judge), base_url=base_url, api_key=api_key, cache_dir=cache_dir,
                         concurrency=concurrency, timeout=timeout)

@@ -2,7 +2,7 @@
 
 Modes: `direct` is the paper's protocol (the letter only, the prompt of docs/ARCHITECTURE.md); `describe` is its
 error-analysis protocol (a brief description first, then the letter), read with the same
-extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (benchkit.eval.views).
+extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (dicobench.kit.eval.views).
 An LLM judge (`judge=`) classifies each wrong answer into the paper's error types, as `score --judge`.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from benchkit.eval import evaluation
-from benchkit.eval.extract import extract_choice
-from benchkit.cli.errors import UserError
-from benchkit.eval.runners import Prompt
-from benchkit.eval.views import VIEWS, apply_view
+from dicobench.kit.eval import evaluation
+from dicobench.kit.eval.extract import extract_choice
+from dicobench.kit.errors import UserError
+from dicobench.kit.eval.runners import Prompt
+from dicobench.kit.eval.views import VIEWS, apply_view
 from dicobench.cli import score as score_cli
 from dicobench.prompting import prompt
 from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
@@ -83,7 +83,7 @@ def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "t
     """Ask `model` every row (those not answered in `out` yet) and score; the scores.json dict.
 
     `model` is a function `(images: list[PIL.Image.Image], prompt: str) -> str` (the two
-    images in order and the multiple-choice prompt), a `benchkit.eval.runners.Runner`, or a spec
+    images in order and the multiple-choice prompt), a `dicobench.kit.eval.runners.Runner`, or a spec
     such as "hf:ORG/MODEL" or "openai:gpt-4o" built with `runner_options` (batch_size,
     base_url, dtype, ...). `concurrency` calls a function from that many threads (requests in
     flight for "openai:"); replies are kept in row order. `progress` shows a bar.

@@ -16,14 +16,14 @@ from typing import Iterator
 
 import numpy as np
 
-from benchkit.engines import driver as builds
-from benchkit.people.decisions import REVIEW_REJECTION
-from benchkit.cli.errors import UserError
-from benchkit.photos.sources import SizePolicy
-from benchkit.scene.camera import CameraBounds
-from benchkit.scene.render import clear_caches
-from benchkit.scene.random_scenes import SceneConfig
-from benchkit.io.shards import shard_ranges
+from dicobench.kit.engines import driver as builds
+from dicobench.kit.people.decisions import REVIEW_REJECTION
+from dicobench.kit.errors import UserError
+from dicobench.kit.photos.sources import SizePolicy
+from dicobench.kit.scene.camera import CameraBounds
+from dicobench.kit.scene.render import clear_caches
+from dicobench.kit.scene.random_scenes import SceneConfig
+from dicobench.kit.io.shards import shard_ranges
 from dicobench.checks import Rejected
 from dicobench.editors.models import Backends, ModelOptions
 from dicobench.tasks.registry import get_task
@@ -42,7 +42,7 @@ class BuildOptions:
     seed: int = 0
     split: str = "test"
     compress_level: int = 1
-    png_writer: str = "pillow"  # benchkit.io.imageio.WRITERS; procedural builds take their difficulty's
+    png_writer: str = "pillow"  # dicobench.kit.io.imageio.WRITERS; procedural builds take their difficulty's
     rows_per_shard: int = 48
     scene: SceneConfig = field(default_factory=SceneConfig)
     source: str = "procedural"  # or a photo source: folder:DIR, vstar:DIR, hf:REPO[:SPLIT]
@@ -50,7 +50,7 @@ class BuildOptions:
     test_photos: float | None = None  # share of the source's photos held out for the test split
     models: ModelOptions = field(default_factory=ModelOptions)
     camera: CameraBounds | None = None  # each image shot through its own camera within these bounds (None: the clean renders)
-    detection: object | None = None  # a benchkit.photos.annotate.AnnotateOptions: how the source's objects were detected
+    detection: object | None = None  # a dicobench.kit.photos.annotate.AnnotateOptions: how the source's objects were detected
 
 
 def seed_range(split: str) -> range:
@@ -87,7 +87,7 @@ class RowInfo:
 @functools.lru_cache(maxsize=2)
 def photo_source(spec: str, policy: SizePolicy, split: str = "test", test_share: float | None = None):
     """The photos a split may use, opened once per process (file lists are read on opening)."""
-    from benchkit.photos.sources import open_source, split_photos  # deferred: photos need OpenCV, scenes do not
+    from dicobench.kit.photos.sources import open_source, split_photos  # deferred: photos need OpenCV, scenes do not
 
     return split_photos(open_source(spec, policy), split, test_share)
 

@@ -4,12 +4,12 @@ A patterned object is named by both of its colours ("green-and-brown striped car
 option names only one colour of an object drawn in two; a hollow one says so; a marking is
 named after the look it is drawn on. Where a scene holds several objects of one name (the
 difficulty's same-kind objects), each is called by its look: the scene keeps their colours
-apart (`benchkit.scene.random_scenes.tell_apart`), so the look tells them apart.
+apart (`dicobench.kit.scene.random_scenes.tell_apart`), so the look tells them apart.
 """
 
 from __future__ import annotations
 
-from benchkit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.editors.scene import article
 
 PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}

@@ -1,8 +1,8 @@
-"""DiCoBench as the review and study pages see it (`benchkit.people.webapp`)."""
+"""DiCoBench as the review and study pages see it (`dicobench.kit.people.webapp`)."""
 
 from __future__ import annotations
 
-from benchkit.people.webapp.spec import BenchmarkSpec
+from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from dicobench.card import MANIFEST_DIR
 from dicobench.schema import LETTERS, TASKS, features
 

@@ -19,12 +19,12 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from benchkit import __version__
-from benchkit.io.imageio import decode, encode_png
-from benchkit.scene.camera import Camera, CameraBounds, draw_cameras
-from benchkit.scene.geometry import Box
-from benchkit.scene.model import Scene
-from benchkit.scene.render import background
+from dicobench.kit import __version__
+from dicobench.kit.io.imageio import decode, encode_png
+from dicobench.kit.scene.camera import Camera, CameraBounds, draw_cameras
+from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.model import Scene
+from dicobench.kit.scene.render import background
 from dicobench import shots
 from dicobench.checks import (Rejected, check_change_within, check_cues_drawn, check_difference_pair, check_difference_pixels,
                               check_options, check_shots_written)
@@ -53,7 +53,7 @@ class Inputs:
     """What a proposer draws from besides its seed and the build options: the photos a split
     may use (photo sources) and the opened models (`dicobench.editors.models.Backends`)."""
 
-    source: object | None = None  # a benchkit.photos.sources.PhotoSource
+    source: object | None = None  # a dicobench.kit.photos.sources.PhotoSource
     backends: Backends = field(default_factory=Backends)
 
 

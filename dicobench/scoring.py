@@ -3,7 +3,7 @@
 Rows built from the same base scene are correlated, so intervals resample whole clusters.
 Models over-pick E ("no visible difference/commonality"), so E gets its own precision/recall;
 wrong answers are split into the paper's error types (dicobench.analysis).
-Rows whose model call failed are unscored: they bound the accuracy (benchkit.eval.completeness).
+Rows whose model call failed are unscored: they bound the accuracy (dicobench.kit.eval.completeness).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Hashable, Sequence
 
 import numpy as np
 
-from benchkit.eval.reply_cache import default_cache_dir
-from benchkit.eval.completeness import bounded, completeness
-from benchkit.eval.extract import extract_choice
-from benchkit.eval.stats import cluster_bootstrap_ci
+from dicobench.kit.eval.reply_cache import default_cache_dir
+from dicobench.kit.eval.completeness import bounded, completeness
+from dicobench.kit.eval.extract import extract_choice
+from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from dicobench.analysis import error_types
 from dicobench.error_judge import classify
 from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
@@ -64,7 +64,7 @@ def score(
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
     if judge:
-        from benchkit.eval.judge import parse_judge  # deferred: openai takes ~0.5 s to import
+        from dicobench.kit.eval.judge import parse_judge  # deferred: openai takes ~0.5 s to import
 
         parse_judge(judge)  # a bad spec fails before any work
         if questions is None or options is None or cue_labels is None:

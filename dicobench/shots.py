@@ -3,7 +3,7 @@
 A pair rendered twice from one scene is pixel-identical outside the edit, so `abs(a - b)` finds
 the change without looking. `dicobench.rows.make_row` therefore checks every pair on its clean
 renders, as always, and then writes image a as camera A takes it and image b as camera B does
-(`benchkit.scene.camera`): procedural scenes are rendered again through the camera (objects
+(`dicobench.kit.scene.camera`): procedural scenes are rendered again through the camera (objects
 moved and turned, the surface's shading resampled, its marks redrawn, this shot's own grain),
 photos go through the pixel-level camera (`photograph`). Cue boxes are mapped through their
 image's camera; each row records both cameras in its `generator` column (`cameras(row)`).
@@ -17,11 +17,11 @@ from typing import Protocol
 
 import numpy as np
 
-from benchkit.scene.camera import Camera, framed, photograph
-from benchkit.scene.geometry import Box
-from benchkit.scene.model import Scene
-from benchkit.scene.render import changed_box, render, render_edit
-from benchkit.scene.warping import KERNEL_REACH
+from dicobench.kit.scene.camera import Camera, framed, photograph
+from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.model import Scene
+from dicobench.kit.scene.render import changed_box, render, render_edit
+from dicobench.kit.scene.warping import KERNEL_REACH
 from dicobench.checks import Rejected
 
 
@@ -91,7 +91,7 @@ PHOTOGRAPHS = Photographs()
 def mapped(cues: list[dict], cameras: tuple[Camera | None, Camera | None], shapes: tuple[tuple, tuple]) -> list[dict]:
     """The cues as their images' cameras see them (`cameras` and `shapes` by image: 0 = a, 1 = b;
     None: the clean render, cues as they are): each box mapped and grown by
-    `benchkit.scene.camera.CUE_MARGIN`. A box the shot moves more than that margin out of the
+    `dicobench.kit.scene.camera.CUE_MARGIN`. A box the shot moves more than that margin out of the
     frame is rejected: its cue would no longer hold all it showed."""
     out = []
     for c in cues:

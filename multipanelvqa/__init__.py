@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
-from benchkit import __version__
-from benchkit.lazy import lazy_attributes
+from dicobench.kit import __version__
+from dicobench.kit.lazy import lazy_attributes
 from multipanelvqa.build import build  # eager: the submodule `multipanelvqa.build` would otherwise shadow the function
 
-# evaluate.load(METRIC) from any directory: the folder benchkit.release.metric_modules ships
-METRIC = str(Path(__file__).parent.parent / "benchkit" / "release" / "evaluate_modules" / "multipanelvqa_accuracy")
+# evaluate.load(METRIC) from any directory: the folder dicobench.kit.release.metric_modules ships
+METRIC = str(Path(__file__).parent.parent / "dicobench" / "kit" / "release" / "evaluate_modules" / "multipanelvqa_accuracy")
 
 # The rest of the API loads on first use (see dicobench/__init__.py).
 _LAZY = {"evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompting", "score": "multipanelvqa.scoring"}

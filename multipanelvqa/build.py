@@ -18,13 +18,13 @@ from typing import Sequence
 
 import numpy as np
 
-from benchkit import __version__
-from benchkit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
+from dicobench.kit import __version__
+from dicobench.kit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
                              missing_shards, other_split_shards, refuse_shared, run_jobs)
-from benchkit.people.decisions import build_rejections, holds_rejected
-from benchkit.engines.local import map_jobs
-from benchkit.cli.errors import UserError
-from benchkit.io.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
+from dicobench.kit.people.decisions import build_rejections, holds_rejected
+from dicobench.kit.engines.local import map_jobs
+from dicobench.kit.errors import UserError
+from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
 
 from multipanelvqa.sources.adapters import ADAPTERS, load_sets
 from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve

@@ -6,12 +6,12 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from benchkit.release import citations, usage
-from benchkit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
+from dicobench.kit.release import citations, usage
+from dicobench.kit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
                                    markdown_table, shard_sizes, write_card_file)
-from benchkit.release.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
-from benchkit.people.review_report import review_section
-from benchkit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from dicobench.kit.release.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
+from dicobench.kit.people.review_report import review_section
+from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 
 from multipanelvqa.generate import set_range
 from multipanelvqa.schema import CANVAS, CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features

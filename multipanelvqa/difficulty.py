@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchkit.scene.catalogue import VERSIONS
-from benchkit.scene.difficulty import Dials, dial
+from dicobench.kit.scene.catalogue import VERSIONS
+from dicobench.kit.scene.difficulty import Dials, dial
 
 POSITION_WORDS = ("short", "layout")
 SCENE_QUESTIONS = ("presence", "count")
@@ -47,7 +47,7 @@ class PanelDifficulty(Dials):
                                      "has: the text alone tells nothing)", "any_all")
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
-                                             "patterns only where a person sees them; benchkit.scene.catalogue)",
+                                             "patterns only where a person sees them; dicobench.kit.scene.catalogue)",
                           "first-release")
     position_words: str = dial("position words", "short: the shortest unique wording; layout: words as a person reads "
                                                    "the layout (a two-word position only where row and column readings "

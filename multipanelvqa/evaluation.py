@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from benchkit.eval import evaluation
-from benchkit.cli.errors import UserError
-from benchkit.eval.extract import extract_choice
-from benchkit.eval.runners import Prompt
+from dicobench.kit.eval import evaluation
+from dicobench.kit.errors import UserError
+from dicobench.kit.eval.extract import extract_choice
+from dicobench.kit.eval.runners import Prompt
 from multipanelvqa.cli import score as score_cli
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features

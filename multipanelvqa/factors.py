@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from benchkit.eval.stats import cluster_bootstrap_ci
+from dicobench.kit.eval.stats import cluster_bootstrap_ci
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
-from benchkit.engines import driver as builds
-from benchkit.io.imageio import encode_png
+from dicobench.kit.engines import driver as builds
+from dicobench.kit.io.imageio import encode_png
 
 from multipanelvqa.composite.augment import for_config
 from multipanelvqa.composite.compose import Composition, render

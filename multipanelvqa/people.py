@@ -1,8 +1,8 @@
-"""MultipanelVQA as the review and study pages see it (`benchkit.people.webapp`)."""
+"""MultipanelVQA as the review and study pages see it (`dicobench.kit.people.webapp`)."""
 
 from __future__ import annotations
 
-from benchkit.people.webapp.spec import BenchmarkSpec
+from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from multipanelvqa.card import MANIFEST_DIR
 from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, features
 

@@ -1,5 +1,5 @@
 """MultipanelVQA's answer rules and the paper's judge prompts (Appendix D, Table 6): what decides
-one answer. Only the standard library and `benchkit.eval.extract` are imported, so
+one answer. Only the standard library and `dicobench.kit.eval.extract` are imported, so
 `multipanelvqa export lmms-eval` can write this module into a task folder as it is.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from benchkit.eval.extract import extract_choice  # export: inline
+from dicobench.kit.eval.extract import extract_choice  # export: inline
 
 CHOICE_LETTERS = "abcd"
 

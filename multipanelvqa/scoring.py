@@ -6,7 +6,7 @@ given, with the two prompts of the paper's Appendix D (Table 6); without a judge
 wrong. A judge that fails (API error, or a reply that is neither yes nor no) leaves the row
 unjudged, and a failed model call leaves it unanswered: either is unscored, never counted wrong
 nor left out; a result with unscored rows is incomplete and reports accuracy bounds
-(benchkit.eval.completeness). Accuracy is per question, not per image.
+(dicobench.kit.eval.completeness). Accuracy is per question, not per image.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Hashable, Sequence
 
 import numpy as np
 
-from benchkit.eval.reply_cache import default_cache_dir
-from benchkit.eval.completeness import bounded, completeness
-from benchkit.eval.stats import cluster_bootstrap_ci
+from dicobench.kit.eval.reply_cache import default_cache_dir
+from dicobench.kit.eval.completeness import bounded, completeness
+from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from multipanelvqa.factors import check_names as check_factor_names
 from multipanelvqa.factors import factors as compare_factors
 from multipanelvqa.schema import LAYOUT_STYLES
@@ -81,7 +81,7 @@ def score(
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
     if judge:
-        from benchkit.eval.judge import parse_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
+        from dicobench.kit.eval.judge import parse_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
 
         parse_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
@@ -175,7 +175,7 @@ def _decide(predictions, references, questions, qtypes, row_choices, answered, j
 def _run_judge(judge, rows, verdicts, predictions, references, questions, qtypes, row_choices,
                base_url, api_key, cache_dir, concurrency, timeout) -> dict:
     """Ask the judge about `rows`, filling `verdicts` in place (None stays for unjudged rows)."""
-    from benchkit.eval.judge import ChatClient, parse_judge
+    from dicobench.kit.eval.judge import ChatClient, parse_judge
 
     client = ChatClient(parse_judge(judge), base_url=base_url, api_key=api_key,
                         cache_dir=cache_dir if cache_dir is not None else default_cache_dir(),

@@ -1,11 +1,11 @@
-"""A pytest fixture that keeps every figure benchkit.report.plots saves, by file stem, so tests can read
+"""A pytest fixture that keeps every figure dicobench.kit.report.plots saves, by file stem, so tests can read
 the plotted values (bar heights and widths, line points) and not only the written files."""
 
 from pathlib import Path
 
 import pytest
 
-from benchkit.report import plots
+from dicobench.kit.report import plots
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import numpy as np
 import skimage.data as skdata
 from PIL import Image
 
-from benchkit.photos.sources import FolderSource, SizePolicy
+from dicobench.kit.photos.sources import FolderSource, SizePolicy
 
 POLICY = SizePolicy(768, upscale=True)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from benchkit.release import citations
+from dicobench.kit.release import citations
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs" / "_hooks"))
@@ -104,7 +104,7 @@ def test_the_pages_code_runs_as_written(page, tmp_path):
 
 
 def test_the_generated_reference_follows_the_code():
-    from benchkit.scene.difficulty import Difficulty
+    from dicobench.kit.scene.difficulty import Difficulty
     from dicobench.cli.main import parser as dicobench_parser
     from dicobench.schema import features
     from multipanelvqa.difficulty import PanelDifficulty

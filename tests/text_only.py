@@ -7,7 +7,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from benchkit.scene.random_scenes import SceneConfig, random_scene
+from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.generate import letter_schedule, sample_seed
 from dicobench.schema import DIFFERENCE_TASKS, NONE_OPTIONS
 from dicobench.shortcuts import STRATEGIES, text_only

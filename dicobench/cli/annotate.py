@@ -1,11 +1,11 @@
-"""`dicobench annotate`: plain photos to a COCO file (`benchkit.photos.annotate`), for `--source coco:`."""
+"""`dicobench annotate`: plain photos to a COCO file (`dicobench.kit.photos.annotate`), for `--source coco:`."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from benchkit.photos.annotate import AnnotateOptions
+from dicobench.kit.photos.annotate import AnnotateOptions
 
 
 def add_detection_arguments(p: argparse.ArgumentParser, required: bool) -> None:
@@ -30,11 +30,11 @@ def add_detection_arguments(p: argparse.ArgumentParser, required: bool) -> None:
 def detection_options(args: argparse.Namespace) -> AnnotateOptions | None:
     if args.detector is None:
         if args.segmenter or args.labels:
-            from benchkit.cli.errors import UserError
+            from dicobench.kit.errors import UserError
 
             raise UserError("--segmenter and --labels refine a --detector: give --detector transformers:MODEL")
         return None
-    from benchkit.photos.annotate import read_labels
+    from dicobench.kit.photos.annotate import read_labels
 
     labels = read_labels(args.labels) if args.labels else ()
     return AnnotateOptions(args.detector, args.segmenter, labels, args.score_threshold, args.absent_threshold, args.nms_iou)
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _annotate(args: argparse.Namespace) -> int:
-    from benchkit.photos.annotate import annotate
+    from dicobench.kit.photos.annotate import annotate
 
     out = annotate(args.photos, args.out, detection_options(args), args.progress)
     print(f"wrote {out} (build with --source coco:{out}:{args.photos})")

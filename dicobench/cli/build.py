@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.cli.commands import add_build_arguments, build_handler, http_url, positive_int, run_options
-from benchkit.scene.difficulty import DEFAULT, PRESETS, Difficulty
+from dicobench.kit.cli.commands import add_build_arguments, build_handler, http_url, positive_int, run_options
+from dicobench.kit.scene.difficulty import DEFAULT, PRESETS, Difficulty
 from dicobench.cli.annotate import add_detection_arguments, detection_options
 from dicobench.build import CAMERAS, Options, build, source_settings
 from dicobench.editors.models import Endpoint, ModelOptions

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchkit.cli.commands import output_folder, positive_int
+from dicobench.kit.cli.commands import output_folder, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from benchkit.scene.catalogue import VERSIONS
+    from dicobench.kit.scene.catalogue import VERSIONS
 
     p = sub.add_parser("catalogue", help="list the object catalogue, draw its contact sheets, rank its look-alike glyphs",
                        description="List every object a catalogue version draws (name, category, the names the truth "
@@ -25,11 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _catalogue(args: argparse.Namespace) -> int:
-    from benchkit.scene.catalogue import load_catalogue, lookalikes
+    from dicobench.kit.scene.catalogue import load_catalogue, lookalikes
 
     entries = load_catalogue(args.version)
     if args.sheet is not None:
-        from benchkit.scene.contact_sheet import catalogue_pages
+        from dicobench.kit.scene.contact_sheet import catalogue_pages
 
         folder = output_folder(args.sheet, "--sheet")
         pages = catalogue_pages(sorted(entries, key=lambda e: (e.category, e.name)), args.size,
@@ -38,7 +38,7 @@ def _catalogue(args: argparse.Namespace) -> int:
             page.save(folder / f"catalogue-{args.version}-{args.size}px-{number:02d}.png")
         print(f"wrote {len(pages)} pages of {len(entries)} objects to {folder}")
     if args.similar:
-        from benchkit.scene.audit import silhouette_similarity
+        from dicobench.kit.scene.audit import silhouette_similarity
 
         for score, a, b in silhouette_similarity(entries, args.size)[: args.similar]:
             verdict = "look-alikes" if b in lookalikes(a, args.version) else "told apart"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.eval.evaluation import add_arguments, run_eval
-from benchkit.eval.views import VIEWS
+from dicobench.kit.eval.evaluation import add_arguments, run_eval
+from dicobench.kit.eval.views import VIEWS
 from dicobench.cli import score as score_cli
 from dicobench.evaluation import DESCRIBE_INSTRUCTION, MODES, benchmark, judge_arguments, make_prompt
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from benchkit.report import leaderboard
-from benchkit.report.leaderboard import Column, Table, cell
-from benchkit.report.plots import grouped_bars, radar, stacked_shares
+from dicobench.kit.report import leaderboard
+from dicobench.kit.report.leaderboard import Column, Table, cell
+from dicobench.kit.report.plots import grouped_bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
 from dicobench.schema import LETTERS, TASKS, track_of
 

@@ -6,15 +6,15 @@ import argparse
 import json
 from pathlib import Path
 
-from benchkit.eval import provenance
-from benchkit.people import study_scores as study
-from benchkit.eval.completeness import exit_status, format_value, interval, percent, text_table
-from benchkit.cli.commands import PARTIAL_REMEDY, add_score_arguments, http_url, output_folder, partial_reason
-from benchkit.cli.errors import UserError
-from benchkit.report.plots import bars, radar, stacked_shares
+from dicobench.kit.eval import provenance
+from dicobench.kit.people import study_scores as study
+from dicobench.kit.eval.completeness import exit_status, format_value, interval, percent, text_table
+from dicobench.kit.cli.commands import PARTIAL_REMEDY, add_score_arguments, http_url, output_folder, partial_reason
+from dicobench.kit.errors import UserError
+from dicobench.kit.report.plots import bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
 from dicobench.error_judge import JUDGE_TYPES
-from benchkit.io.predictions import join, load_references, read_records, read_sample
+from dicobench.kit.io.predictions import join, load_references, read_records, read_sample
 from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
 

@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchkit.cli.errors import UserError
+from dicobench.kit.errors import UserError
 
 TEMPLATE = "template"
 
@@ -95,7 +95,7 @@ def _editor(spec: str, steps: int | None, size: int | None):
 def open_backends(models: ModelOptions, endpoint: Endpoint, cache_dir: Path | None) -> Backends:
     """The models `models` asks for; LLM replies are cached under `cache_dir`, so a rerun of
     the same shard sends nothing and writes the same bytes."""
-    from benchkit.eval.judge import ChatClient
+    from dicobench.kit.eval.judge import ChatClient
     from dicobench.editors.instructions import EditVerifier, InstructionGenerator
 
     def client(flag, spec):

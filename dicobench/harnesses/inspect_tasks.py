@@ -17,8 +17,8 @@ from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, Generat
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import TaskState, generate
 
-from benchkit.eval.extract import extract_choice
-from benchkit.eval.harnesses.inspect_samples import ImageFile, rows_as_parts
+from dicobench.kit.eval.extract import extract_choice
+from dicobench.kit.eval.harnesses.inspect_samples import ImageFile, rows_as_parts
 from dicobench import prompting as dicobench_prompting
 from multipanelvqa import prompting as multipanelvqa_prompting
 from multipanelvqa.scoring import rule_verdict

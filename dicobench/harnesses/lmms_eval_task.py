@@ -1,5 +1,5 @@
 """lmms-eval callbacks for DiCoBench tasks: `dicobench export lmms-eval` copies this file into the
-task folder as `utils.py`, with `benchkit.eval.extract` written into it, so the folder runs in an
+task folder as `utils.py`, with `dicobench.kit.eval.extract` written into it, so the folder runs in an
 lmms-eval environment without this package (and can be contributed to lmms-eval as it is).
 
 The messages are `dicobench.prompt` exactly, the two images introduced as "Image 1:" and
@@ -11,7 +11,7 @@ Only the standard library is imported here (the export checks it).
 
 from __future__ import annotations
 
-from benchkit.eval.extract import extract_choice  # export: inline
+from dicobench.kit.eval.extract import extract_choice  # export: inline
 
 LETTERS = "ABCDE"
 #: the task YAML's `lmms_eval_specific_kwargs` (the project's prompt: docs/ARCHITECTURE.md)

@@ -3,7 +3,7 @@ task, `l2-category` the track, `A`-`E` the options; scored as `dicobench score` 
 
 from __future__ import annotations
 
-from benchkit.eval.harnesses.vlmevalkit import LETTERS, Flavour
+from dicobench.kit.eval.harnesses.vlmevalkit import LETTERS, Flavour
 from dicobench.prompting import prompt
 from dicobench.scoring import score
 

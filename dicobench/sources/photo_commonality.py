@@ -22,8 +22,8 @@ from typing import Callable
 
 import numpy as np
 
-from benchkit.photos.sources import Photo, PhotoObject, PhotoSource
-from benchkit.scene.geometry import Box, apart, bounding
+from dicobench.kit.photos.sources import Photo, PhotoObject, PhotoSource
+from dicobench.kit.scene.geometry import Box, apart, bounding
 from dicobench.checks import Rejected, check_difference_pixels
 from dicobench.editors.photo.classical import Composite, Mask, changed_box, crop
 from dicobench.editors.photo.instructed import blends_references, reference_blend

@@ -19,9 +19,9 @@ from typing import Callable, Iterator
 import cv2
 import numpy as np
 
-from benchkit.scene.palette import COLOURS, to_lab
-from benchkit.photos.sources import PhotoObject, propose_regions
-from benchkit.scene.geometry import Box, apart
+from dicobench.kit.scene.palette import COLOURS, to_lab
+from dicobench.kit.photos.sources import PhotoObject, propose_regions
+from dicobench.kit.scene.geometry import Box, apart
 from dicobench.checks import Rejected, check_difference_pixels
 from dicobench.editors.photo.classical import (PixelEdit, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
                                                pattern_mask, stain_pattern)

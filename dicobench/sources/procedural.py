@@ -17,14 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchkit.scene.catalogue import by_name, read_as
-from benchkit.scene.geometry import Box, bounding
-from benchkit.scene.render import footprint, render, render_edit
-from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import (SceneConfig, occupied_boxes, place, random_object, random_scene,
+from dicobench.kit.scene.catalogue import by_name, read_as
+from dicobench.kit.scene.geometry import Box, bounding
+from dicobench.kit.scene.render import footprint, render, render_edit
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.random_scenes import (SceneConfig, occupied_boxes, place, random_object, random_scene,
                                          surface_colour, with_same_kind)
-from benchkit.scene.textures import TINTS
-from benchkit.scene.difficulty import EASY
+from dicobench.kit.scene.textures import TINTS
+from dicobench.kit.scene.difficulty import EASY
 from dicobench import descriptors
 from dicobench.checks import Rejected
 from dicobench.editors.scene import Cue

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from benchkit.scene.catalogue import named_in
+from dicobench.kit.scene.catalogue import named_in
 
 KINDS = ("combination", "supply", "embedding", "cooperation")
 

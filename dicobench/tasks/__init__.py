@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from benchkit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.editors.scene import SceneEdit
 
 NUM_EDITS = 4

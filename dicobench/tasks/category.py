@@ -15,10 +15,10 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.scene.embeddings import shipped
-from benchkit.scene.render import footprint
-from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import SceneConfig, legible_look, pick_colour, random_scene, surface_colour
+from dicobench.kit.scene.embeddings import shipped
+from dicobench.kit.scene.render import footprint
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.random_scenes import SceneConfig, legible_look, pick_colour, random_scene, surface_colour
 from dicobench.checks import Rejected, same_instance
 from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, read_names,
                                          reserve, scene_commonality, unreadable)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dicobench.editors.scene.traces import KINDS, add_trace, kinds_for, told_apart
 from dicobench.tasks import NUM_EDITS
-from benchkit.scene.random_scenes import SceneConfig
+from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import scene_difference
 
 TRIES_PER_KIND = 5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dicobench.editors.scene import entity
 from dicobench.tasks import edits_for
-from benchkit.scene.random_scenes import SceneConfig
+from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
 
 

@@ -15,10 +15,10 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.scene.render import footprint
-from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.catalogue import lookalikes, read_as
-from benchkit.scene.random_scenes import SceneConfig, drawable, random_scene, surface_colour
+from dicobench.kit.scene.render import footprint
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.catalogue import lookalikes, read_as
+from dicobench.kit.scene.random_scenes import SceneConfig, drawable, random_scene, surface_colour
 from dicobench.checks import same_instance
 from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, fits, other_scene, reserve, scene_commonality
 from dicobench.looks import with_marking as look

@@ -96,10 +96,10 @@ def _dials_table(cls, presets: dict) -> list[str]:
 
 
 def dials_page() -> str:
-    from benchkit.scene.difficulty import PRESETS, Difficulty
+    from dicobench.kit.scene.difficulty import PRESETS, Difficulty
     from multipanelvqa import difficulty as panel
 
-    parts = ["# Difficulty dials", "", "Generated from the dials' declarations (`benchkit.scene.difficulty.dial`): "
+    parts = ["# Difficulty dials", "", "Generated from the dials' declarations (`dicobench.kit.scene.difficulty.dial`): "
              "each is a build option of its own, and `--difficulty` sets them all from a preset.", "",
              "## DiCoBench (`dicobench build`)", ""]
     parts += _dials_table(Difficulty, PRESETS)
@@ -109,11 +109,11 @@ def dials_page() -> str:
 
 
 def licences_page() -> str:
-    from benchkit.release.licences import COCO, GLYPHS, VSTAR
+    from dicobench.kit.release.licences import COCO, GLYPHS, VSTAR
 
     parts = ["# Licences", "", "The code is under the Apache License 2.0 (`LICENSE`). What a build contains "
              "carries the terms of what it is made of; every dataset card states them (generated from "
-             "`benchkit.release.licences`):", "",
+             "`dicobench.kit.release.licences`):", "",
              "| what the build holds | card licence | terms |", "|---|---|---|"]
     for what, licence in (("procedural images and all generated data", GLYPHS), ("V* photos (`--source vstar:`)", VSTAR),
                           ("MagicBrush or VQAv2 panels (MultipanelVQA)", COCO)):

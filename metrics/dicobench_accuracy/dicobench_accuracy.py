@@ -3,7 +3,7 @@
 import datasets
 import evaluate
 
-from benchkit.release.citations import DICOBENCH as _CITATION
+from dicobench.kit.release.citations import DICOBENCH as _CITATION
 from dicobench.scoring import score
 
 _DESCRIPTION = """\

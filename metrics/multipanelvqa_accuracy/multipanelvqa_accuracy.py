@@ -3,7 +3,7 @@
 import datasets
 import evaluate
 
-from benchkit.release.citations import MULTIPANELVQA as _CITATION
+from dicobench.kit.release.citations import MULTIPANELVQA as _CITATION
 from multipanelvqa.scoring import score
 
 _DESCRIPTION = """\

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.scene.catalogue import VERSIONS
-from benchkit.cli.commands import add_build_arguments, build_handler, http_url, run_options
+from dicobench.kit.scene.catalogue import VERSIONS
+from dicobench.kit.cli.commands import add_build_arguments, build_handler, http_url, run_options
 
 from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.build import SOURCES, Options, build

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchkit.eval.evaluation import add_arguments, run_eval
+from dicobench.kit.eval.evaluation import add_arguments, run_eval
 from multipanelvqa.evaluation import benchmark, make_prompt, parse
 from multipanelvqa.schema import DEFAULT_CONFIG
 from multipanelvqa.views import VIEWS

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from benchkit.report import leaderboard
-from benchkit.report.leaderboard import Column, Table, cell
-from benchkit.report.plots import deltas, grouped_bars, lines
+from dicobench.kit.report import leaderboard
+from dicobench.kit.report.leaderboard import Column, Table, cell
+from dicobench.kit.report.plots import deltas, grouped_bars, lines
 from multipanelvqa.factors import FACTORS
 from multipanelvqa.schema import QUESTION_TYPES, SUBSETS
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from benchkit.cli import info as info_cli
-from benchkit.cli import metric as metric_cli
-from benchkit.cli import push as push_cli
-from benchkit.cli.commands import build_parser, run
-from benchkit.eval.harnesses.cli import HarnessNames, make_export_register, make_import_register
-from benchkit.cli.human import make_human_register
-from benchkit.report.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
-from benchkit.cli.preview import make_register as make_preview_register
-from benchkit.people.webapp.cli import make_review_register, make_study_register
+from dicobench.kit.cli import info as info_cli
+from dicobench.kit.cli import metric as metric_cli
+from dicobench.kit.cli import push as push_cli
+from dicobench.kit.cli.commands import build_parser, run
+from dicobench.kit.eval.harnesses.cli import HarnessNames, make_export_register, make_import_register
+from dicobench.kit.cli.human import make_human_register
+from dicobench.kit.report.preview import MULTIPANELVQA_COLUMNS, Drawer, multipanelvqa_item
+from dicobench.kit.cli.preview import make_register as make_preview_register
+from dicobench.kit.people.webapp.cli import make_review_register, make_study_register
 from multipanelvqa import people
 from multipanelvqa.cli import build as build_cli
 from multipanelvqa.cli import eval as eval_cli

@@ -6,15 +6,15 @@ import argparse
 import json
 from pathlib import Path
 
-from benchkit.eval import provenance
-from benchkit.people import study_scores as study
-from benchkit.eval.completeness import exit_status, format_value, interval, percent, text_table
-from benchkit.cli.commands import (PARTIAL_REMEDY, add_score_arguments, http_url, output_folder, partial_reason,
+from dicobench.kit.eval import provenance
+from dicobench.kit.people import study_scores as study
+from dicobench.kit.eval.completeness import exit_status, format_value, interval, percent, text_table
+from dicobench.kit.cli.commands import (PARTIAL_REMEDY, add_score_arguments, http_url, output_folder, partial_reason,
                                    positive_int)
-from benchkit.cli.errors import UserError
-from benchkit.report.plots import bars, deltas
-from benchkit.report.plots import lines as line_chart
-from benchkit.io.predictions import join, load_references, read_records, read_sample, texts
+from dicobench.kit.errors import UserError
+from dicobench.kit.report.plots import bars, deltas
+from dicobench.kit.report.plots import lines as line_chart
+from dicobench.kit.io.predictions import join, load_references, read_records, read_sample, texts
 from multipanelvqa.schema import QUESTION_TYPES
 from multipanelvqa.scoring import decide, default_cache_dir, score
 from multipanelvqa.singles import controlled

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchkit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box
 
 from multipanelvqa.composite.positions import PositionError, describe_positions
 from multipanelvqa.schema import CANVAS, LAYOUT_STYLES

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from benchkit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")

@@ -1,5 +1,5 @@
 """lmms-eval callbacks for MultipanelVQA configs: `multipanelvqa export lmms-eval` copies this file
-into the task folder as `utils.py`, with `multipanelvqa.rules` and `benchkit.eval.extract` written
+into the task folder as `utils.py`, with `multipanelvqa.rules` and `dicobench.kit.eval.extract` written
 into it, so the folder runs in an lmms-eval environment without this package.
 
 The messages are `multipanelvqa.prompt` exactly (the composite, then the question with its
@@ -9,7 +9,7 @@ With `MULTIPANELVQA_JUDGE=openai:<model>` in the environment (and optionally
 settle go to that judge (through the `openai` client lmms-eval's own models use) with the
 paper's prompt, its replies cached under `$XDG_CACHE_HOME/multipanelvqa/lmms-eval-judge`. While
 the judge leaves rows unanswered the accuracy is NaN: the result is incomplete, and `score`
-reports bounds instead of an accuracy for it (benchkit.eval.completeness); a rerun asks only
+reports bounds instead of an accuracy for it (dicobench.kit.eval.completeness); a rerun asks only
 those rows, the judged ones come from the cache. Without a judge they count as wrong.
 """
 

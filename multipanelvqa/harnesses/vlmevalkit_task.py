@@ -8,7 +8,7 @@ their free-form answer. Scored by MultipanelVQA's rules, as `multipanelvqa score
 
 from __future__ import annotations
 
-from benchkit.eval.harnesses.vlmevalkit import Flavour
+from dicobench.kit.eval.harnesses.vlmevalkit import Flavour
 from multipanelvqa.prompting import prompt
 from multipanelvqa.schema import CHOICE_LETTERS
 from multipanelvqa.scoring import score

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchkit.cli.errors import UserError
-from benchkit.eval.judge import ChatClient
+from dicobench.kit.errors import UserError
+from dicobench.kit.eval.judge import ChatClient
 
 from multipanelvqa.questions.common import GenerationError, generate_with_llm
 

@@ -26,8 +26,8 @@ from typing import Iterable, Iterator
 import datasets
 from PIL import Image
 
-from benchkit.cli.errors import UserError, first_line
-from benchkit.io.imageio import decode
+from dicobench.kit.errors import UserError, first_line
+from dicobench.kit.io.imageio import decode
 
 from multipanelvqa.sources.image_sets import MAX_PANELS, ImageSet, encode_panel
 

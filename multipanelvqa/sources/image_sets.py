@@ -29,11 +29,11 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
-from benchkit.scene.catalogue import CatalogueEntry, load_catalogue
-from benchkit.io.imageio import encode_png
-from benchkit.scene.palette import COLOURS, clearly_different, stands_out
-from benchkit.scene.render import footprint, render
-from benchkit.scene.random_scenes import SceneConfig, place, random_object, random_scene, surface_colour
+from dicobench.kit.scene.catalogue import CatalogueEntry, load_catalogue
+from dicobench.kit.io.imageio import encode_png
+from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
+from dicobench.kit.scene.render import footprint, render
+from dicobench.kit.scene.random_scenes import SceneConfig, place, random_object, random_scene, surface_colour
 
 from multipanelvqa.difficulty import EASY, PanelDifficulty
 

@@ -14,9 +14,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from benchkit.cli.errors import UserError
-from benchkit.io.imageio import decode
-from benchkit.io.shards import ShardWriter, shard_name, write_json_atomic
+from dicobench.kit.errors import UserError
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.io.shards import ShardWriter, shard_name, write_json_atomic
 
 from multipanelvqa.card import MANIFEST_DIR, write_card
 from multipanelvqa.schema import CHOICE_LETTERS, QUESTION_TYPES, features

@@ -31,12 +31,12 @@ from typing import Sequence
 
 import numpy as np
 
-from benchkit.io.imageio import encode_png
-from benchkit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, contains, load_catalogue, read_as
-from benchkit.scene.model import Scene
-from benchkit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
-from benchkit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
-from benchkit.scene.render import footprint, render
+from dicobench.kit.io.imageio import encode_png
+from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, contains, load_catalogue, read_as
+from dicobench.kit.scene.model import Scene
+from dicobench.kit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
+from dicobench.kit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
+from dicobench.kit.scene.render import footprint, render
 
 from multipanelvqa.difficulty import PanelDifficulty
 from multipanelvqa.sources.image_sets import (MAX_PANELS, ImageSet, article, distinct_colours, other_answers,

@@ -4,7 +4,7 @@ import json
 import pytest
 from datasets import ClassLabel, Image, load_dataset
 
-from benchkit.cli.errors import UserError
+from dicobench.kit.errors import UserError
 from dicobench import build
 from dicobench.schema import DIFFERENCE_TASKS, LETTERS, TASKS
 

@@ -4,8 +4,8 @@ import argparse
 
 import pytest
 
-from benchkit.engines.driver import RunOptions
-from benchkit.cli.errors import UserError
+from dicobench.kit.engines.driver import RunOptions
+from dicobench.kit.errors import UserError
 from dicobench.build import Options, Photos, Procedural, build, source_settings
 from dicobench.cli.build import options as cli_options
 from dicobench.cli.build import register

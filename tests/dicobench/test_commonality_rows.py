@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from datasets import load_dataset
 
-from benchkit.io.imageio import decode
-from benchkit.scene.render import background, footprint, render
-from benchkit.scene.random_scenes import SceneConfig
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.scene.render import background, footprint, render
+from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.checks import MAX_AREA, Rejected, check_cues_drawn
 from dicobench.generate import BuildOptions, generate_row, letter_schedule, sample_seed
 from dicobench.schema import COMMONALITY_TASKS, NONE_OPTIONS, QUESTIONS, TASKS

@@ -6,11 +6,11 @@ import itertools
 import numpy as np
 import pytest
 
-from benchkit.scene.embeddings import shipped
-from benchkit.scene.palette import clearly_different
-from benchkit.scene.render import footprint
-from benchkit.scene.model import PlacedObject
-from benchkit.scene.random_scenes import SceneConfig
+from dicobench.kit.scene.embeddings import shipped
+from dicobench.kit.scene.palette import clearly_different
+from dicobench.kit.scene.render import footprint
+from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.checks import Rejected, same_instance
 from dicobench.sources.relations import KINDS, RELATIONS
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding

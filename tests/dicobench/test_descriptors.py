@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from benchkit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench import descriptors
 from dicobench.descriptors import commonality, difference, shrink, summary
 
@@ -33,7 +33,7 @@ def test_a_faint_change_is_counted_but_not_visible():
 
 
 def test_commonality_counts_decoys_of_the_shared_objects_kind_and_colour():
-    from benchkit.scene.render import footprint
+    from dicobench.kit.scene.render import footprint
 
     def obj(uid, name, colour, cx):
         return PlacedObject(uid=uid, name=name, colour=colour, size=40, cx=cx, cy=100)

@@ -12,9 +12,9 @@ from coco_fixtures import make_coco  # noqa: E402
 from digests import folder_digests  # noqa: E402
 from tiny_detectors import save_owlv2  # noqa: E402
 
-from benchkit.cli.errors import UserError  # noqa: E402
-from benchkit.photos import detectors  # noqa: E402
-from benchkit.photos.annotate import AnnotateOptions  # noqa: E402
+from dicobench.kit.errors import UserError  # noqa: E402
+from dicobench.kit.photos import detectors  # noqa: E402
+from dicobench.kit.photos.annotate import AnnotateOptions  # noqa: E402
 from dicobench.build import build  # noqa: E402
 from dicobench.cli.main import main  # noqa: E402
 

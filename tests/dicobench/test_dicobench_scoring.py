@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from benchkit.eval.stats import cluster_bootstrap_ci
+from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from dicobench.scoring import score
 
 OPTIONS = ["red cup", "blue lamp", "green clock", "a dog", "There is no visible difference between the two images"]

@@ -12,7 +12,7 @@ diffusers = pytest.importorskip("diffusers")
 pytest.importorskip("cv2")
 skdata = pytest.importorskip("skimage.data")
 
-from benchkit.cli.errors import UserError  # noqa: E402
+from dicobench.kit.errors import UserError  # noqa: E402
 from dicobench.editors.photo.diffusers_editor import (DiffusersEditor, Flux2KleinInpaintEditor,  # noqa: E402
                                                 FluxFillEditor, StableDiffusionInpaintEditor, context_box, work_size)
 from tiny_diffusers import (KLEIN_OUT_LAYERS, Spy, save_tiny_pipeline, tiny_flux2_klein_inpaint_pipeline,  # noqa: E402

@@ -3,10 +3,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from benchkit.scene.catalogue import by_name
-from benchkit.scene.palette import clearly_different
-from benchkit.scene.render import footprint
-from benchkit.scene.random_scenes import random_scene
+from dicobench.kit.scene.catalogue import by_name
+from dicobench.kit.scene.palette import clearly_different
+from dicobench.kit.scene.render import footprint
+from dicobench.kit.scene.random_scenes import random_scene
 from dicobench.editors.scene import attribute
 from dicobench.editors.scene import entity
 from dicobench.editors.scene import move

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from benchkit.cli.commands import run
+from dicobench.kit.cli.commands import run
 from dicobench.error_judge import judge_prompt, judge_type
 from dicobench.cli.eval import register as register_eval
 from dicobench.cli.score import register

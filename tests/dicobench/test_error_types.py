@@ -3,7 +3,7 @@
 import json
 import re
 
-from benchkit.cli.commands import run
+from dicobench.kit.cli.commands import run
 from chart_capture import bar_widths, drawn  # noqa: F401 (fixture)
 from dicobench.analysis import error_type
 from dicobench.cli.score import register

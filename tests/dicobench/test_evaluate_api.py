@@ -11,13 +11,13 @@ import pytest
 
 import dicobench
 import multipanelvqa
-from benchkit.cli.errors import UserError
-from benchkit.eval.evaluation import PREDICTIONS
-from benchkit.eval.runners import Reply, Runner, load_runner, register_runner
-from benchkit.eval.runners import _RUNNERS
+from dicobench.kit.errors import UserError
+from dicobench.kit.eval.evaluation import PREDICTIONS
+from dicobench.kit.eval.runners import Reply, Runner, load_runner, register_runner
+from dicobench.kit.eval.runners import _RUNNERS
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.schema import LETTERS, prompt_text
-from tests.benchkit.test_eval_cli import write_multipanel
+from tests.kit.test_eval_cli import write_multipanel
 
 
 def read(path):
@@ -163,7 +163,7 @@ def test_an_unknown_runner_is_refused_before_anything_loads(tmp_path, capsys):
 def test_runners_from_installed_entry_points(tmp_path, monkeypatch):
     """A package declaring `[dicobench.runners] letter = letter_runner:LetterRunner` is found."""
     (tmp_path / "letter_runner.py").write_text(textwrap.dedent('''
-        from benchkit.eval.runners import Reply, Runner
+        from dicobench.kit.eval.runners import Reply, Runner
 
         class LetterRunner(Runner):
             def __init__(self, model):

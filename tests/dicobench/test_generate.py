@@ -3,8 +3,8 @@ from collections import Counter
 
 import pytest
 
-from benchkit.io.imageio import decode
-from benchkit.scene.random_scenes import SceneConfig
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.generate import BuildOptions, generate_row, letter_schedule, sample_seed
 from dicobench.schema import DIFFERENCE_TASKS, LETTERS, NONE_OPTIONS
 from text_only import assert_at_chance, difference_options

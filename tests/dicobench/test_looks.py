@@ -5,11 +5,11 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.scene.catalogue import FORMER_NAMES, by_name
-from benchkit.scene.embeddings import shipped
-from benchkit.scene.model import PlacedObject
-from benchkit.scene.palette import clearly_different
-from benchkit.scene.random_scenes import random_scene
+from dicobench.kit.scene.catalogue import FORMER_NAMES, by_name
+from dicobench.kit.scene.embeddings import shipped
+from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.palette import clearly_different
+from dicobench.kit.scene.random_scenes import random_scene
 from dicobench.editors.scene import entity
 from dicobench.looks import look, with_marking
 from dicobench.sources.relations import RELATIONS, related, statement
@@ -58,7 +58,7 @@ def test_renamed_glyphs_keep_their_draws():
 
 def _two_mugs():
     """A scene with a red and a blue mug side by side, and a lone plain car."""
-    from benchkit.scene.model import Scene
+    from dicobench.kit.scene.model import Scene
 
     mugs = (PlacedObject(uid=0, name="mug", colour="red", size=60, cx=300, cy=300),
             PlacedObject(uid=1, name="mug", colour="blue", size=60, cx=420, cy=300))
@@ -88,8 +88,8 @@ def test_objects_that_share_a_name_are_called_by_their_look():
 
 
 def test_a_hard_row_names_namesakes_by_their_look():
-    from benchkit.scene.difficulty import HARD
-    from benchkit.scene.random_scenes import SceneConfig
+    from dicobench.kit.scene.difficulty import HARD
+    from dicobench.kit.scene.random_scenes import SceneConfig
     from dicobench.checks import Rejected
     from dicobench.generate import BuildOptions, proposed_row
 
@@ -122,7 +122,7 @@ def test_plural_names_take_no_article_when_they_change_or_appear():
 def test_swapped_symmetric_patterns_do_not_tell_namesakes_apart():
     import dataclasses
 
-    from benchkit.scene.random_scenes import tell_apart
+    from dicobench.kit.scene.random_scenes import tell_apart
     from dicobench.editors.scene import attribute
 
     a = PlacedObject(uid=0, name="bowling ball", colour="green", accent="blue", style="two_tone", size=40, cx=100, cy=100)
@@ -142,7 +142,7 @@ def test_swapped_symmetric_patterns_do_not_tell_namesakes_apart():
 def test_a_trace_beside_one_of_several_namesakes_is_clearly_its_own():
     import math
 
-    from benchkit.scene.render import footprint
+    from dicobench.kit.scene.render import footprint
     from dicobench.editors.scene import traces
 
     scene = _two_mugs()

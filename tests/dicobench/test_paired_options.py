@@ -8,10 +8,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from benchkit.scene.difficulty import HARD
-from benchkit.scene.palette import clearly_different
-from benchkit.scene.random_scenes import SceneConfig, random_scene
-from benchkit.scene.render import footprint
+from dicobench.kit.scene.difficulty import HARD
+from dicobench.kit.scene.palette import clearly_different
+from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
+from dicobench.kit.scene.render import footprint
 from dicobench.editors.scene.move import relation
 from dicobench.generate import sample_seed
 from dicobench.schema import DIFFERENCE_TASKS

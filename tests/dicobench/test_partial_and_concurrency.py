@@ -10,7 +10,7 @@ import datasets
 import pytest
 
 import dicobench
-from benchkit.eval.evaluation import PREDICTIONS
+from dicobench.kit.eval.evaluation import PREDICTIONS
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.schema import LETTERS, prompt_text
 

@@ -6,14 +6,14 @@ import pytest
 skdata = pytest.importorskip("skimage.data")
 cv2 = pytest.importorskip("cv2")
 
-from benchkit.io.imageio import decode  # noqa: E402
-from benchkit.photos.sources import FolderSource  # noqa: E402
+from dicobench.kit.io.imageio import decode  # noqa: E402
+from dicobench.kit.photos.sources import FolderSource  # noqa: E402
 from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Reason, Rejected  # noqa: E402
 from dicobench.generate import BuildOptions  # noqa: E402
 from dicobench.generate import row_from_seed  # noqa: E402
 from dicobench.sources.photo_commonality import Photos, choose_candidates, name_index  # noqa: E402
 from dicobench.sources.photo_commonality import category_proposal, instance_proposal  # noqa: E402
-from benchkit.scene.geometry import apart  # noqa: E402
+from dicobench.kit.scene.geometry import apart  # noqa: E402
 from dicobench.schema import LETTERS, NONE_OPTIONS  # noqa: E402
 from photo_fixtures import ASTRONAUT, OTHERS, POLICY, TWINS, png, write_source  # noqa: E402
 
@@ -217,7 +217,7 @@ def test_unreadable_photos_are_rejected_with_a_reason(tmp_path):
 def test_build_offers_the_photo_commonality_tasks_and_keeps_splits_apart(tmp_path):
     from datasets import load_dataset
 
-    from benchkit.cli.errors import UserError
+    from dicobench.kit.errors import UserError
     from dicobench.build import build
 
     photos = tmp_path / "photos"

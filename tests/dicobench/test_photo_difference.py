@@ -8,8 +8,8 @@ from PIL import Image
 skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")
 
-from benchkit.io.imageio import decode  # noqa: E402
-from benchkit.photos.sources import FolderSource, SizePolicy  # noqa: E402
+from dicobench.kit.io.imageio import decode  # noqa: E402
+from dicobench.kit.photos.sources import FolderSource, SizePolicy  # noqa: E402
 from dicobench.checks import Reason, Rejected, check_difference_pair  # noqa: E402
 from dicobench.generate import BuildOptions  # noqa: E402
 from dicobench.generate import row_from_seed  # noqa: E402

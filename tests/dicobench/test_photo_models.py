@@ -9,9 +9,9 @@ import pytest
 skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")
 
-from benchkit.cli.errors import UserError  # noqa: E402
-from benchkit.eval.judge import ChatClient  # noqa: E402
-from benchkit.photos.sources import FolderSource, SizePolicy  # noqa: E402
+from dicobench.kit.errors import UserError  # noqa: E402
+from dicobench.kit.eval.judge import ChatClient  # noqa: E402
+from dicobench.kit.photos.sources import FolderSource, SizePolicy  # noqa: E402
 from datasets import load_dataset  # noqa: E402
 from dicobench.build import build  # noqa: E402
 from dicobench.editors.photo.instructed import TARGET_COLOURS, template_plan  # noqa: E402

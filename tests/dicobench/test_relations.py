@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 
-from benchkit.scene.catalogue import by_name
+from dicobench.kit.scene.catalogue import by_name
 from dicobench.sources.relations import KINDS, RELATIONS, partners, related, statement
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from benchkit.people.decisions import DecisionLog, decisions_path, make_decision
+from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
 from dicobench.build import build
 from dicobench.people import SPEC
 

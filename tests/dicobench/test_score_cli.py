@@ -7,7 +7,7 @@ import datasets
 import pytest
 from PIL import Image
 
-from benchkit.cli.commands import run
+from dicobench.kit.cli.commands import run
 from dicobench.schema import features
 from dicobench.cli.score import register as register_dicobench
 from multipanelvqa.cli.score import register as register_multipanel

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 import dicobench
-from benchkit.cli.errors import UserError
-from benchkit.io.imageio import decode
-from benchkit.scene.camera import Camera, CameraBounds, draw_cameras, photograph
-from benchkit.scene.difficulty import HARD
-from benchkit.scene.random_scenes import SceneConfig
-from benchkit.scene.render import background, render
+from dicobench.kit.errors import UserError
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.scene.camera import Camera, CameraBounds, draw_cameras, photograph
+from dicobench.kit.scene.difficulty import HARD
+from dicobench.kit.scene.random_scenes import SceneConfig
+from dicobench.kit.scene.render import background, render
 from dicobench.build import Options, Photos, Procedural, camera_bounds, generation_options
 from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Rejected, check_change_within, check_cues_drawn, check_shots_written
 from dicobench.generate import BuildOptions, proposed_row, sample_seed
@@ -155,7 +155,7 @@ def test_shot_checks_reject():
         check_change_within(a, b, [dict(cue, bbox=[30, 30, 10, 10])], (0, 0, 80, 60))
     with pytest.raises(Rejected, match="cue_leaves_frame"):
         mapped([dict(cue, bbox=[0, 20, 10, 10])], (Camera(), Camera(dx=-5)), (a.shape, a.shape))
-    from benchkit.io.imageio import encode_png
+    from dicobench.kit.io.imageio import encode_png
 
     pa, pb = encode_png(a), encode_png(b)
     check_shots_written((pa, pb), (a, b), [cue])

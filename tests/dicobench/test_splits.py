@@ -6,7 +6,7 @@ import importlib
 import pyarrow.parquet as pq
 import pytest
 
-from benchkit.cli.errors import UserError
+from dicobench.kit.errors import UserError
 from dicobench import build
 from dicobench.generate import SPLITS, sample_seed, seed_range
 from dicobench.schema import TASKS

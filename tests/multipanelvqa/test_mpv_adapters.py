@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from benchkit.cli.errors import UserError
+from dicobench.kit.errors import UserError
 from multipanelvqa.sources.adapters import edit_question, magicbrush_sets, vqav2_sets
 from multipanelvqa.build import build
 from multipanelvqa.sources.image_sets import decode_panel

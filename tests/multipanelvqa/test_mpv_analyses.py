@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import multipanelvqa.scoring
-from benchkit.cli.commands import run
+from dicobench.kit.cli.commands import run
 from chart_capture import bar_heights, drawn, line_points  # noqa: F401 (fixture)
 from multipanelvqa.schema import features
 from multipanelvqa.cli.score import register

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchkit.people.decisions import decisions_path, read_log
+from dicobench.kit.people.decisions import decisions_path, read_log
 from multipanelvqa.build import build
 from multipanelvqa.people import SPEC
 
@@ -40,7 +40,7 @@ def _token(url: str) -> str:
 
 
 def test_review_shows_subfigures_and_logs_mpv_criteria(mpv_build):
-    from benchkit.people.webapp.launch import review
+    from dicobench.kit.people.webapp.launch import review
 
     server = review(SPEC, mpv_build, port=0, reviewer="ann", background=True, announce=lambda line: None)
     try:
@@ -70,7 +70,7 @@ def test_review_shows_subfigures_and_logs_mpv_criteria(mpv_build):
 
 
 def test_study_sends_no_answer_subfigures_or_sources(mpv_build):
-    from benchkit.people.webapp.launch import study
+    from dicobench.kit.people.webapp.launch import study
 
     server = study(SPEC, mpv_build, time_limit=None, participant="ann", n=6, port=0, background=True,
                    announce=lambda line: None)

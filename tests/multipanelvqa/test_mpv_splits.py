@@ -6,7 +6,7 @@ import importlib
 import pytest
 from datasets import load_dataset
 
-from benchkit.cli.errors import UserError
+from dicobench.kit.errors import UserError
 from multipanelvqa.build import build
 from multipanelvqa.generate import SPLITS, set_range
 

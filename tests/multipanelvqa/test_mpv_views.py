@@ -9,7 +9,7 @@ import re
 import numpy as np
 from PIL import Image
 
-from benchkit.cli.commands import run
+from dicobench.kit.cli.commands import run
 from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
 from multipanelvqa.cli.main import main as multipanelvqa
 from multipanelvqa.cli.eval import register

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from benchkit.scene.geometry import Box, bounding
+from dicobench.kit.scene.geometry import Box, bounding
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from typing import ClassVar
 import numpy as np
 from PIL import Image
 
-from benchkit.cli.errors import UserError
-from benchkit.scene.geometry import Box
+from dicobench.kit.errors import UserError
+from dicobench.kit.scene.geometry import Box
 from dicobench.editors.photo.classical import crop, soft
 
 

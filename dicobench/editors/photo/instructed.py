@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from benchkit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box
 from dicobench.checks import Rejected
 from dicobench.editors.photo.classical import PixelEdit, Mask, changed_box, crop, grow
 from dicobench.editors.models import Backends

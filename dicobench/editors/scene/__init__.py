@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchkit.scene.catalogue import IRREGULAR_PLURALS
-from benchkit.scene.geometry import Box
-from benchkit.scene.model import Scene
+from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS
+from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.model import Scene
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,13 @@ import dataclasses
 
 import numpy as np
 
-from benchkit.scene.catalogue import load_catalogue
-from benchkit.scene.geometry import bounding
-from benchkit.scene.render import footprint
-from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.catalogue import read_as
-from benchkit.scene.palette import COLOURS, clearly_different, stands_out
-from benchkit.scene.random_scenes import (SceneConfig, drawable, legible_look, occupied_boxes, place, random_object,
+from dicobench.kit.scene.catalogue import load_catalogue
+from dicobench.kit.scene.geometry import bounding
+from dicobench.kit.scene.render import footprint
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.catalogue import read_as
+from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
+from dicobench.kit.scene.random_scenes import (SceneConfig, drawable, legible_look, occupied_boxes, place, random_object,
                                           surface_colour)
 from dicobench.looks import look
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase, pronouns
@@ -26,7 +26,7 @@ def _absent_entries(scene: Scene, cfg: SceneConfig, exclude_category: str | None
 def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
             cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Swap in an object of a different category at the same place, about the same size."""
-    from benchkit.scene.catalogue import by_name
+    from dicobench.kit.scene.catalogue import by_name
 
     pool = _absent_entries(scene, cfg, by_name()[obj.name].category, taken)
     occupied = occupied_boxes(scene, skip=obj.uid)

@@ -7,11 +7,11 @@ import math
 
 import numpy as np
 
-from benchkit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box
 
-from benchkit.scene.render import footprint
-from benchkit.scene.model import PlacedObject, Scene
-from benchkit.scene.random_scenes import SceneConfig, occupied_boxes, place
+from dicobench.kit.scene.render import footprint
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.random_scenes import SceneConfig, occupied_boxes, place
 from dicobench.editors.scene import Cue, SceneEdit
 from dicobench.looks import called
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchkit.scene.catalogue import by_name
-from benchkit.scene.palette import lab_distance
-from benchkit.scene.geometry import Box, point_gap
-from benchkit.scene.render import footprint, trace_extent, trace_patch
-from benchkit.scene.model import PlacedObject, Scene, Trace
-from benchkit.scene.random_scenes import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
+from dicobench.kit.scene.catalogue import by_name
+from dicobench.kit.scene.palette import lab_distance
+from dicobench.kit.scene.geometry import Box, point_gap
+from dicobench.kit.scene.render import footprint, trace_extent, trace_patch
+from dicobench.kit.scene.model import PlacedObject, Scene, Trace
+from dicobench.kit.scene.random_scenes import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
 from dicobench.editors.scene import Cue, SceneEdit, pronouns
 from dicobench.looks import called, namesakes
 

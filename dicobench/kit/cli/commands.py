@@ -1,0 +1,206 @@
+"""Shared command-line plumbing: subcommands registered by modules, one-line errors."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, NoReturn, Sequence
+
+from dicobench.kit import __version__
+from dicobench.kit.errors import UserError, first_line
+from dicobench.kit.eval.endpoint import check_endpoint
+
+Registrar = Callable[[argparse._SubParsersAction], None]
+
+
+SECRET_OPTION = re.compile(r"--?[\w-]*(key|token|secret|password)[\w-]*", re.I)  # options whose values are secrets
+
+
+class UsageError(Exception):
+    """A usage error of a parser made by `run`, reported there (where the command line is known)."""
+
+    def __init__(self, prog: str, message: str):
+        super().__init__(message)
+        self.prog = prog
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one `error:` line (status 2), like every other
+    bad input; the usage itself stays one `--help` away. The error goes up to `run`, which
+    prints it with secrets redacted."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self.prog, message)
+
+
+def redact(message: str, argv: Sequence[str]) -> str:
+    """`message` without the values of the options in `argv` whose names say key, token, secret
+    or password (argparse quotes mistyped ones whole in "unrecognized arguments")."""
+    values = []
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if SECRET_OPTION.fullmatch(name):
+            if eq:
+                values.append(value)
+            elif i + 1 < len(argv):
+                values.append(argv[i + 1])
+    for value in sorted({v for v in values if v}, key=len, reverse=True):
+        message = message.replace(value, "***")
+    return message
+
+
+def build_parser(prog: str, description: str, registrars: Iterable[Registrar]) -> argparse.ArgumentParser:
+    """The command's parser: each of `registrars` adds one subcommand whose handler is `args.func`
+    (the docs' CLI reference is generated from it)."""
+    parser = OneLineParser(prog=prog, description=description)
+    parser.add_argument("--version", action="version", version=f"{prog} {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for register in registrars:
+        register(sub)
+    return parser
+
+
+def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
+    """Build the parser from `registrars` and run it: 0 on success, 2 with a single `error:` line
+    on bad input."""
+    parser = build_parser(prog, description, registrars)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"{exc.prog}: error: {redact(str(exc), argv)} (see {exc.prog} --help)", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        return _fail(prog, str(exc))
+    except OSError as exc:  # a file or the network the user pointed at: their input, not a bug
+        return _fail(prog, describe_os_error(exc))
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+
+
+def _fail(prog: str, message: str) -> int:
+    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
+    return 2
+
+
+def describe_os_error(exc: OSError) -> str:
+    """`strerror: filename` for file errors, the first line of the message for others."""
+    if exc.strerror and exc.filename is not None:
+        return f"{exc.strerror}: {exc.filename}"
+    return first_line(exc)
+
+
+def output_folder(path: Path | str, flag: str = "--out") -> Path:
+    """Create the folder `path` (and its parents) for a command's output; a one-line UserError
+    where it cannot be (a file is in the way, no permission)."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{flag} {path} exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{flag} {path}: cannot create the folder ({exc.strerror or exc})") from None
+    return path
+
+
+def output_file(path: Path | str, flag: str = "--out") -> Path:
+    """Make sure the file `path` can be written: its folder exists (or is created) and it is not a folder."""
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{flag} {path} is a folder; give a file name")
+    output_folder(path.parent, f"the folder of {flag}")
+    return path
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def http_url(text: str) -> str:
+    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1 (dicobench.kit.eval.endpoint)."""
+    try:
+        return check_endpoint(text)
+    except UserError as exc:
+        raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
+
+
+def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,
+                        compress_note: str = "default 1") -> None:
+    """The options every `build` command shares (`compress_level`: its default, and the help's note on it)."""
+    parser.add_argument("--out", required=True, help="output folder (created; must be empty unless resuming or --overwrite)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="root seed, 0 or more (default 0)")
+    parser.add_argument("--num-proc", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing build")
+    parser.add_argument("--compress-level", type=int, default=compress_level,
+                        help=f"PNG compress level 0-9 ({compress_note}; lossless at any level)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--engine", default="local", choices=["local", "ray"],
+                        help="local: worker processes here (default); ray: Ray Data on a Ray cluster (pip install 'dicobench[scale]')")
+    parser.add_argument("--ray-address", default=None,
+                        help="with --engine ray: auto (the running cluster) or ray://HOST:PORT; default: a local Ray with --num-proc CPUs")
+    parser.add_argument("--num-shards", type=int, default=None,
+                        help="Parquet shards per config, at most (overrides the rows per shard); fixes file names across rebuilds")
+
+
+def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
+    """The options both `score` commands share: what to score against what, where to write it, and
+    how the result is named and bootstrapped."""
+    p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
+    p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
+    p.add_argument("--config", default="all", help=config_help)
+    p.add_argument("--split", default="test", help="split to score (default test)")
+    p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
+    p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
+    p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
+                                   "PREDICTIONS, written by eval)")
+    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
+    p.add_argument("--limit", type=positive_int, metavar="N",
+                   help="the predictions answer the first N rows of the split (eval --limit N): the other rows are "
+                        "unscored, so the result is incomplete and reports accuracy bounds over the whole split")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="score predictions that answer only some rows (a smoke test such as lmms-eval --limit): "
+                        "the rows without a prediction are unscored and the result reports bounds, not an accuracy")
+
+
+def partial_reason(missing: int) -> str:
+    """What an incomplete result's message says of the rows a partial run did not answer."""
+    return f"{missing} rows have no prediction (a partial run)" if missing else ""
+
+
+PARTIAL_REMEDY = "score a run over every row for a headline accuracy"
+
+
+def run_options(args: argparse.Namespace):
+    """The `dicobench.kit.engines.driver.RunOptions` the shared build arguments give."""
+    from dicobench.kit.engines.driver import RunOptions
+
+    return RunOptions(args.split, args.overwrite, args.engine, args.num_proc, args.ray_address, not args.quiet)
+
+
+def build_handler(build: Callable, options: Callable[[argparse.Namespace], object]) -> Callable[[argparse.Namespace], int]:
+    """The handler of a `build` subcommand: build the options the arguments give, then say how to load the result."""
+
+    def handle(args: argparse.Namespace) -> int:
+        out = build(args.out, options(args))
+        print(f"wrote {out} (load with datasets.load_dataset({str(out)!r}, 'all', split={args.split!r}))")
+        return 0
+
+    return handle

@@ -1,0 +1,90 @@
+"""The `push` subcommand, shared by `dicobench` and `multipanelvqa`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Callable
+
+from dicobench.kit.cli.commands import Registrar
+from dicobench.kit.errors import UserError
+from dicobench.kit.release.hub import plan_push, push_folder, read_metadata
+from dicobench.kit.release.licences import USER_LICENCE_FILE, state_licence
+from dicobench.kit.release.usage import record_repo, recorded_repo
+from dicobench.kit.io.shards import remove
+
+
+def make_register(write_card: Callable[[Path], object]) -> Registrar:
+    """Registrar for `push DIR --repo-id ORG/NAME [...]`; `write_card` regenerates the benchmark's
+    card once `--license` has been recorded."""
+
+    def register(subparsers: argparse._SubParsersAction) -> None:
+        parser = subparsers.add_parser(
+            "push",
+            help="publish a built folder to the Hugging Face Hub",
+            description="Validate a folder written by `build` (card, shards, licence), then upload its "
+            "README.md card and Parquet shards to a Hub dataset repo with huggingface_hub's upload_folder "
+            "(resumable: rerun an interrupted push). With --split, only that split's shards and the card "
+            "are replaced; the repo's other splits are kept.",
+        )
+        parser.add_argument("dir", type=Path, help="folder written by `build`")
+        parser.add_argument("--repo-id", required=True, metavar="ORG/NAME", help="dataset repo to create or update")
+        parser.add_argument(
+            "--private", action="store_true", help="create the repo private (an existing repo keeps its visibility)"
+        )
+        parser.add_argument(
+            "--token",
+            help="Hub token with write access; default: HF_TOKEN or the saved `hf auth login` token "
+            "(prefer those: a token on the command line stays in shell history)",
+        )
+        parser.add_argument("--split", help="replace only this split's shards (e.g. test) and the card")
+        parser.add_argument("--revision", help="branch to commit to (created if missing); default: main")
+        parser.add_argument("--message", help="commit message")
+        parser.add_argument("--license", metavar="ID",
+                            help="licence of the photos of a photo build, as a Hub licence id (cc-by-4.0, mit, "
+                                 "other, ...); required to push one whose photos have no known licence; "
+                                 "recorded in the card")
+        parser.add_argument("--license-name", help="with --license other: the licence's short name")
+        parser.add_argument("--license-link", help="with --license other: where its text is")
+        parser.add_argument("--dry-run", action="store_true",
+                            help="validate and list what would be uploaded, without contacting the Hub")
+        parser.set_defaults(func=lambda args: _push(args, write_card))
+
+    return register
+
+
+def _push(args: argparse.Namespace, write_card: Callable[[Path], object]) -> int:
+    if args.license is not None or args.license_name or args.license_link:
+        _state_licence(args, write_card)
+    if args.dry_run:
+        print(plan_push(args.dir, args.repo_id, args.split).describe())
+        return 0
+    plan_push(args.dir, args.repo_id, args.split)  # a valid build and repo id, before the card changes
+    if recorded_repo(args.dir) != args.repo_id:  # the card's code then loads from this repo
+        record_repo(args.dir, args.repo_id)
+        write_card(args.dir)
+    url = push_folder(
+        args.dir,
+        args.repo_id,
+        token=args.token,
+        private=args.private,
+        split=args.split,
+        revision=args.revision,
+        commit_message=args.message,
+    )
+    print(url)
+    return 0
+
+
+def _state_licence(args: argparse.Namespace, write_card: Callable[[Path], object]) -> None:
+    """Record --license in the folder and its card; refused where the build's own sources fix
+    the licence (procedural glyphs, V*, MagicBrush, VQAv2)."""
+    plan_push(args.dir, args.repo_id, args.split, require_licence=False)  # a build, before anything is written
+    stated = state_licence(args.dir, args.license or "", args.license_name, args.license_link)
+    write_card(args.dir)
+    card_licence = read_metadata(args.dir).get("license")
+    if card_licence != stated.id:
+        remove(args.dir / USER_LICENCE_FILE)
+        write_card(args.dir)
+        raise UserError(f"--license applies to photos whose licence is unknown; this build's licence follows "
+                        f"its sources ({card_licence}, see its card)")

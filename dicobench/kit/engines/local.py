@@ -1,0 +1,57 @@
+"""Where shard jobs run: worker processes on this machine, or a Ray cluster.
+
+A build is a list of independent shard jobs (`fn(job) -> stats`, `fn` generating and writing
+one shard), so both engines only distribute jobs; neither knows what a shard contains, and
+the same job gives the same bytes on either.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from typing import Callable, Iterator, Sequence, TypeVar
+
+from dicobench.kit.errors import UserError
+
+ENGINES = ("local", "ray")
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def check_engine(engine: str, ray_address: str | None) -> None:
+    """Refuse bad engine options before any work starts (and say how to get Ray)."""
+    if engine not in ENGINES:
+        raise UserError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    if ray_address is not None and engine != "ray":
+        raise UserError("--ray-address needs --engine ray")
+    if engine == "ray":
+        from dicobench.kit.engines.ray_data import require_ray
+
+        require_ray()
+
+
+def map_jobs(
+    fn: Callable[[J], R],
+    jobs: Sequence[J],
+    *,
+    engine: str = "local",
+    num_proc: int | None = None,
+    ray_address: str | None = None,
+) -> Iterator[R]:
+    """`fn` over `jobs`, results in completion order. `fn` must be a module-level function
+    (it is pickled by name). Local: a spawn pool of `num_proc` processes (in-process when 1);
+    Ray: one Ray Data task per job on the cluster at `ray_address` (or a local one)."""
+    if not jobs:
+        return
+    check_engine(engine, ray_address)
+    if engine == "ray":
+        from dicobench.kit.engines.ray_data import ray_map
+
+        yield from ray_map(fn, jobs, address=ray_address, num_cpus=num_proc)
+        return
+    procs = min(num_proc or os.cpu_count() or 1, len(jobs))
+    if procs <= 1:
+        yield from map(fn, jobs)
+        return
+    with mp.get_context("spawn").Pool(procs) as pool:
+        yield from pool.imap_unordered(fn, jobs, chunksize=1)

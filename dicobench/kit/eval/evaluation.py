@@ -1,0 +1,330 @@
+"""Ask a model every row of a benchmark, then score: the engine of `evaluate()` and `eval`.
+
+`OUT/predictions.jsonl` gets one line per row as soon as it is answered, each line written
+with one `write` call on an append-only file, so an interrupted run loses nothing and leaves
+at most one cut-off last line, which the next run drops. A rerun with the same `out` keeps the
+answered rows, asks only the missing or failed ones (an API error is not an answer) and scores
+through the benchmark's own `score` subcommand, whose scores.json is the result; while rows keep
+failing it is incomplete (bounds, dicobench.kit.eval.completeness). `OUT/run.json` records the settings that
+shape answers, and how they were made (dicobench.kit.eval.provenance); a rerun with other settings is
+refused rather than mixing two runs in one file. No API key is written.
+
+Images are read undecoded (`dicobench.kit.io.lazy_images`): an API runner sends the stored PNG as is,
+and a local runner decodes it in its preprocessing thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from tqdm.auto import tqdm
+
+from dicobench.kit.eval import provenance
+from dicobench.kit.cli.commands import http_url, output_folder
+from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
+from dicobench.kit.io.dataset_input import check_features
+from dicobench.kit.errors import ModelError, UserError
+from dicobench.kit.io.lazy_images import open_image
+from dicobench.kit.io.predictions import load_split
+from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
+
+PREDICTIONS = "predictions.jsonl"
+RUN = "run.json"
+SCORES = "scores.json"
+PROVENANCE = "provenance"  # the part of run.json that says how, not what: left out of the settings check
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """What an evaluation needs from a benchmark: how to prompt and parse a row, how to score."""
+
+    name: str
+    prompt: Callable[[dict], Prompt]  # a dataset row -> interleaved parts (views and modes applied)
+    parse: Callable[[dict, str], str | None]  # row, response -> the answer read from it, or None
+    task_column: str  # the column reported as `task` in predictions
+    score_register: Callable[[argparse._SubParsersAction], None]  # the benchmark's `score` subcommand
+    configs: Sequence[str] = ()  # the dataset configs it has (checked before anything loads)
+    score_args: Sequence[str] = ()  # extra arguments for it
+    settings: dict | None = None  # benchmark options that shape answers (mode, view), for run.json
+    local_max_new_tokens: int = 64  # generation cap for local models when none is given
+    prompt_template: str = ""  # the prompt's text template, whose hash run.json and scores.json record
+    select: tuple[str, Callable] | None = None  # (column, predicate): ask only the rows it keeps (a view's rows)
+    features: object = None  # the benchmark's datasets.Features, to refuse another benchmark's dataset
+    columns: Sequence[str] = ()  # the columns prompt and parse read
+
+
+def interleave(images: Sequence, text: str) -> list:
+    """Prompt parts: several images each introduced as "Image i:" (docs/ARCHITECTURE.md), then the text."""
+    if len(images) == 1:
+        return [images[0], text]
+    parts: list = []
+    for i, image in enumerate(images, 1):
+        parts += [f"Image {i}:", image]
+    return parts + [text]
+
+
+def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: str = "test",
+             out: str | Path | None = None, limit: int | None = None, name: str | None = None,
+             runner_options: dict | None = None, progress: bool = False, allow_partial: bool = False,
+             raise_on_error: bool = False, log: Callable[[str], None] | None = None) -> dict:
+    """Answer the rows of `dataset` not answered yet in `out`, then score them all; the scores.
+
+    `model` is a Runner, a spec such as "hf:ORG/MODEL" (built with `runner_options`), or a
+    function `(images, prompt) -> str` (of the options, `concurrency` alone applies to it: that
+    many threads call it, replies kept in row order). Without `out` the predictions live in a
+    temporary folder for this call only. `log` gets the progress lines and the score table
+    (default: silent); `progress` shows a bar. While rows keep failing the scores are
+    incomplete: `complete` is False and `accuracy_lower`/`accuracy_upper` stand for `accuracy`;
+    a rerun with the same `out` asks only those rows. `raise_on_error` raises the first failure
+    instead (what was answered before it stays in `out`).
+
+    `limit` N asks the first N rows; they are scored as a selection of N rows (`split` "test[:N]"),
+    or, with `allow_partial`, as the partial run over the whole split that they are: the rows not
+    asked are unscored and the result reports bounds."""
+    if benchmark.configs and config not in benchmark.configs:
+        raise UserError(f"unknown config {config!r}; expected one of {', '.join(benchmark.configs)}")
+    if limit is not None and limit < 1:
+        raise UserError("limit must be at least 1")
+    spec = model if isinstance(model, str) else None
+    options = dict(runner_options or {})
+    asked_tokens = options.get("max_new_tokens")  # run.json records what the user asked, not defaults
+    threads = options.pop("concurrency", None) if spec is None else None
+    if spec is not None:  # an unknown runner or option is refused before any data or weights load
+        check_options(spec, options)
+        if runner_class(spec).caps_tokens and options.get("max_new_tokens") is None:
+            options["max_new_tokens"] = benchmark.local_max_new_tokens
+    elif any(v is not None for v in options.values()):
+        given = ", ".join(k for k, v in options.items() if v is not None)
+        raise UserError(f"runner options ({given}) apply only when model is a spec such as 'hf:ID'")
+    if threads is not None and (isinstance(model, Runner) or not callable(model)):
+        raise UserError("concurrency applies to a function model or a spec; a Runner keeps its own")
+    if threads is not None and threads < 1:
+        raise UserError("concurrency must be at least 1")
+    if spec is None and not isinstance(model, Runner) and callable(model):
+        model = CallableRunner(model, concurrency=threads or 1, raise_on_error=raise_on_error)
+    label = name or spec or getattr(model, "__qualname__", type(model).__qualname__)
+    selection = f"{split}[:{limit}]" if limit else split
+    say = log or (lambda line: None)
+    if out is not None and Path(out).exists() and not Path(out).is_dir():  # before any data loads
+        raise UserError(f"--out {out} exists and is not a folder")
+    rows = load_split(dataset, config, selection)
+    if benchmark.features is not None:
+        check_features(rows.features, benchmark.features, benchmark.columns, str(dataset), benchmark.name)
+    if benchmark.select:
+        rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
+    fresh = out is not None and not Path(out).exists()
+    place = tempfile.TemporaryDirectory() if out is None else contextlib.nullcontext(output_folder(out))
+    with place as folder, _removed_unless_answered(Path(folder) if fresh else None):
+        folder = Path(folder)
+        path = folder / PREDICTIONS
+        _check_settings(folder / RUN, path, {
+            "benchmark": benchmark.name, "dataset": str(dataset), "config": config, "split": split, "model": label,
+            "max_new_tokens": asked_tokens, "max_pixels": options.get("max_pixels"), "max_side": options.get("max_side"),
+            **(benchmark.settings or {}),
+        }, provenance.digest(benchmark.prompt_template)[:16] if benchmark.prompt_template else None)
+        answered = _keep_answered(path, set(rows["id"]))
+        todo = [i for i, key in enumerate(rows["id"]) if key not in answered]
+        say(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask {label}")
+        if todo:  # failed rows stay unscored: the scores are incomplete (dicobench.kit.eval.completeness)
+            with as_runner(model, **options) as runner:
+                ask(rows, todo, path, benchmark, runner, progress=progress, raise_on_error=raise_on_error)
+        scored = (split, ["--limit", str(limit)]) if allow_partial and limit else (selection, [])
+        result, hint = _score(benchmark, path, dataset, config, scored, folder, label, say)
+        if hint:  # the score command's own advice fits a folder one can rerun in, not a temporary one
+            print(hint if out is not None else _without_folder(benchmark.name, result, path), file=sys.stderr)
+        return result
+
+
+def _without_folder(name: str, result: dict, path: Path) -> str:
+    """The incomplete result's line when the predictions lived in a temporary folder."""
+    errors = [r["error"] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if r.get("error")]
+    first = f"; the first error: {errors[0]}" if errors else ""
+    return (f"{name}.evaluate: incomplete: {result['unscored']} rows unscored ({len(errors)} model calls failed"
+            f"{first}); pass out=FOLDER to keep the answers and ask only the failed rows again, or "
+            "raise_on_error=True to stop at the first failure")
+
+
+@contextlib.contextmanager
+def _removed_unless_answered(folder: Path | None) -> Iterator[None]:
+    """On failure, remove `folder` (one this call created) while it holds no answer: a refused
+    run leaves nothing behind, an interrupted one keeps what it was told."""
+    try:
+        yield
+    except BaseException:
+        answers = folder / PREDICTIONS if folder is not None else None
+        if answers is not None and not (answers.exists() and answers.stat().st_size):
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def _score(benchmark: Benchmark, path: Path, dataset: str, config: str, scored: tuple[str, list[str]], out: Path,
+           label: str, say: Callable[[str], None]) -> tuple[dict, str]:
+    """The benchmark's `score` subcommand on the predictions: the scores.json it writes, and the
+    line it printed on stderr (an incomplete result's advice; "" for a complete one)."""
+    split, partial = scored
+    parser = argparse.ArgumentParser(prog=f"{benchmark.name} score")
+    benchmark.score_register(parser.add_subparsers(dest="command", required=True))
+    extra = [a.format(name=label) for a in benchmark.score_args]
+    args = parser.parse_args(["score", str(path), "--dataset", str(dataset), "--config", config,
+                              "--split", split, "--out", str(out), *partial, *extra])
+    printed, warned = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(warned):
+        args.func(args)
+    if printed.getvalue():
+        say(printed.getvalue().rstrip("\n"))
+    return json.loads((out / SCORES).read_text()), warned.getvalue().rstrip("\n")
+
+
+def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None) -> None:
+    """Refuse to add answers made with other settings to existing ones; record the settings and
+    their provenance."""
+    if path.exists() and predictions.exists() and predictions.stat().st_size:
+        before = json.loads(path.read_text())
+        before.pop(PROVENANCE, None)
+        changed = sorted(k for k in settings.keys() | before.keys() if before.get(k) != settings.get(k))
+        if changed:
+            raise UserError(f"{path.parent} holds answers made with other settings ({', '.join(changed)}): "
+                            "use another --out, or the same settings to resume")
+    made = provenance.record(model=settings["model"], name=settings["model"], dataset=settings["dataset"],
+                             config=settings["config"], split=settings["split"], view=settings.get("view", "full"),
+                             prompt_hash=prompt_hash)
+    path.write_text(json.dumps({**settings, PROVENANCE: made}, indent=2) + "\n")
+
+
+def _keep_answered(path: Path, selected: set[str]) -> set[str]:
+    """Rewrite the predictions file with its answered rows only (failed rows and a line cut off by
+    an interruption go), atomically; return their ids."""
+    if not path.exists():
+        return set()
+    kept: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("error") is None and "id" in record:
+            kept[record["id"]] = line
+    outside = [key for key in kept if key not in selected]
+    if outside:
+        raise UserError(f"{path} answers {len(outside)} rows outside this selection (e.g. {outside[0]}): "
+                        "keep --config and --limit, or use another --out")
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(line + "\n" for line in kept.values()), encoding="utf-8")
+    tmp.replace(path)
+    return set(kept)
+
+
+def _image_columns(rows) -> list[str]:
+    import datasets
+
+    return [c for c, f in rows.features.items() if isinstance(f, datasets.Image)]
+
+
+def ask(rows, todo: list[int], path: Path, benchmark: Benchmark, runner: Runner, *, progress: bool = False,
+        raise_on_error: bool = False) -> int:
+    """Ask `runner` the `todo` rows (indices into `rows`), appending one line per reply as it
+    comes; the number that failed. With `raise_on_error` a failed reply raises `ModelError`
+    (the replies before it are written)."""
+    import datasets
+
+    features = rows.features
+    images = _image_columns(rows)
+    raw = rows
+    for column in images:  # a change of features only: no data is rewritten
+        raw = raw.cast_column(column, datasets.Image(decode=False))
+    light = rows.remove_columns(images)  # what parsing and the record need, without image bytes
+
+    def plain(column: str, value):
+        names = getattr(features[column], "names", None)  # ClassLabel ints as their names
+        return names[value] if names is not None else value
+
+    def prompts() -> Iterator[Prompt]:  # built lazily, in the thread the runner pulls them from
+        for i in todo:
+            row = raw[i]
+            yield benchmark.prompt({k: open_image(v) if k in images and v is not None else v
+                                    for k, v in row.items()})
+
+    failed = 0
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        with tqdm(total=len(todo), desc=f"{benchmark.name} eval", unit="row", disable=not progress) as bar:
+            for position, reply in runner.stream(prompts()):
+                row = light[todo[position]]
+                if raise_on_error and reply.error is not None:
+                    raise ModelError(f"the model failed on row {row['id']}: {reply.error}")
+                record = {
+                    "id": row["id"], "task": plain(benchmark.task_column, row[benchmark.task_column]),
+                    "response": reply.text,
+                    "parsed": None if reply.text is None else benchmark.parse(row, reply.text),
+                    "answer": plain("answer", row["answer"]), "latency": round(reply.latency, 3),
+                    "error": reply.error,
+                }
+                _append(fd, json.dumps(record, ensure_ascii=False) + "\n")
+                failed += reply.error is not None
+                bar.update(1)
+    finally:
+        os.close(fd)
+    return failed
+
+
+def _append(fd: int, line: str) -> None:
+    """One line in one write (O_APPEND): a kill leaves whole lines, or a cut-off last one."""
+    data = line.encode("utf-8")
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
+    """The options every benchmark's eval takes."""
+    p.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
+    p.add_argument("--config", default=default_config, help=f"dataset config (default {default_config})")
+    p.add_argument("--split", default="test", help="split to evaluate (default test)")
+    p.add_argument("--model", required=True,
+                   help="hf:<hub id or folder> (transformers), openai:<model> (OpenAI-compatible endpoint), "
+                        "or <name>:<model> for a runner registered under that name")
+    p.add_argument("--base-url", type=http_url, help="openai: endpoint, e.g. http://127.0.0.1:8000/v1 for vLLM (default OpenAI)")
+    p.add_argument("--api-key", help="openai: API key (prefer the OPENAI_API_KEY environment variable)")
+    p.add_argument("--out", type=Path, required=True, help="output folder; rerun with the same one to resume")
+    p.add_argument("--limit", type=int, help="evaluate only the first N rows of the split")
+    p.add_argument("--batch-size", type=int, help="hf: prompts per generate call (answers do not change; default 1)")
+    p.add_argument("--concurrency", type=int, help="openai: requests kept in flight (default 8)")
+    p.add_argument("--max-new-tokens", type=int,
+                   help="reply length cap (default: 64 tokens for hf: models, 512 in describe mode; "
+                        "the endpoint's own limit for openai:)")
+    p.add_argument("--max-pixels", type=int, help="hf: per-image pixel budget, for processors that take one")
+    p.add_argument("--max-side", type=int, help="openai: shrink images to this long side (default: full size)")
+    p.add_argument("--dtype", help="hf: torch dtype, e.g. bfloat16, float16, float32, auto "
+                                   "(default bf16 on GPU, float32 on CPU)")
+    p.add_argument("--device-map", help="hf: accelerate device map, e.g. auto, cuda:0, cpu (default auto on GPU)")
+    p.add_argument("--attn-implementation", help="hf: e.g. sdpa, flash_attention_2, eager")
+    p.add_argument("--trust-remote-code", action="store_true", default=None,
+                   help="hf: run the model repository's own code (only for repositories you trust)")
+    p.add_argument("--model-args", help="hf: more from_pretrained arguments as k=v,k2=v2")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+RUNNER_FLAGS = ("batch_size", "concurrency", "max_new_tokens", "max_pixels", "max_side", "base_url", "api_key",
+                "dtype", "device_map", "attn_implementation", "trust_remote_code", "model_args")
+
+
+def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
+    """The `eval` subcommand: `evaluate` with the command line's options; 1 (incomplete scores)
+    while rows keep failing."""
+    for flag in ("limit", "batch_size", "concurrency", "max_new_tokens", "max_pixels", "max_side"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
+    result = evaluate(benchmark, args.dataset, args.model, config=args.config, split=args.split, out=args.out,
+                      limit=args.limit, runner_options={k: getattr(args, k) for k in RUNNER_FLAGS},
+                      progress=not args.quiet, log=print)
+    return 0 if result.get("complete", True) else INCOMPLETE_STATUS

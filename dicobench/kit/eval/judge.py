@@ -1,0 +1,200 @@
+"""A client for any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server).
+
+Built for scoring: temperature 0, bounded concurrency, retries as `dicobench.kit.eval.retry` decides
+(timeouts, 408/409/429/5xx; Retry-After honoured, else jittered backoff), a disk cache so a
+rerun sends nothing, and token accounting.
+A request that still fails is returned as an error, never as an answer, so callers can count
+it as unjudged. The API key lives only inside the `openai` client: it is never cached, logged
+or put in an error message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Sequence
+
+import openai
+
+from dicobench.kit.eval.reply_cache import CompletionCache, request_key
+from dicobench.kit.errors import UserError
+from dicobench.kit.eval.endpoint import check_endpoint
+from dicobench.kit.eval.retry import call_with_retries
+
+Messages = Sequence[dict]
+
+_FATAL = (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
+_SECRET = re.compile(r"\b(?:sk|key|token)-[\w*\-]{3,}", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One reply; `text` is None when the request failed (then `error` says why)."""
+
+    text: str | None
+    error: str | None = None
+    cached: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency: float = 0.0  # seconds from the first attempt to the reply, retries included
+
+
+@dataclass
+class Usage:
+    """What a client has spent: requests sent, replies served from the cache, tokens billed."""
+
+    requests: int = 0
+    retries: int = 0
+    failures: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def parse_judge(spec: str) -> str:
+    """The model name in a judge spec `openai:<model>`."""
+    provider, _, model = spec.partition(":")
+    if provider != "openai" or not model:
+        raise UserError(f"unknown judge {spec!r}; expected openai:<model>, e.g. openai:gpt-4o")
+    return model
+
+
+class ChatClient:
+    """Sends chat requests to one model; see the module docstring for the guarantees."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        cache_dir: str | Path | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        concurrency: int = 8,
+        max_retries: int = 5,
+        timeout: float = 60.0,
+        backoff: float = 1.0,
+        max_backoff: float = 60.0,
+    ):
+        check_endpoint(base_url, f"the endpoint of {model}")
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            if base_url is None:
+                raise UserError(f"no API key for {model}: set OPENAI_API_KEY or pass an API key")
+            key = "EMPTY"  # local servers (vLLM, Ollama, llama.cpp) ignore it; the openai package needs one
+        self._key = key
+        self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.concurrency = max(1, concurrency)
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.cache = CompletionCache(Path(cache_dir) / "completions.sqlite") if cache_dir else None
+        self.usage = Usage()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"ChatClient(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+
+    def complete_many(self, conversations: Sequence[Messages]) -> list[Completion]:
+        """One Completion per conversation, in order; identical requests are sent once."""
+        requests = [self._request(messages) for messages in conversations]
+        results: list[Completion | None] = [None] * len(requests)
+        todo: dict[str, list[int]] = {}
+        for i, request in enumerate(requests):
+            hit = self._cached(request)
+            if hit is not None:
+                results[i] = hit
+            else:
+                todo.setdefault(request_key(request), []).append(i)
+        if todo:
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
+                for future in as_completed(futures):  # the cache is written from this thread only
+                    done = self._store(requests[futures[future][0]], future.result())
+                    for i in futures[future]:
+                        results[i] = done
+        return results  # type: ignore[return-value]
+
+    def complete(self, messages: Messages) -> Completion:
+        """One conversation, sent from the calling thread: callers that keep their own workers busy
+        use it on a client without cache (the cache belongs to one thread)."""
+        request = self._request(messages)
+        return self._cached(request) or self._store(request, self._send(request))
+
+    def close(self) -> None:
+        if self.cache:
+            self.cache.close()
+        self._client.close()
+
+    def _request(self, messages: Messages) -> dict:
+        request = {"model": self.model, "messages": list(messages), "temperature": self.temperature}
+        if self.max_tokens is not None:
+            request["max_tokens"] = self.max_tokens
+        return request
+
+    def _cached(self, request: dict) -> Completion | None:
+        hit = self.cache.get(request) if self.cache else None
+        if hit is None:
+            return None
+        with self._lock:
+            self.usage.cache_hits += 1
+        return Completion(hit[0], cached=True, prompt_tokens=hit[1], completion_tokens=hit[2])
+
+    def _store(self, request: dict, done: Completion) -> Completion:
+        if self.cache and done.text is not None:
+            self.cache.put(request, done.text, done.prompt_tokens, done.completion_tokens)
+        return done
+
+    def _send(self, request: dict) -> Completion:
+        """Send with retries; a failure after the last retry comes back as an error Completion."""
+        start = time.perf_counter()
+
+        def create():
+            with self._lock:
+                self.usage.requests += 1
+            return self._client.chat.completions.create(**request)
+
+        def count_retry(exc: BaseException) -> None:
+            with self._lock:
+                self.usage.retries += 1
+
+        try:
+            reply = call_with_retries(create, max_retries=self.max_retries, base=self.backoff,
+                                      cap=self.max_backoff, on_retry=count_retry)
+        except _FATAL as exc:
+            raise UserError(
+                f"the endpoint refused the request for {self.model} "
+                f"({type(exc).__name__}, status {exc.status_code}): "
+                "check the API key, the model name and the base URL"
+            ) from None
+        except openai.OpenAIError as exc:  # retries exhausted, or a request retrying won't fix
+            return self._failed(exc)
+        else:
+            text = reply.choices[0].message.content if reply.choices else None
+            if text is None:
+                return self._failed(ValueError("reply without text"))
+            used = reply.usage
+            prompt, completion = (used.prompt_tokens, used.completion_tokens) if used else (0, 0)
+            with self._lock:
+                self.usage.prompt_tokens += prompt
+                self.usage.completion_tokens += completion
+            return Completion(text, prompt_tokens=prompt, completion_tokens=completion,
+                              latency=time.perf_counter() - start)
+
+    def _failed(self, exc: Exception) -> Completion:
+        with self._lock:
+            self.usage.failures += 1
+        message = _SECRET.sub("***", str(exc).replace(self._key, "***"))
+        return Completion(None, error=f"{type(exc).__name__}: {message}"[:300])

@@ -1,0 +1,83 @@
+"""Model runners behind one interface (`Runner.generate(prompts) -> replies`), chosen by a spec
+`<name>:<model>`: `hf:<hub id or folder>` (transformers), `openai:<model>` (any OpenAI-compatible
+endpoint), or any name registered with `register_runner` or through the `dicobench.runners`
+entry-point group (`mymodel = mypackage.module:MyRunner`)."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import Callable
+
+from dicobench.kit.errors import UserError
+from dicobench.kit.eval.runners.base import CallableRunner, Part, Prompt, Reply, Runner
+
+__all__ = ["CallableRunner", "Part", "Prompt", "Reply", "Runner", "as_runner", "check_options", "load_runner",
+           "register_runner", "runner_class"]
+
+ENTRY_POINT_GROUP = "dicobench.runners"
+# built-in runners as "module:Class", imported only when used (torch is slow to import)
+_RUNNERS: dict[str, str | type[Runner]] = {
+    "hf": "dicobench.kit.eval.runners.transformers_runner:TransformersRunner",
+    "openai": "dicobench.kit.eval.runners.openai_runner:OpenAIRunner",
+}
+# options whose flag is not --<option with dashes>, for error messages
+_FLAGS = {"model_args": "--model-args"}
+
+
+def register_runner(name: str, cls: type[Runner] | str) -> None:
+    """Make `--model <name>:<model>` build `cls(model, **options)`; `cls` may be "module:Class"."""
+    if not name or ":" in name:
+        raise ValueError(f"a runner name is a word without ':', got {name!r}")
+    _RUNNERS[name] = cls
+
+
+def _known() -> dict[str, str | type[Runner]]:
+    found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {**found, **_RUNNERS}  # registered names win over installed plugins
+
+
+def runner_class(spec: str) -> type[Runner]:
+    """The class behind `<name>:<model>`, checked before anything is loaded."""
+    name, _, model = spec.partition(":")
+    known = _known()
+    if not model or name not in known:
+        raise UserError(f"unknown model {spec!r}; expected <runner>:<model> with runner one of "
+                        f"{', '.join(sorted(known))} (e.g. hf:<hub id or folder>, openai:<model>)")
+    target = known[name]
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        try:
+            target = getattr(import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise UserError(f"runner {name!r} ({known[name]}) cannot be imported: {exc}") from None
+    return target
+
+
+def check_options(spec: str, options: dict) -> dict:
+    """The options given (None means not given); one the runner does not take is refused
+    rather than ignored."""
+    cls = runner_class(spec)
+    given = {k: v for k, v in options.items() if v is not None}
+    foreign = [k for k in given if k not in cls.options]
+    if foreign:
+        flags = ", ".join(_FLAGS.get(k, "--" + k.replace("_", "-")) for k in foreign)
+        raise UserError(f"{flags}: not an option of {spec.partition(':')[0]}: models")
+    return given
+
+
+def load_runner(spec: str, **options) -> Runner:
+    """The runner for `spec`, built with the options given (see `check_options`)."""
+    given = check_options(spec, options)
+    return runner_class(spec)(spec.partition(":")[2], **given)
+
+
+def as_runner(model: Runner | Callable | str, **options) -> Runner:
+    """A Runner from a Runner, a spec string, or a function `(images, prompt) -> str`."""
+    if isinstance(model, Runner):
+        return model
+    if isinstance(model, str):
+        return load_runner(model, **options)
+    if callable(model):
+        return CallableRunner(model)
+    raise TypeError(f"model must be a Runner, a '<runner>:<model>' spec or a callable, not {type(model).__name__}")

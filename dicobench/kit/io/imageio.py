@@ -1,0 +1,80 @@
+"""Lossless image encoding and guarded decoding."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import deflate
+import numpy as np
+from PIL import Image
+
+from dicobench.kit.errors import UserError
+
+MAX_PIXELS = 64_000_000  # refuse decompression bombs well before memory runs out
+WRITERS = ("pillow", "sub-up")  # see encode_png
+BAND = 256  # rows filtered at a time: the filters' scratch arrays stay small for an 8K image
+IDAT_SIZE = 1 << 20  # bytes per IDAT chunk
+# PNG's filter heuristic: a filtered byte's cost is its distance from zero as a signed byte
+_COST = np.minimum(np.arange(256), 256 - np.arange(256)).astype(np.uint8)
+
+
+def encode_png(pixels: np.ndarray, compress_level: int = 1, writer: str = "pillow") -> bytes:
+    """PNG bytes of `pixels` at `compress_level`, written by Pillow (zlib, the filter of each row
+    chosen among all five) or, for an 8-bit RGB image, by `sub_up_png` (`writer="sub-up"`): on
+    `hard`'s grainy 2K renders as small as Pillow's level 6 in about the time of its level 1,
+    though 2-4% larger on `extreme`'s and on clean renders (benchmarks/bench_png.py)."""
+    if writer not in WRITERS:
+        raise ValueError(f"unknown PNG writer {writer!r}; expected one of {', '.join(WRITERS)}")
+    if writer == "sub-up" and pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3:
+        return sub_up_png(pixels, compress_level)
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, format="PNG", compress_level=compress_level)
+    return buf.getvalue()
+
+
+def sub_up_png(pixels: np.ndarray, level: int) -> bytes:
+    """Each row Sub- or Up-filtered, whichever costs less by PNG's usual rule, deflated by
+    libdeflate at `level`. Pillow tries every filter per row (on grainy renders mostly picking
+    Paeth) and deflates with zlib: there the two cheap filters compress as well under deflate,
+    and libdeflate is faster at the same level."""
+    h, w, _ = pixels.shape
+    rows = pixels.reshape(h, w * 3)
+    filtered = np.empty((h, w * 3 + 1), np.uint8)
+    for top in range(0, h, BAND):
+        band = rows[top : top + BAND]
+        sub = np.empty_like(band)
+        sub[:, :3] = band[:, :3]
+        np.subtract(band[:, 3:], band[:, :-3], out=sub[:, 3:])
+        up = np.empty_like(band)
+        np.subtract(band, rows[top - 1 : top - 1 + len(band)] if top else np.vstack([np.zeros_like(band[:1]), band[:-1]]),
+                    out=up)
+        use_up = _COST[up].sum(axis=1, dtype=np.uint32) < _COST[sub].sum(axis=1, dtype=np.uint32)
+        out = filtered[top : top + len(band)]
+        out[:, 0] = np.where(use_up, 2, 1)
+        out[:, 1:] = np.where(use_up[:, None], up, sub)
+    stream = deflate.zlib_compress(filtered.data, level)
+    del filtered
+    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    parts = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header)]
+    parts += [_chunk(b"IDAT", stream[i : i + IDAT_SIZE]) for i in range(0, len(stream), IDAT_SIZE)]
+    parts.append(_chunk(b"IEND", b""))
+    return b"".join(parts)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def decode(data: bytes, what: str = "image") -> np.ndarray:
+    """RGB pixels of an encoded image; a clear UserError for corrupt, truncated or huge input."""
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            if img.width * img.height > MAX_PIXELS:
+                raise UserError(f"{what}: {img.width}x{img.height} is larger than {MAX_PIXELS} pixels")
+            return np.asarray(img.convert("RGB"))
+    except UserError:
+        raise
+    except Exception as exc:  # PIL raises many types for bad files
+        raise UserError(f"{what}: cannot decode ({type(exc).__name__}: {exc})") from None

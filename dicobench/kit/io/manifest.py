@@ -1,0 +1,38 @@
+"""Build manifests: the options that determine a build's bytes, saved beside its files, so a
+rerun resumes only the same build and never mixes two builds in one folder."""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from dicobench.kit.errors import UserError
+from dicobench.kit.io.shards import Location, read_json, remove, resolve, write_json_atomic
+
+
+def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool, clear: Callable[[], None], what: str) -> None:
+    """Record `manifest` at `path` inside `out` (a local folder or fsspec URL), refusing a
+    folder that holds something else.
+
+    Resuming the same build is allowed; other options need `overwrite`, which first calls
+    `clear` to delete the previous build's files; a non-empty folder that holds no build of
+    ours is refused outright."""
+    manifest = json.loads(json.dumps(manifest))  # the form it is saved in, for comparison
+    fs, root = resolve(out)
+    mfs, mpath = resolve(path)
+    if fs.isfile(root):
+        raise UserError(f"{out} exists and is not a folder")
+    if overwrite and mfs.exists(mpath):
+        clear()
+        remove(path)
+    if mfs.exists(mpath):
+        previous = read_json(path)
+        if previous != manifest:
+            changed = sorted(k for k in manifest.keys() | previous.keys() if previous.get(k) != manifest.get(k))
+            raise UserError(f"{out} holds a {what} built with other options ({', '.join(changed)}); use --overwrite to replace it")
+    elif fs.isdir(root) and fs.ls(root) and not overwrite and not mfs.isdir(mpath.rsplit("/", 1)[0]):
+        raise UserError(f"{out} is not empty; choose an empty folder or pass --overwrite")
+    try:
+        write_json_atomic(path, manifest)
+    except OSError as exc:
+        raise UserError(f"cannot write to {out}: {exc.strerror}") from None

@@ -1,0 +1,183 @@
+"""The review log: one JSON object per line in `<build>/.review/decisions.jsonl`.
+
+A line is `{"id", "reviewer", "verdict": "accept"|"reject", "criteria", "note", "time"}`
+plus the judged row's `seed`, which ties the verdict to the exact row version: a rebuild
+regenerates a rejected row from another seed, and the old verdict must not stick to the new
+row. The file is only ever appended to (under a lock, each line flushed and synced before
+the caller is told it is saved) and never rewritten, so a malformed line is reported with
+its line number and stays where it is. The latest line per (id, seed, reviewer) wins.
+
+This module has no web dependencies: builds read it to regenerate rejected rows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import fcntl
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Iterable
+
+from dicobench.kit.errors import UserError
+
+REVIEW_DIR = ".review"
+DECISIONS_FILE = "decisions.jsonl"
+VERDICTS = ("accept", "reject")
+NOTE_LIMIT = 4000  # characters of a reviewer's note: every page load lists every note
+
+
+class NoteTooLong(ValueError):
+    """A new decision's note over NOTE_LIMIT (the review server answers 413)."""
+
+
+def decisions_path(build_dir: str | os.PathLike) -> Path:
+    return Path(build_dir) / REVIEW_DIR / DECISIONS_FILE
+
+
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    id: str
+    reviewer: str
+    verdict: str
+    criteria: tuple[str, ...]
+    note: str
+    time: str
+    seed: int | None = None  # None for lines written without one (they match no row version)
+
+    def to_json(self) -> str:
+        data = {"id": self.id, "reviewer": self.reviewer, "verdict": self.verdict, "criteria": list(self.criteria),
+                "note": self.note, "time": self.time}
+        if self.seed is not None:
+            data["seed"] = self.seed
+        return json.dumps(data, ensure_ascii=False)
+
+
+def make_decision(id: str, reviewer: str, verdict: str, criteria: Iterable[str], note: str, seed: int | None,
+                  allowed: Iterable[str]) -> Decision:
+    """A checked decision stamped with the current UTC time; ValueError says what is wrong."""
+    if isinstance(note, str) and len(note) > NOTE_LIMIT:
+        raise NoteTooLong(f"the note has {len(note)} characters; at most {NOTE_LIMIT}")
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
+    criteria = list(criteria) if isinstance(criteria, (list, tuple)) else criteria  # else refused as not a list
+    return _checked({"id": id, "reviewer": reviewer, "verdict": verdict, "criteria": criteria, "note": note,
+                     "time": now, "seed": seed}, tuple(allowed))
+
+
+def _checked(data, allowed: tuple[str, ...] | None) -> Decision:
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    for key in ("id", "reviewer", "note", "time"):
+        if not isinstance(data.get(key), str):
+            raise ValueError(f"{key!r} must be a string")
+    if not data["reviewer"].strip() or len(data["reviewer"]) > 100:
+        raise ValueError("'reviewer' must be a name of 1-100 characters")
+    if data.get("verdict") not in VERDICTS:
+        raise ValueError("'verdict' must be accept or reject")
+    criteria = data.get("criteria")
+    if not isinstance(criteria, list) or not all(isinstance(c, str) for c in criteria):
+        raise ValueError("'criteria' must be a list of strings")
+    if allowed is not None and (bad := [c for c in criteria if c not in allowed]):
+        raise ValueError(f"unknown criteria {bad}; expected some of {', '.join(allowed)}")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ValueError("'seed' must be an integer")
+    return Decision(data["id"], data["reviewer"], data["verdict"], tuple(criteria), data["note"], data["time"], seed)
+
+
+@dataclasses.dataclass
+class LogContents:
+    decisions: list[Decision]  # in file order
+    malformed: list[tuple[int, str]]  # (line number, what is wrong)
+
+    def latest(self) -> dict[tuple[str, int | None, str], Decision]:
+        """The standing decision per (id, seed, reviewer): the last line wins."""
+        return {(d.id, d.seed, d.reviewer): d for d in self.decisions}
+
+
+def read_log(path: str | os.PathLike) -> LogContents:
+    """Every line of the log; malformed lines are listed with their number, never skipped silently."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return LogContents([], [])
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    decisions, malformed = [], []
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            decisions.append(_checked(json.loads(line), None))
+        except json.JSONDecodeError as exc:
+            malformed.append((number, f"not valid JSON ({exc.msg})"))
+        except ValueError as exc:
+            malformed.append((number, str(exc)))
+    return LogContents(decisions, malformed)
+
+
+def rejected_rows(build_dir: str | os.PathLike) -> frozenset[tuple[str, int]]:
+    """(id, seed) of every row version that any reviewer's standing decision rejects.
+
+    Every version ever rejected stays in the set, so regenerating a shard never brings a
+    rejected version back. Lines without a seed tie to no version and reject nothing."""
+    return frozenset((i, s) for (i, s, _), d in read_log(decisions_path(build_dir)).latest().items()
+                     if d.verdict == "reject" and s is not None)
+
+
+REVIEW_REJECTION = "review"  # the rejection reason a build counts for a row version a reviewer rejected
+
+
+def build_rejections(out) -> frozenset[tuple[str, int]]:
+    """`rejected_rows` of a local build folder; nothing for remote ones (the log is local)."""
+    return rejected_rows(out) if isinstance(out, os.PathLike) else frozenset()
+
+
+def holds_rejected(shard, rejected: frozenset[tuple[str, int]]) -> bool:
+    """Whether a written shard holds a row version in `rejected` (reads two small columns)."""
+    if not rejected:
+        return False
+    from dicobench.kit.io.shards import read_column
+
+    return not rejected.isdisjoint(zip(read_column(shard, "id"), read_column(shard, "seed")))
+
+
+class DecisionLog:
+    """Appends decisions durably: one writer at a time (threads and processes alike)."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self._lock = threading.Lock()
+
+    def check_writable(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise UserError(f"cannot write the review log {self.path}: {exc.strerror}") from None
+
+    def append(self, decision: Decision) -> None:
+        """Return only once the line is on disk (flushed and fsynced)."""
+        line = decision.to_json().encode("utf-8") + b"\n"
+        with self._lock:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                size = os.fstat(fd).st_size
+                if size:  # a line cut short by a crash stays a line of its own (reported as malformed)
+                    with open(self.path, "rb") as f:
+                        f.seek(size - 1)
+                        if f.read(1) != b"\n":
+                            line = b"\n" + line
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)  # also releases the lock
+
+    def read(self) -> LogContents:
+        with self._lock:
+            return read_log(self.path)

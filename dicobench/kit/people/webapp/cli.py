@@ -1,0 +1,73 @@
+"""The `review` subcommand, shared by both benchmarks' command lines."""
+
+from __future__ import annotations
+
+import argparse
+
+from dicobench.kit.people.webapp.spec import BenchmarkSpec
+
+
+def add_server_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir", help="build folder")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; any other needs a token)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--token", default=None, help="access token (default: a fresh one, printed in the URL, where needed)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+
+
+def make_review_register(spec: BenchmarkSpec, annotations: bool = False):
+    """`review DIR`; with `annotations`, also `review ANNOTATIONS.json [--photos DIR]` (a COCO
+    file's objects, before any build reads it)."""
+
+    def handle(args: argparse.Namespace) -> int:
+        from dicobench.kit.people.webapp.launch import review, review_annotations
+
+        if annotations and args.dir.endswith(".json"):
+            review_annotations(args.dir, args.photos, host=args.host, port=args.port, reviewer=args.reviewer,
+                               token=args.token, open_browser=args.open)
+            return 0
+        review(spec, args.dir, host=args.host, port=args.port, reviewer=args.reviewer, config=args.config,
+               token=args.token, open_browser=args.open)
+        return 0
+
+    def register(sub: argparse._SubParsersAction) -> None:
+        p = sub.add_parser("review", help="review every row of a build in the browser (accept / reject, with criteria)")
+        add_server_arguments(p)
+        p.add_argument("--reviewer", default=None, help="your name in the review log (default: $USER)")
+        p.add_argument("--config", default="all", help="one config or all (default)")
+        if annotations:
+            p.add_argument("--photos", default=None, metavar="DIR",
+                           help="with a COCO annotation file instead of a build folder (review its objects, boxes and "
+                                "masks drawn on demand; rejected ones never reach a build): the photos' folder "
+                                "(default: the file's)")
+        p.set_defaults(func=handle)
+
+    return register
+
+
+def _time_limit(text: str) -> float | None:
+    if text not in ("30", "60", "120", "none"):
+        raise argparse.ArgumentTypeError(f"expected 30, 60, 120 or none, got {text!r}")
+    return None if text == "none" else float(text)
+
+
+def make_study_register(spec: BenchmarkSpec):
+    def handle(args: argparse.Namespace) -> int:
+        from dicobench.kit.people.webapp.launch import study
+
+        study(spec, args.dir, time_limit=args.time_limit, participant=args.participant, n=args.n, seed=args.seed,
+              host=args.host, port=args.port, token=args.token, config=args.config, open_browser=args.open)
+        return 0
+
+    def register(sub: argparse._SubParsersAction) -> None:
+        p = sub.add_parser("study", help="measure human accuracy under a time limit in the browser")
+        add_server_arguments(p)
+        p.add_argument("--time-limit", required=True, type=_time_limit, metavar="30|60|120|none",
+                       help="seconds per item, or none")
+        p.add_argument("--participant", default="participant", help="name in the answers file (letters, digits, _ - .)")
+        p.add_argument("--n", type=int, default=40, help="items, balanced over tasks (DiCoBench) or question types (MultipanelVQA); default 40")
+        p.add_argument("--seed", type=int, default=0, help="sample seed; the order is also seeded by the participant")
+        p.add_argument("--config", default="all", help="one config or all (default)")
+        p.set_defaults(func=handle)
+
+    return register

@@ -1,0 +1,147 @@
+"""Contact sheets: a look at the first rows of a built benchmark, with the regions that matter boxed.
+
+The drawing is generic (`contact_sheet` takes (images, boxes, caption) items); one small adapter
+per benchmark turns a row into an item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import datasets
+from PIL import Image, ImageDraw, ImageFont
+
+from dicobench.kit.cli.commands import output_file
+from dicobench.kit.io.dataset_input import check_features, locate, missing_hint
+from dicobench.kit.errors import UserError, first_line
+from dicobench.kit.release.verify import verify_dataset
+
+# (images, boxes as (image index, [x, y, w, h]) in that image's pixels, caption; "\n" breaks lines)
+Item = tuple[Sequence[Image.Image], Sequence[tuple[int, Sequence[int]]], str]
+ItemFn = Callable[[dict, datasets.Features], Item]
+
+BOX_COLOUR = (255, 0, 255)  # magenta: rare in scenes, visible on light and dark backgrounds
+PAD = 8
+
+
+def contact_sheet(
+    items: Sequence[Item], *, thumb: int = 256, caption_lines: int = 3, font_size: int = 14
+) -> Image.Image:
+    """One row per item: each image shrunk to fit a `thumb` x `thumb` tile (aspect kept, top-left),
+    its boxes outlined in BOX_COLOUR, and up to `caption_lines` lines of caption underneath.
+
+    Size: width = PAD + k * (thumb + PAD) for k the most images in an item;
+    height = PAD + len(items) * (thumb + PAD + caption_lines * (font_size + 4) + PAD)."""
+    if not items:
+        raise ValueError("contact_sheet needs at least one item")
+    font = ImageFont.load_default(size=font_size)
+    line_h = font_size + 4
+    row_h = thumb + PAD + caption_lines * line_h
+    width = PAD + max(len(images) for images, _, _ in items) * (thumb + PAD)
+    sheet = Image.new("RGB", (width, PAD + len(items) * (row_h + PAD)), "white")
+    draw = ImageDraw.Draw(sheet)
+    for row, (images, boxes, caption) in enumerate(items):
+        top = PAD + row * (row_h + PAD)
+        for index, image in enumerate(images):
+            tile = _tile(image, [bbox for i, bbox in boxes if i == index], thumb)
+            sheet.paste(tile, (PAD + index * (thumb + PAD), top))
+        for line_no, line in enumerate(_wrap(caption, draw, font, width - 2 * PAD, caption_lines)):
+            draw.text((PAD, top + thumb + PAD + line_no * line_h), line, fill="black", font=font)
+    return sheet
+
+
+def _tile(image: Image.Image, bboxes, thumb: int) -> Image.Image:
+    """The image downscaled to fit `thumb`, with `bboxes` (original pixels) outlined on it."""
+    tile = image.convert("RGB")
+    tile.thumbnail((thumb, thumb))
+    sx, sy = tile.width / image.width, tile.height / image.height
+    draw = ImageDraw.Draw(tile)
+    for x, y, w, h in bboxes:
+        x0, y0 = round(x * sx), round(y * sy)
+        x1, y1 = max(x0, round((x + w) * sx) - 1), max(y0, round((y + h) * sy) - 1)
+        draw.rectangle((x0, y0, x1, y1), outline=BOX_COLOUR, width=2)
+    return tile
+
+
+def _wrap(text: str, draw: ImageDraw.ImageDraw, font, width: int, max_lines: int) -> list[str]:
+    """Greedy word wrap to `width` pixels; past `max_lines` the last line ends with an ellipsis."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and draw.textlength(candidate, font=font) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    if len(lines) > max_lines:
+        last = lines[max_lines - 1]
+        while last and draw.textlength(last + "…", font=font) > width:
+            last = last[:-1]
+        lines = lines[: max_lines - 1] + [last + "…"]
+    return lines
+
+
+def first_rows(folder, config: str, split: str, n: int) -> tuple[list[dict], datasets.Features]:
+    """The first `n` rows, streamed so that only their images are read and decoded."""
+    folder = locate(folder)
+    verify_dataset(folder, config=config, split=split)
+    try:
+        stream = datasets.load_dataset(folder, config, split=split, streaming=True)
+    except (ValueError, OSError) as exc:  # OSError: a repo id the Hub does not answer for
+        raise UserError(f"cannot read config {config!r} split {split!r} of {folder}: {first_line(exc)}"
+                        + missing_hint(folder)) from None
+    rows = list(stream.take(n))
+    if not rows:
+        raise UserError(f"config {config!r} split {split!r} of {folder} has no rows")
+    return rows, stream.features
+
+
+@dataclass(frozen=True)
+class Drawer:
+    """How to draw one benchmark's rows: its item function and the typed columns it reads."""
+
+    benchmark: str
+    item: ItemFn
+    features: datasets.Features  # the benchmark's schema
+    columns: tuple[str, ...]  # the columns `item` reads
+
+
+def write_preview(
+    folder, out, drawer: Drawer, *, config: str = "all", split: str = "test", n: int = 8, thumb: int = 256
+) -> Path:
+    """Contact sheet of the first `n` rows of `folder` (a built benchmark) saved as PNG at `out`."""
+    if n < 1 or thumb < 16:
+        raise UserError(f"need -n >= 1 and --thumb >= 16 (got {n}, {thumb})")
+    rows, features = first_rows(folder, config, split, n)
+    check_features(features, drawer.features, drawer.columns, str(folder), drawer.benchmark)
+    out = output_file(out)  # once the rows are there: a refused build leaves no folder behind
+    item_fn = drawer.item
+    contact_sheet([item_fn(row, features) for row in rows], thumb=thumb).save(out, format="PNG")
+    return out
+
+
+DICOBENCH_COLUMNS = ("id", "task", "answer", "options", "cues", "image_a", "image_b")
+MULTIPANELVQA_COLUMNS = ("id", "question_type", "question", "answer", "augmentation", "subfigures", "target_index", "image")
+
+
+def dicobench_item(row: dict, features: datasets.Features) -> Item:
+    """Image pair, cue boxes, and `id | task | answer X` over the answer's option text."""
+    task, letter = features["task"].int2str(row["task"]), features["answer"].int2str(row["answer"])
+    boxes = [(cue["image"], cue["bbox"]) for cue in row["cues"]]
+    caption = f"{row['id']} | {task} | answer {letter}\n{row['options'][row['answer']]}"
+    return [row["image_a"], row["image_b"]], boxes, caption
+
+
+def multipanelvqa_item(row: dict, features: datasets.Features) -> Item:
+    """Composite with every subfigure boxed, and the question, answer and target position."""
+    qtype = features["question_type"].int2str(row["question_type"])
+    target = row["subfigures"][row["target_index"]]["position"] if row["subfigures"] else "-"
+    boxes = [(0, sub["bbox"]) for sub in row["subfigures"]]
+    caption = f"{row['id']} | {qtype} | {row['augmentation']} | target: {target}\n"
+    caption += f"{row['question']}\nanswer: {row['answer']}"
+    return [row["image"]], boxes, caption

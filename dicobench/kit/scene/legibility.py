@@ -1,0 +1,149 @@
+"""Whether a person reads a drawn look as what an option says it is: the audited look rules.
+
+A pattern or a marking that cannot be seen, or that breaks an object's outline into pieces, makes
+an option untrue ("the red-and-white striped mug" where nobody sees stripes) or the object
+unreadable (a two-tone satellite dish whose radio waves end in two stray white blocks). Each rule
+below is measured on the glyph at the size it is drawn, so it holds for every glyph x colouring x
+pattern x marking x size the scene engine draws. They apply to the `audited` catalogue
+(`dicobench.kit.scene.catalogue`); the first release's looks are drawn as they always were.
+
+- Patterns (striped, dotted) need room: at least `PATTERN_MIN_SIZE` px, so that a stripe or a dot
+  is small beside the object's parts (the audit's contact sheets show striped and dotted glyphs at
+  18-24 px as noise that hides the shape), and a broad body: at most `MAX_EDGE_SHARE` of the
+  glyph's pixels on its edges (stripes across a chessboard's squares or a bicycle's spokes hide
+  the very detail that names it).
+- A second colour (pattern, two-tone half, marking) is clearly different (`CLEARLY_DIFFERENT` in
+  Lab) from the main colour (else it is not there), and from the surface where it reaches the
+  outline (patterns, a band across the body): a stripe that matches the surface cuts the
+  silhouette into blobs. A sticker or spots lie inside the body and are seen against it.
+- Two-tone splits the glyph at half height; no piece of either colour may be a speck
+  (`MIN_PIECE` of the glyph): the pieces must read as halves of one object.
+- Hollow (outline) must empty a visible share of the body (`MIN_HOLLOW`), counting only what it
+  empties in places at least 3 px wide: on a glyph of thin strokes (a television's frame, a
+  laptop's) the ring leaves hairlines and the hollow look is the plain one.
+- No look in which the glyph reads as something else (`catalogue.MISREAD_LOOKS`: a hollow spoon
+  is a magnifying glass, a brown snowman a gingerbread man).
+- A marking (sticker, band, spots) must land on the body (`MIN_ON_BODY` of its own area) and cover
+  at least `MIN_MARK_PIXELS` px, on a plain body (on a pattern in its own accent colour it vanishes).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from PIL import Image, ImageFilter
+
+from dicobench.kit.scene.catalogue import MISREAD_LOOKS, by_name
+from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.palette import CLEARLY_DIFFERENT, COLOURS, lab_distance
+
+PATTERN_MIN_SIZE = 32
+MAX_EDGE_SHARE = 0.33
+MIN_PIECE = 0.08
+MIN_HOLLOW = 0.2
+MIN_ON_BODY = 0.6
+MIN_MARK_PIXELS = 40
+
+
+def _mask(name: str, size: int, style: str = "solid") -> np.ndarray:
+    from dicobench.kit.scene.render import glyph_mask  # the renderer imports the catalogue, not this module
+
+    entry = by_name()[name]
+    return glyph_mask(entry.codepoint, style if style in entry.styles else "solid", size) > 0.5
+
+
+def _components(mask: np.ndarray) -> list[np.ndarray]:
+    """The 4-connected pieces of a boolean mask, each as a mask of its own."""
+    labels = np.zeros(mask.shape, np.int32)
+    count = 0
+    for y, x in zip(*np.nonzero(mask)):
+        if labels[y, x]:
+            continue
+        count += 1
+        labels[y, x] = count
+        stack = [(y, x)]
+        while stack:
+            cy, cx = stack.pop()
+            for ny, nx in ((cy + 1, cx), (cy - 1, cx), (cy, cx + 1), (cy, cx - 1)):
+                if 0 <= ny < mask.shape[0] and 0 <= nx < mask.shape[1] and mask[ny, nx] and not labels[ny, nx]:
+                    labels[ny, nx] = count
+                    stack.append((ny, nx))
+    return [labels == k for k in range(1, count + 1)]
+
+
+@functools.lru_cache(maxsize=8192)
+def two_tone_holds(name: str, size: int) -> bool:
+    """Both halves of the glyph read as parts of it: where the split cuts a part of the glyph,
+    neither side of the cut is a speck of that part."""
+    mask = _mask(name, size)
+    lower = np.arange(mask.shape[0])[:, None] > mask.shape[0] / 2  # as the renderer splits it
+    for part in _components(mask):
+        size_of = int(part.sum())
+        sides = (int((part & lower).sum()), int((part & ~lower).sum()))
+        if min(sides) and min(sides) < MIN_PIECE * size_of:
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=8192)
+def edge_share(name: str, size: int) -> float:
+    """The share of the glyph's pixels that lie on its edges (outline and holes): low for broad bodies."""
+    mask = _mask(name, size)
+    return float((mask & ~_eroded(mask, 3)).sum()) / max(int(mask.sum()), 1)
+
+
+@functools.lru_cache(maxsize=8192)
+def hollow_share(name: str, size: int) -> float:
+    """The share of the solid body that the hollow look leaves empty in places a person sees
+    as empty (at least 3 px across)."""
+    entry = by_name()[name]
+    solid = _mask(name, size)
+    if "regular" in entry.styles:
+        hollow = _mask(name, size, "regular")
+        h, w = min(solid.shape[0], hollow.shape[0]), min(solid.shape[1], hollow.shape[1])
+        emptied = solid[:h, :w] & ~hollow[:h, :w]
+    else:
+        k = max(3, (size // 10) | 1)  # the renderer's ring for a glyph with no outline style
+        emptied = _eroded(solid, k)
+    return float(_eroded(emptied, 3).sum()) / max(int(solid.sum()), 1)
+
+
+def _eroded(mask: np.ndarray, k: int) -> np.ndarray:
+    return np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).filter(ImageFilter.MinFilter(k))) > 127
+
+
+@functools.lru_cache(maxsize=8192)
+def marking_holds(name: str, size: int, marking: str) -> bool:
+    """The marking lands on the body, and enough of it to be seen."""
+    from dicobench.kit.scene.render import marking_area
+
+    mask = _mask(name, size)
+    mark = marking_area(marking, size, *mask.shape)
+    on_body = int((mark & mask).sum())
+    return on_body >= MIN_MARK_PIXELS and on_body >= MIN_ON_BODY * int(mark.sum())
+
+
+def _distinct(a: str, b: tuple[int, int, int]) -> bool:
+    return lab_distance(COLOURS[a], b) >= CLEARLY_DIFFERENT
+
+
+def legible(obj: PlacedObject, surface: tuple[int, int, int]) -> bool:
+    """Whether every part of `obj`'s look is seen as the look's words say, on `surface`."""
+    misread = MISREAD_LOOKS.get(obj.name, {})
+    if obj.style in misread or obj.colour in misread:
+        return False
+    patterned = obj.style in ("striped", "dotted", "two_tone")
+    if (patterned or obj.marking is not None) and not _distinct(obj.accent, COLOURS[obj.colour]):
+        return False
+    if (patterned or obj.marking == "band") and not _distinct(obj.accent, surface):  # what reaches the outline
+        return False
+    if obj.style in ("striped", "dotted") and (obj.size < PATTERN_MIN_SIZE or edge_share(obj.name, obj.size) > MAX_EDGE_SHARE):
+        return False
+    if obj.style == "two_tone" and not two_tone_holds(obj.name, obj.size):
+        return False
+    if obj.style == "outline" and hollow_share(obj.name, obj.size) < MIN_HOLLOW:
+        return False
+    if obj.marking is not None and (obj.style != "plain" or not marking_holds(obj.name, obj.size, obj.marking)):
+        return False
+    return True

@@ -1,0 +1,406 @@
+"""Rendering scenes to pixels, deterministically and region by region.
+
+Every object and trace is drawn into its own patch, independent of where it is placed,
+and composited with per-pixel arithmetic. Rendering any rectangle from scratch therefore
+gives exactly the pixels a full render gives there, which is what lets an edit re-render
+only the rectangles it touched while the rest of the image stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from dicobench.kit.scene.camera import Camera
+from dicobench.kit.scene.catalogue import by_name, font_path
+from dicobench.kit.scene.geometry import Box, bounding
+from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene.model import PlacedObject, Scene, Trace
+from dicobench.kit.scene.textures import SurfaceView, make_background
+from dicobench.kit.scene.warping import warp
+
+
+@dataclass(frozen=True)
+class Patch:
+    rgb: np.ndarray  # HxWx3 float32
+    alpha: np.ndarray  # HxW float32 in [0, 1]
+    x: int  # top-left on the canvas
+    y: int
+    box: Box  # tight box of the visible pixels, in canvas coordinates
+
+
+def _tight_box(alpha: np.ndarray, x: int, y: int) -> Box:
+    ys, xs = np.nonzero(alpha > 0.5 / 255)
+    if len(xs) == 0:
+        return (x, y, 0, 0)
+    return (x + int(xs.min()), y + int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _font(style: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(font_path(style)), size)
+
+
+@functools.lru_cache(maxsize=2048)
+def glyph_mask(codepoint: int, style: str, size: int) -> np.ndarray:
+    """The glyph's coverage (HxW float32 in [0, 1]) cropped to its ink with a 2 px margin."""
+    font = _font(style, size)
+    char = chr(codepoint)
+    left, top, right, bottom = font.getbbox(char)
+    img = Image.new("L", (right - left + 4, bottom - top + 4), 0)
+    ImageDraw.Draw(img).text((2 - left, 2 - top), char, font=font, fill=255)
+    return np.asarray(img, dtype=np.float32) / 255.0
+
+
+def _rgb(name: str) -> np.ndarray:
+    return np.asarray(COLOURS[name], dtype=np.float32)
+
+
+def _pattern(obj: PlacedObject, h: int, w: int) -> np.ndarray:
+    """Where the accent colour goes (HxW bool): the style's pattern plus the instance's marking."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    accent = np.zeros((h, w), bool)
+    if obj.style == "striped":
+        accent |= ((xx + yy) // max(3, obj.size // 9)) % 2 == 1
+    elif obj.style == "dotted":
+        step = max(7, obj.size // 5)
+        accent |= (xx % step - step / 2) ** 2 + (yy % step - step / 2) ** 2 < (0.3 * step) ** 2
+    elif obj.style == "two_tone":
+        accent |= yy > h / 2
+    if obj.marking is not None:
+        accent |= marking_area(obj.marking, obj.size, h, w)
+    return accent
+
+
+def marking_area(marking: str, size: int, h: int, w: int) -> np.ndarray:
+    """Where a marking lies on an upright h x w glyph patch (HxW bool), before the glyph clips it."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = max(3.0, size * 0.1)
+    if marking == "sticker":
+        return (xx - 0.62 * w) ** 2 + (yy - 0.4 * h) ** 2 < r**2
+    if marking == "band":
+        return np.abs(yy - 0.55 * h) < r * 0.7
+    if marking == "spots":
+        return np.logical_or.reduce([(xx - fx * w) ** 2 + (yy - fy * h) ** 2 < (0.6 * r) ** 2
+                                     for fx, fy in ((0.3, 0.3), (0.55, 0.6), (0.75, 0.35))])
+    raise ValueError(f"unknown marking {marking!r}")
+
+
+def _damage(obj: PlacedObject, fill: np.ndarray, mask: np.ndarray) -> None:
+    """Draw a crack or a scorch mark into `fill`, inside the glyph."""
+    h, w = mask.shape
+    rng = np.random.default_rng(obj.damage_seed)
+    inside = np.argwhere(mask > 0.9)
+    if len(inside) == 0:
+        return
+    if obj.damage == "crack":
+        layer = Image.new("L", (w, h), 0)
+        y, x = inside[rng.integers(len(inside))]
+        cy, cx = inside.mean(axis=0)
+        heading = math.atan2(cy - y, cx - x)  # run across the body, not off its edge
+        pts = [(float(x), float(y))]
+        for _ in range(10):
+            for _ in range(6):  # a step that leaves the object turns instead
+                turn = heading + rng.uniform(-0.7, 0.7)
+                nx, ny = x + math.cos(turn) * obj.size * 0.1, y + math.sin(turn) * obj.size * 0.1
+                if 0 <= int(ny) < h and 0 <= int(nx) < w and mask[int(ny), int(nx)] > 0.5:
+                    x, y, heading = nx, ny, turn
+                    pts.append((float(x), float(y)))
+                    break
+        ImageDraw.Draw(layer).line(pts, fill=255, width=max(3, obj.size // 12))
+        crack = (np.asarray(layer, np.float32) / 255.0) * (mask > 0.5)
+        # a crack reads as a dark line on light surfaces and a pale one on dark surfaces
+        ink = 235.0 if float(_rgb(obj.colour).mean()) < 90 else 15.0
+        fill[:] = fill * (1 - 0.9 * crack[..., None]) + ink * 0.9 * crack[..., None]
+    elif obj.damage == "scorch":
+        y, x = inside[rng.integers(len(inside))]
+        yy, xx = np.mgrid[0:h, 0:w]
+        sigma = obj.size * 0.22
+        burn = np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * sigma**2)).astype(np.float32)
+        soot = np.asarray((30, 22, 18), np.float32)
+        fill[:] = fill * (1 - 0.95 * burn[..., None]) + soot * (0.95 * burn[..., None])
+
+
+def _rotate(rgb: np.ndarray, alpha: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    if degrees % 360 == 0:
+        return rgb, alpha
+    rgba = np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8)
+    img = Image.fromarray(rgba, "RGBA").rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True)
+    out = np.asarray(img, np.float32)
+    return out[..., :3], out[..., 3] / 255.0
+
+
+def _with_shadow(rgb: np.ndarray, alpha: np.ndarray, size: int, opacity: float) -> tuple[np.ndarray, np.ndarray, int]:
+    pad = int(size * 0.15) + 4
+    h, w = alpha.shape
+    a = np.zeros((h + 2 * pad, w + 2 * pad), np.float32)
+    a[pad : pad + h, pad : pad + w] = alpha
+    c = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
+    c[pad : pad + h, pad : pad + w] = rgb
+    if opacity > 0:
+        dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1
+        shifted = np.zeros_like(a)
+        shifted[dy:, dx:] = a[:-dy, :-dx]
+        img = Image.fromarray(np.clip(shifted * 255 + 0.5, 0, 255).astype(np.uint8), "L")
+        shadow = np.asarray(img.filter(ImageFilter.GaussianBlur(size * 0.04 + 1)), np.float32) / 255.0 * opacity
+        out_a = a + shadow * (1 - a)
+        c = c * (a / np.maximum(out_a, 1e-6))[..., None] + 20.0 * (shadow * (1 - a) / np.maximum(out_a, 1e-6))[..., None]
+        a = out_a
+    return c, a, pad
+
+
+def object_patch(obj: PlacedObject) -> Patch:
+    """The object's pixels where it stands; drawn once per look, whatever the place."""
+    rgb, alpha, dx, dy, box = _object_pixels(dataclasses.replace(obj, uid=0, cx=0, cy=0))
+    return Patch(rgb, alpha, obj.cx + dx, obj.cy + dy, (obj.cx + box[0], obj.cy + box[1], box[2], box[3]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _object_pixels(obj: PlacedObject):
+    entry = by_name()[obj.name]
+    font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
+    mask = glyph_mask(entry.codepoint, font_style, obj.size)
+    if obj.style == "outline" and font_style == "solid":
+        # No outline glyph: keep a ring of the solid one so the object reads as hollow.
+        k = max(3, (obj.size // 10) | 1)
+        eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)), np.float32) / 255
+        mask = np.clip(mask - eroded, 0, 1)
+    h, w = mask.shape
+    fill = np.broadcast_to(_rgb(obj.colour), (h, w, 3)).copy()
+    fill[_pattern(obj, h, w)] = _rgb(obj.accent)
+    grad = 1.0 + obj.shading * (0.5 - np.arange(h, dtype=np.float32) / max(h - 1, 1))
+    fill *= grad[:, None, None]
+    if obj.damage:
+        _damage(obj, fill, mask)
+    # A dark rim, as a real object's edge has, keeps it visible on any surface.
+    rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
+    edge = _rgb(obj.colour) * 0.4
+    rgb = fill * mask[..., None] + edge * (1 - mask)[..., None]
+    rgb, alpha = _rotate(np.clip(rgb, 0, 255), np.maximum(mask, rim), obj.rotation)
+    rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
+    rh, rw = alpha.shape
+    dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
+    return rgb, alpha, dx, dy, _tight_box(alpha, dx, dy)
+
+
+# ---- traces on the surface -------------------------------------------------------------
+
+def _polygon(cx: float, cy: float, rx: float, ry: float, angle: float, n: int = 18) -> list[tuple[float, float]]:
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    ca, sa = math.cos(angle), math.sin(angle)
+    xs, ys = rx * np.cos(t), ry * np.sin(t)
+    return [(cx + x * ca - y * sa, cy + x * sa + y * ca) for x, y in zip(xs, ys)]
+
+
+def _trail_steps(trace: Trace, step: float) -> list[tuple[float, float, float, int]]:
+    a = math.radians(trace.angle)
+    n = max(2, trace.length)
+    return [(i * step * math.cos(a), i * step * math.sin(a), a, (-1) ** i) for i in range(n)]
+
+
+def _draw_trace(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, rng: np.random.Generator) -> float:
+    """Draw the trace's coverage onto an L layer (origin ox, oy); returns the trace's opacity."""
+    if trace.kind == "footprints":
+        for dx, dy, a, side in _trail_steps(trace, 34):
+            px, py = ox + dx - 9 * side * math.sin(a), oy + dy + 9 * side * math.cos(a)
+            draw.polygon(_polygon(px, py, 11, 5, a), fill=255)
+            draw.polygon(_polygon(px - 15 * math.cos(a), py - 15 * math.sin(a), 5, 4.5, a), fill=255)
+        return 0.6
+    if trace.kind == "paw_prints":
+        for dx, dy, a, side in _trail_steps(trace, 26):
+            px, py = ox + dx - 7 * side * math.sin(a), oy + dy + 7 * side * math.cos(a)
+            draw.ellipse((px - 5, py - 4, px + 5, py + 4), fill=255)
+            for k in (-1.0, -0.35, 0.35, 1.0):
+                tx = px + 8 * math.cos(a + 0.6 * k)
+                ty = py + 8 * math.sin(a + 0.6 * k)
+                draw.ellipse((tx - 2.2, ty - 2.2, tx + 2.2, ty + 2.2), fill=255)
+        return 0.65
+    if trace.kind in ("spill", "puddle"):
+        for _ in range(9):
+            r = rng.uniform(0.12, 0.3) * trace.length
+            cx, cy = ox + rng.uniform(-0.25, 0.25) * trace.length, oy + rng.uniform(-0.15, 0.15) * trace.length
+            draw.ellipse((cx - r, cy - r * 0.7, cx + r, cy + r * 0.7), fill=255)
+        return 0.75 if trace.kind == "spill" else 0.45
+    if trace.kind == "crumbs":
+        for _ in range(24):
+            cx, cy = ox + rng.normal(0, 0.25) * trace.length, oy + rng.normal(0, 0.18) * trace.length
+            r = rng.uniform(2.5, 4.5)
+            draw.ellipse((cx - r, cy - r * 0.8, cx + r, cy + r * 0.8), fill=255)
+        return 0.95
+    if trace.kind == "shards":
+        for _ in range(9):
+            cx, cy = ox + rng.normal(0, 0.25) * trace.length, oy + rng.normal(0, 0.2) * trace.length
+            pts = [(cx + rng.uniform(-7, 7), cy + rng.uniform(-7, 7)) for _ in range(3)]
+            draw.polygon(pts, fill=255)
+        return 0.85
+    if trace.kind == "tyre_tracks":
+        a = math.radians(trace.angle)
+        for side in (-1, 1):
+            for i in range(0, trace.length, 9):
+                px = ox + i * math.cos(a) - 14 * side * math.sin(a)
+                py = oy + i * math.sin(a) + 14 * side * math.cos(a)
+                draw.polygon(_polygon(px, py, 2.5, 5, a), fill=255)
+        return 0.75
+    raise ValueError(f"unknown trace kind {trace.kind!r}")
+
+
+TRACE_KINDS = ("footprints", "paw_prints", "spill", "puddle", "crumbs", "shards", "tyre_tracks")
+
+
+def trace_extent(trace: Trace) -> int:
+    """Side of the square patch a trace is drawn in."""
+    if trace.kind in ("footprints", "paw_prints"):
+        return int(max(2, trace.length) * 34 + 80)
+    if trace.kind == "tyre_tracks":
+        return int(trace.length + 80)
+    return int(trace.length * 1.6 + 30)
+
+
+def trace_patch(trace: Trace) -> Patch:
+    rgb, alpha, box = _trace_pixels(dataclasses.replace(trace, x=0, y=0))
+    return Patch(rgb, alpha, trace.x, trace.y, (trace.x + box[0], trace.y + box[1], box[2], box[3]))
+
+
+@functools.lru_cache(maxsize=512)
+def _trace_pixels(trace: Trace):
+    side = trace_extent(trace)
+    layer = Image.new("L", (side, side), 0)
+    centred = trace.kind not in ("footprints", "paw_prints", "tyre_tracks")
+    o = side / 2 if centred else 40.0
+    if not centred:  # trails start in the corner their heading leaves from
+        a = math.radians(trace.angle)
+        ox = 40.0 if math.cos(a) >= 0 else side - 40.0
+        oy = 40.0 if math.sin(a) >= 0 else side - 40.0
+    else:
+        ox = oy = o
+    opacity = _draw_trace(trace, ImageDraw.Draw(layer), ox, oy, np.random.default_rng(trace.seed))
+    layer = layer.filter(ImageFilter.GaussianBlur(0.8))
+    alpha = np.asarray(layer, np.float32) / 255.0 * (opacity * trace.opacity)
+    rgb = np.broadcast_to(np.asarray(trace.colour, np.float32), (side, side, 3)).copy()
+    return rgb, alpha, _tight_box(alpha, 0, 0)
+
+
+# ---- whole scenes ----------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4)
+def _background(scene_key: tuple) -> np.ndarray:
+    bg = make_background(*scene_key)
+    bg.setflags(write=False)
+    return bg
+
+
+def background(scene: Scene, camera: Camera | None = None) -> np.ndarray:
+    """The scene's bare surface, or the surface as `camera` takes it."""
+    view = None if camera is None else SurfaceView(tuple(camera.matrix(scene.width, scene.height).ravel()), camera.gains,
+                                                   camera.noise)
+    return _background((scene.background, scene.variant, scene.tint, scene.width, scene.height, scene.texture_seed,
+                        scene.marks, scene.grain, scene.cell) + ((view,) if view else ()))
+
+
+def _intersect(a: Box, b: Box) -> Box | None:
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
+
+
+def _composite(canvas: np.ndarray, region: Box, patch: Patch, gains: np.ndarray | None = None) -> None:
+    ph, pw = patch.alpha.shape
+    hit = _intersect(region, (patch.x, patch.y, pw, ph))
+    if hit is None:
+        return
+    x, y, w, h = hit
+    cy, cx = y - region[1], x - region[0]
+    py, px = y - patch.y, x - patch.x
+    a = patch.alpha[py : py + h, px : px + w, None]
+    base = canvas[cy : cy + h, cx : cx + w].astype(np.float32)
+    rgb = patch.rgb[py : py + h, px : px + w]
+    out = base * (1 - a) + (rgb if gains is None else rgb * gains) * a
+    canvas[cy : cy + h, cx : cx + w] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def element_patches(scene: Scene, camera: Camera | None = None) -> list[Patch]:
+    """Patches in drawing order: surface traces first, objects on top (through `camera`, as it sees them)."""
+    if camera is None:
+        return [trace_patch(t) for t in scene.traces] + [object_patch(o) for o in scene.objects]
+    return [shot_patch(e, scene, camera) for e in (*scene.traces, *scene.objects)]
+
+
+def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> Patch:
+    """An element of `scene` where `camera`'s shot sees it: an object drawn again in its new pose,
+    a trace resampled."""
+    if isinstance(element, PlacedObject):
+        return object_patch(camera.place(element, scene.width, scene.height))
+    return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
+
+
+def _warped(patch: Patch, matrix: np.ndarray) -> Patch:
+    """A patch moved by the affine `matrix` (canvas to shot coordinates), alpha and colour resampled."""
+    ph, pw = patch.alpha.shape
+    local = matrix.copy()
+    local[:, 2] += matrix[:, :2] @ np.array([patch.x, patch.y], float)  # from the patch's own pixels
+    corners = np.array([[0, 0, 1], [pw, 0, 1], [0, ph, 1], [pw, ph, 1]], float) @ local.T
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
+    box = (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+    alpha = np.clip(warp(patch.alpha.astype(np.float32), local, box, edges="constant"), 0, 1)
+    ink = [warp(np.ascontiguousarray(patch.rgb[..., ch] * patch.alpha, np.float32), local, box, edges="constant")
+           for ch in range(3)]
+    rgb = np.stack(ink, axis=-1) / np.maximum(alpha, 1e-6)[..., None]
+    return Patch(np.clip(rgb, 0, 255), alpha, box[0], box[1], _tight_box(alpha, box[0], box[1]))
+
+
+def render(scene: Scene, region: Box | None = None, camera: Camera | None = None) -> np.ndarray:
+    """Pixels (HxWx3 uint8) of the scene, or of one rectangle of it; through `camera`, the shot that
+    camera takes of the scene (see `dicobench.kit.scene.camera`)."""
+    region = region or (0, 0, scene.width, scene.height)
+    x, y, w, h = region
+    canvas = background(scene, camera)[y : y + h, x : x + w].copy()
+    gains = None if camera is None else np.asarray(camera.gains, np.float32)
+    for patch in element_patches(scene, camera):
+        _composite(canvas, region, patch, gains)
+    return canvas
+
+
+def render_edit(base_pixels: np.ndarray, edited: Scene, dirty: list[Box], camera: Camera | None = None) -> np.ndarray:
+    """The edited scene's pixels (through `camera`, if given), re-rendering only the rectangles the edit touched."""
+    out = base_pixels.copy()
+    full = (0, 0, edited.width, edited.height)
+    for box in dirty:
+        box = _intersect(box, full)
+        if box is not None:
+            x, y, w, h = box
+            out[y : y + h, x : x + w] = render(edited, box, camera)
+    return out
+
+
+def footprint(element: PlacedObject | Trace) -> Box:
+    """Where an element's pixels are (tight box, canvas coordinates)."""
+    patch = object_patch(element) if isinstance(element, PlacedObject) else trace_patch(element)
+    return patch.box
+
+
+def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Box | None:
+    """A box holding every pixel where two scenes on one surface render differently (through
+    `camera`, if given): around the objects and traces one has and the other has not, as drawn,
+    within the canvas; the whole canvas if the elements they share are drawn in another order.
+    None where no pixel can differ."""
+    objects, traces = set(before.objects) ^ set(after.objects), set(before.traces) ^ set(after.traces)
+    shared = [o for o in before.objects if o not in objects], [o for o in after.objects if o not in objects]
+    if shared[0] != shared[1] or [t for t in before.traces if t not in traces] != [t for t in after.traces if t not in traces]:
+        return (0, 0, after.width, after.height)
+    if not objects and not traces:
+        return None
+    boxes = [footprint(e) if camera is None else shot_patch(e, after, camera).box for e in (*objects, *traces)]
+    drawn = [b for b in boxes if b[2] and b[3]]
+    return _intersect(bounding(drawn), (0, 0, after.width, after.height)) if drawn else None
+
+
+def clear_caches() -> None:
+    """Forget drawn pixels: a build calls this between rows, whose scenes share nothing."""
+    for cached in (_object_pixels, _trace_pixels, glyph_mask, _background):
+        cached.cache_clear()

@@ -1,0 +1,73 @@
+"""PNG encoding: every writer and level decodes to the same pixels; `sub-up` filters rows with Sub or Up."""
+
+import io
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from dicobench.kit.io.imageio import BAND, IDAT_SIZE, WRITERS, decode, encode_png
+
+
+def grainy(h: int, w: int, seed: int = 0) -> np.ndarray:
+    """A flat surface with grain and a few flat rows, like a render (and rows the Up filter wins)."""
+    rng = np.random.default_rng(seed)
+    pixels = np.clip(120 + rng.normal(0, 6, (h, w, 3)), 0, 255).astype(np.uint8)
+    pixels[h // 3 : h // 3 + 5] = (30, 200, 90)
+    return pixels
+
+
+def chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    out, pos = [], 8
+    while pos < len(png):
+        n = int.from_bytes(png[pos : pos + 4], "big")
+        kind, data = png[pos + 4 : pos + 8], png[pos + 8 : pos + 8 + n]
+        assert int.from_bytes(png[pos + 8 + n : pos + 12 + n], "big") == zlib.crc32(kind + data)
+        out.append((kind, data))
+        pos += 12 + n
+    return out
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (2, 3), (BAND + 3, 17), (2 * BAND, 640)])
+@pytest.mark.parametrize("level", [0, 1, 6, 9])
+@pytest.mark.parametrize("writer", WRITERS)
+def test_every_writer_and_level_decodes_to_the_same_pixels(shape, level, writer):
+    pixels = grainy(*shape)
+    png = encode_png(pixels, level, writer)
+    assert np.array_equal(decode(png), pixels)
+    with Image.open(io.BytesIO(png)) as img:
+        img.verify()
+
+
+def test_sub_up_filters_each_row_with_sub_or_up_and_uses_both():
+    pixels = grainy(BAND + 40, 300)
+    png = encode_png(pixels, 6, "sub-up")
+    found = chunks(png)
+    assert [k for k, _ in found][:1] == [b"IHDR"] and found[-1] == (b"IEND", b"")
+    stream = zlib.decompress(b"".join(d for k, d in found if k == b"IDAT"))
+    filters = np.frombuffer(stream, np.uint8).reshape(len(pixels), -1)[:, 0]
+    assert set(filters) == {1, 2}  # flat rows go Up, grainy rows go Sub
+    assert filters[len(pixels) // 3 + 1] == 2
+
+
+def test_large_streams_are_split_into_idat_chunks():
+    pixels = np.random.default_rng(1).integers(0, 256, (1024, 1024, 3), dtype=np.uint8)  # incompressible: ~3 MiB
+    png = encode_png(pixels, 6, "sub-up")
+    idat = [d for k, d in chunks(png) if k == b"IDAT"]
+    assert len(idat) > 1 and all(len(d) == IDAT_SIZE for d in idat[:-1])
+    assert np.array_equal(decode(png), pixels)
+
+
+def test_pillow_writes_what_pillow_writes_and_sub_up_leaves_grey_images_to_it():
+    pixels = grainy(50, 60)
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, format="PNG", compress_level=3)
+    assert encode_png(pixels, 3) == buf.getvalue()
+    grey = pixels[..., 0]
+    assert encode_png(grey, 6, "sub-up") == encode_png(grey, 6)
+
+
+def test_unknown_writer_is_refused():
+    with pytest.raises(ValueError, match="unknown PNG writer"):
+        encode_png(grainy(4, 4), 6, "fast")

@@ -1,0 +1,132 @@
+"""Inspect: `inspect eval dicobench/dicobench` and `dicobench/multipanelvqa` run offline with the
+real Inspect CLI and its OpenAI-compatible provider against the 127.0.0.1 stub; the images
+arrive as the stored PNG bytes, in order, and the accuracy equals `score`'s on the same replies."""
+
+import base64
+import configparser
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import datasets
+import pytest
+
+from dicobench.cli.main import main as dicobench_cli
+from dicobench.prompting import prompt
+from multipanelvqa.cli.main import main as multipanelvqa_cli
+from openai_stub import StubServer
+from tests.kit.test_eval_cli import write_multipanel
+
+inspect_ai = pytest.importorskip("inspect_ai")
+from inspect_ai.log import read_eval_log  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+INSPECT = shutil.which("inspect", path=str(Path(sys.executable).parent)) or shutil.which("inspect")
+
+
+def test_the_package_declares_its_inspect_entry_point():
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    declared = config["options.entry_points"]["inspect_ai"].strip()
+    assert declared == "dicobench = dicobench.harnesses.inspect_tasks"
+
+
+@pytest.fixture
+def installed(tmp_path):
+    """The entry point as an editable install declares it, where the project is not installed."""
+    if any(ep.name == "dicobench" for ep in entry_points(group="inspect_ai")):
+        return None
+    info = tmp_path / "site" / "dicobench-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: dicobench\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[inspect_ai]\ndicobench = dicobench.harnesses.inspect_tasks\n")
+    (info / "direct_url.json").write_text(json.dumps({"url": ROOT.as_uri(), "dir_info": {"editable": True}}))
+    return info.parent
+
+
+def run_inspect(task: str, dataset: Path, stub: StubServer, tmp_path: Path, site: Path | None, *args: str):
+    assert INSPECT, "the inspect CLI is not installed"
+    empty = tmp_path / "tiktoken"  # nothing cached, no network: any download would fail the run
+    empty.mkdir()
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TIKTOKEN_CACHE_DIR": str(empty),
+           "STUB_API_KEY": "sk-test", "STUB_BASE_URL": stub.base_url,
+           # the checkout only where the project is not installed: an install (editable too) finds itself,
+           # and the checkout's own egg-info ahead of it would hide the install's record from Inspect
+           "PYTHONPATH": os.pathsep.join(str(p) for p in (site, ROOT) if site)}
+    logs = tmp_path / "logs"
+    proc = subprocess.run([INSPECT, "eval", task, "-T", f"dataset={dataset}", *args, "--model", "openai-api/stub/m",
+                           "--log-dir", str(logs), "--display", "plain"],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    [log] = list(logs.glob("*.eval"))
+    return read_eval_log(str(log))
+
+
+def hashed_reply(body):
+    text = body["messages"][0]["content"][-1]["text"]
+    pick = hashlib.sha256(text.encode()).digest()[0]
+    return "No idea." if pick % 7 == 0 else f"The answer is ({'ABCDE'[pick % 5]})."
+
+
+def score_replies(log, cli, dataset, tmp_path):
+    predictions = tmp_path / "predictions.jsonl"
+    predictions.write_text("".join(json.dumps({"id": s.id, "response": s.output.completion}) + "\n"
+                                   for s in log.samples))
+    assert cli(["score", str(predictions), "--dataset", str(dataset), "--out", str(tmp_path / "s")]) == 0
+    return json.loads((tmp_path / "s" / "scores.json").read_text())
+
+
+def test_inspect_eval_dicobench_offline_against_the_stub(small_build, tmp_path, installed):
+    with StubServer(hashed_reply) as stub:
+        log = run_inspect("dicobench/dicobench", small_build, stub, tmp_path, installed)
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
+    raw = {r["id"]: r for r in rows.cast_column("image_a", datasets.Image(decode=False))
+           .cast_column("image_b", datasets.Image(decode=False))}
+    assert log.status == "success" and len(log.samples) == len(rows) == len(stub.requests)
+    by_text = {prompt(row)[1]: row["id"] for row in rows}
+    for request in stub.requests:
+        content = request["body"]["messages"][0]["content"]
+        assert [p["type"] for p in content] == ["text", "image_url", "text", "image_url", "text"]
+        assert [content[0]["text"], content[2]["text"]] == ["Image 1:", "Image 2:"]
+        stored = raw[by_text[content[4]["text"]]]
+        for part, column in ((content[1], "image_a"), (content[3], "image_b")):
+            url = part["image_url"]["url"]
+            assert url.startswith("data:image/png;base64,")
+            assert base64.b64decode(url.split(",", 1)[1]) == stored[column]["bytes"]  # the stored file, as is
+    ours = score_replies(log, dicobench_cli, small_build, tmp_path)
+    assert 0 < ours["accuracy"] < 1
+    assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours["accuracy"])
+
+
+def test_inspect_eval_multipanelvqa_offline_against_the_stub(tmp_path, installed):
+    root = tmp_path / "mpv"
+    replies = write_multipanel(root)
+    answers = dict(replies)
+    answers[next(iter(answers))] = "Yes."  # Q1's answer is "no": one wrong
+
+    def reply(body):
+        return answers[body["messages"][0]["content"][-1]["text"].rsplit("\n", 1)[0]]
+
+    with StubServer(reply) as stub:
+        log = run_inspect("dicobench/multipanelvqa", root, stub, tmp_path, installed, "-T", "config=original")
+    assert all([p["type"] for p in r["body"]["messages"][0]["content"]] == ["image_url", "text"] for r in stub.requests)
+    ours = score_replies(log, multipanelvqa_cli, root, tmp_path)
+    assert ours["accuracy"] == pytest.approx(2 / 3)
+    assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours["accuracy"])
+
+
+def test_a_hub_repo_id_is_read_through_datasets(hub_repo):
+    from inspect_ai.model import ContentImage, ContentText
+
+    from dicobench.harnesses.inspect_tasks import dicobench
+
+    task = dicobench(dataset="someone/dicobench", limit=2)
+    assert "someone/dicobench" in hub_repo and len(task.dataset) == 2
+    content = task.dataset[0].input[0].content
+    assert [type(c) for c in content] == [ContentText, ContentImage, ContentText, ContentImage, ContentText]
+    assert all(Path(c.image).read_bytes().startswith(b"\x89PNG") for c in content if isinstance(c, ContentImage))

@@ -1,0 +1,71 @@
+"""The audited look rules: every pattern and marking an option names is one a person sees."""
+
+import dataclasses
+
+import numpy as np
+
+from dicobench.kit.scene.difficulty import EASY, HARD
+from dicobench.kit.scene.legibility import PATTERN_MIN_SIZE, legible, marking_holds, two_tone_holds
+from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene.random_scenes import SceneConfig, drawable, legible_look, random_scene, surface_colour, with_same_kind
+from dicobench.sources.procedural import cue_objects
+
+WOOD = (178, 128, 80)
+MUG = PlacedObject(0, "mug", "red", 40, 0, 0, accent="white")
+
+
+def test_two_tone_that_leaves_stray_pieces_is_not_drawn():
+    # the review's satellite dish: two-tone cut its radio waves into two white blocks beside it
+    assert not two_tone_holds("satellite dish", 22)
+    assert two_tone_holds("bicycle", 22) and two_tone_holds("mug", 22)
+    dish = dataclasses.replace(MUG, name="satellite dish", size=22, style="two_tone")
+    assert not legible(dish, WOOD)
+
+
+def test_patterns_need_room_and_second_colours_need_contrast():
+    assert not legible(dataclasses.replace(MUG, style="striped", size=PATTERN_MIN_SIZE - 1), WOOD)
+    assert legible(dataclasses.replace(MUG, style="striped", size=PATTERN_MIN_SIZE), WOOD)
+    # stripes hide the squares that make a chessboard one
+    assert not legible(dataclasses.replace(MUG, name="chessboard", style="striped", size=48), WOOD)
+    assert not legible(dataclasses.replace(MUG, style="striped", accent="brown"), WOOD)  # stripes the surface's colour
+    assert not legible(dataclasses.replace(MUG, style="dotted", accent="red"), WOOD)  # dots the body's colour
+    assert legible(MUG, WOOD) and legible(dataclasses.replace(MUG, style="outline"), WOOD)
+
+
+def test_hollow_must_empty_the_body_and_markings_must_land_on_it():
+    assert not legible(dataclasses.replace(MUG, name="bicycle", style="outline"), WOOD)  # thin strokes: hollow = plain
+    # the review's "hollow black television": a frame already, its ring only leaves hairlines, at every size
+    for size in (24, 34, 40, 60, 80):
+        assert not legible(dataclasses.replace(MUG, name="television", style="outline", size=size), WOOD)
+        assert legible(dataclasses.replace(MUG, name="camcorder", style="outline", size=size), WOOD)
+    assert not marking_holds("thermometer", 48, "band")  # the review's band that no thermometer showed
+    assert marking_holds("key", 48, "band")
+    marked = dataclasses.replace(MUG, size=48, marking="band")
+    assert legible(marked, WOOD)
+    assert not legible(dataclasses.replace(marked, style="striped"), WOOD)  # a band in the stripes' own colour
+
+
+def test_looks_that_read_as_another_thing_are_not_drawn():
+    # the review's hollow spoon that read as a magnifying glass, and a brown snowman as a gingerbread man
+    assert not legible(dataclasses.replace(MUG, name="spoon", style="outline"), WOOD)
+    assert legible(dataclasses.replace(MUG, name="spoon"), WOOD)
+    assert not legible(dataclasses.replace(MUG, name="snowman", colour="brown"), WOOD)
+    assert legible(dataclasses.replace(MUG, name="snowman", colour="teal"), WOOD)
+
+
+def test_first_release_looks_stay_and_audited_ones_fall_back_to_plain():
+    striped = dataclasses.replace(MUG, style="striped", size=20)
+    assert legible_look(striped, WOOD, SceneConfig.from_difficulty(EASY)) is striped
+    assert legible_look(striped, WOOD, SceneConfig.from_difficulty(HARD)) == dataclasses.replace(striped, style="plain")
+
+
+def test_every_object_of_hard_scenes_keeps_the_rules():
+    cfg = SceneConfig.from_difficulty(HARD)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        scene = random_scene(rng, cfg)
+        scene = with_same_kind(rng, scene, cfg, cue_objects(scene, cfg))
+        surface = surface_colour(scene)
+        assert all(drawable(o, surface, cfg) for o in scene.objects)
+        assert all(o.colour in COLOURS for o in scene.objects)

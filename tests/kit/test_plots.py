@@ -1,0 +1,34 @@
+"""Charts as a paper prints them: PNG and SVG, column width, the colour-blind-safe palette, the same
+bytes for the same input, and incomplete groups drawn as bounds (never one value)."""
+
+from dicobench.kit.report import plots
+from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
+
+
+def test_png_and_svg_at_column_width_with_the_same_bytes_each_time(tmp_path, drawn):  # noqa: F811
+    groups = {"attribute": {"accuracy": 0.5, "ci": [0.25, 0.75]}, "entity": {"accuracy": 0.8, "ci": None}}
+    first = plots.bars(groups, tmp_path / "a.png", "t")
+    again = plots.bars(groups, tmp_path / "b.png", "t")
+    assert first == tmp_path / "a.png" and (tmp_path / "a.svg").exists()
+    assert first.read_bytes() == again.read_bytes()
+    assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
+    fig = drawn["a"]
+    assert tuple(fig.get_size_inches()) == (plots.COLUMN_WIDTH, 2.6)
+    assert {p.get_facecolor()[:3] for p in fig.axes[0].patches} == {(0.0, 114 / 255, 178 / 255)}  # Okabe-Ito blue
+
+
+def test_an_incomplete_group_is_drawn_as_its_bounds(tmp_path, drawn):  # noqa: F811
+    groups = {"complete": {"accuracy": 0.5, "ci": None},
+              "incomplete": {"accuracy_lower": 0.4, "accuracy_upper": 0.7, "ci": None}}
+    plots.bars(groups, tmp_path / "c.png")
+    # a bar to 50; a solid bar to the lower bound 40 and a hatched one of 30 points above it
+    assert bar_heights(drawn["c"]) == [50.0, 40.0, 30.0]
+    assert drawn["c"].axes[0].patches[2].get_hatch() == "////"
+
+
+def test_series_get_distinct_palette_colours_and_hatches(tmp_path, drawn):  # noqa: F811
+    series = {name: {"attribute": 0.1 * (i + 1)} for i, name in enumerate(["full", "crop", "crop-resize"])}
+    plots.grouped_bars(series, tmp_path / "v.png")
+    patches = drawn["v"].axes[0].patches
+    assert len({p.get_facecolor() for p in patches}) == 3 and len({p.get_hatch() for p in patches}) == 3
+    assert bar_heights(drawn["v"]) == [10.0, 20.0, 30.0]

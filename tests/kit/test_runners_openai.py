@@ -1,0 +1,165 @@
+"""The OpenAI-compatible runner against a stub server on 127.0.0.1: full-resolution lossless
+images, interleaving, temperature 0, failures recorded then retried, the key kept out of files."""
+
+import base64
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import datasets
+import numpy as np
+from PIL import Image
+
+from dicobench.kit.io.lazy_images import open_image
+from dicobench.kit.eval.runners import load_runner
+from dicobench.cli.main import main as dicobench
+from dicobench.schema import LETTERS, prompt_text
+from openai_stub import StubServer
+
+KEY = "sk-test-secret-123"
+
+
+def image_of(part: dict) -> Image.Image:
+    url = part["image_url"]["url"]
+    assert url.startswith("data:image/png;base64,")
+    return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
+
+
+def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small_build, tmp_path):
+    rows = datasets.load_dataset(str(small_build), "all", split="test[:4]")
+    by_prompt = {prompt_text(r["question"], r["options"]): r for r in rows}
+
+    def reply(body):  # answer correctly, so the scores prove the whole chain
+        return f"The answer is ({LETTERS[by_prompt[body['messages'][0]['content'][-1]['text']]['answer']]})."
+
+    out = tmp_path / "run"
+    argv = ["eval", "--dataset", str(small_build), "--limit", "4", "--model", "openai:stub-vlm", "--out", str(out),
+            "--concurrency", "1", "--api-key", KEY, "--quiet"]
+    with StubServer(reply) as stub:
+        argv += ["--base-url", stub.base_url]
+        stub.script.extend([("429", 0)] * 6)  # the first row exhausts its retries
+        assert dicobench(argv) == 1
+        # an API failure is not scored as a wrong answer: the scores are incomplete, bounded by it
+        partial = json.loads((out / "scores.json").read_text())
+        assert partial["complete"] is False and partial["unscored"] == 1 and "accuracy" not in partial
+        assert (partial["accuracy_lower"], partial["accuracy_upper"]) == (0.75, 1.0)
+        records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
+        failed = [r for r in records if r["error"]]
+        assert len(records) == 4 and len(failed) == 1 and failed[0]["response"] is None
+        assert "RateLimitError" in failed[0]["error"]
+        sent = len(stub.requests)
+        assert dicobench(argv) == 0  # the rerun asks the failed row only
+        assert len(stub.requests) == sent + 1
+        assert dicobench(argv) == 0 and len(stub.requests) == sent + 1  # nothing left to ask
+
+    for request in stub.requests:
+        body = request["body"]
+        assert body["temperature"] == 0 and "max_tokens" not in body
+        assert request["headers"]["authorization"] == f"Bearer {KEY}"
+        content = body["messages"][0]["content"]
+        assert [p["type"] for p in content] == ["text", "image_url", "text", "image_url", "text"]
+        assert [content[0]["text"], content[2]["text"]] == ["Image 1:", "Image 2:"]
+        assert all(content[i]["image_url"]["detail"] == "high" for i in (1, 3))
+        row = by_prompt[content[4]["text"]]
+        for part, original in ((content[1], row["image_a"]), (content[3], row["image_b"])):
+            sent_image = image_of(part)
+            assert sent_image.size == original.size and max(original.size) > 1000
+            assert np.array_equal(np.asarray(sent_image.convert("RGB")), np.asarray(original.convert("RGB")))
+
+    records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
+    assert sorted(r["id"] for r in records) == sorted(rows["id"])
+    assert all(r["error"] is None and r["parsed"] == r["answer"] and r["latency"] >= 0 for r in records)
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["n"] == 4 and scores["accuracy"] == 1.0 and scores["split"] == "test[:4]"
+    for path in out.iterdir():
+        assert KEY not in path.read_bytes().decode("latin-1")
+
+
+def test_max_side_shrinks_images_only_when_asked():
+    big = Image.new("RGB", (1800, 1200), (10, 120, 200))
+    with StubServer(lambda body: "A") as stub:
+        for max_side, expected in ((None, (1800, 1200)), (600, (600, 400))):
+            with load_runner("openai:m", base_url=stub.base_url, max_side=max_side) as runner:
+                reply = runner.generate([[big, "Which?"]])[0]
+            assert reply.text == "A" and reply.error is None
+            content = stub.requests[-1]["body"]["messages"][0]["content"]
+            assert [p["type"] for p in content] == ["image_url", "text"]
+            assert image_of(content[0]).size == expected
+
+
+def test_requests_stay_in_flight_without_waiting_for_the_slowest():
+    """One slow request does not hold back the others: the slots it does not use keep working."""
+    image = Image.new("RGB", (64, 64), (1, 2, 3))
+    prompts = [[image, "slow"]] + [[image, f"fast {i}"] for i in range(30)]
+
+    def latency(body):
+        return 1.0 if body["messages"][0]["content"][-1]["text"] == "slow" else 0.03
+
+    with StubServer(lambda body: "A", delay=latency) as stub:
+        with load_runner("openai:m", base_url=stub.base_url, concurrency=4) as runner:
+            start = time.perf_counter()
+            order = [index for index, reply in runner.stream(prompts)]
+            wall = time.perf_counter() - start
+    assert sorted(order) == list(range(31)) and stub.max_in_flight == 4
+    assert order.index(0) > 20  # the fast ones went on while the slow one was out (a batch would wait)
+    assert wall < 1.0 + 30 * 0.03 / 3 + 0.5
+
+
+def test_stored_png_bytes_are_sent_as_they_are():
+    buf = io.BytesIO()
+    Image.effect_noise((300, 200), 40).convert("RGB").save(buf, format="PNG", compress_level=9)
+    stored = buf.getvalue()
+    lazy = open_image({"bytes": stored, "path": None})
+    with StubServer(lambda body: "A") as stub:
+        with load_runner("openai:m", base_url=stub.base_url) as runner:
+            runner.generate([[lazy, lazy.crop((0, 0, 100, 100)), "Which?"]])
+    content = stub.requests[-1]["body"]["messages"][0]["content"]
+    sent = [base64.b64decode(p["image_url"]["url"].split(",", 1)[1]) for p in content[:2]]
+    assert sent[0] == stored  # no decode, no re-encode
+    crop = Image.open(io.BytesIO(sent[1]))  # a derived image is encoded, losslessly
+    assert crop.format == "PNG" and np.array_equal(np.asarray(crop), np.asarray(lazy.crop((0, 0, 100, 100))))
+
+
+def test_an_interrupted_eval_resumes_exactly(small_build, tmp_path):
+    """Killed at random points, each rerun asks exactly the rows missing from the file, and the
+    file never holds a duplicate or a cut-off line."""
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
+    id_of = {prompt_text(r["question"], r["options"]): r["id"] for r in rows}
+    out = tmp_path / "run"
+    path = out / "predictions.jsonl"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[2]),
+                                                                     os.environ.get("PYTHONPATH")]))}
+    rng = random.Random(7)
+
+    def lines():
+        return path.read_text().splitlines() if path.exists() else []
+
+    with StubServer(lambda body: "A", delay=lambda body: rng.uniform(0.02, 0.15)) as stub:
+        argv = [sys.executable, "-m", "dicobench.cli.main", "eval", "--dataset", str(small_build), "--model", "openai:m",
+                "--base-url", stub.base_url, "--api-key", KEY, "--out", str(out), "--concurrency", "3", "--quiet"]
+        for kill_after in (2, 7, 11):
+            before = {json.loads(line)["id"] for line in lines()}
+            sent = len(stub.requests)
+            proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            while len(lines()) < kill_after and proc.poll() is None:
+                time.sleep(0.005)
+            time.sleep(rng.uniform(0, 0.05))
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            asked = [id_of[r["body"]["messages"][0]["content"][-1]["text"]] for r in stub.requests[sent:]]
+            assert len(asked) == len(set(asked)) and not set(asked) & before  # only rows not answered yet
+            records = [json.loads(line) for line in lines()]  # every line is whole JSON
+            assert len({r["id"] for r in records}) == len(records)  # no duplicate
+        before = {json.loads(line)["id"] for line in lines()}
+        sent = len(stub.requests)
+        assert subprocess.run(argv, env=env, capture_output=True).returncode == 0
+        asked = [id_of[r["body"]["messages"][0]["content"][-1]["text"]] for r in stub.requests[sent:]]
+    assert sorted(asked) == sorted(set(rows["id"]) - before)
+    final = [json.loads(line) for line in lines()]
+    assert sorted(r["id"] for r in final) == sorted(rows["id"]) and (out / "scores.json").exists()
