@@ -48,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("photos", type=Path, metavar="PHOTOS", help="folder of photos (searched recursively)")
     p.add_argument("--out", type=Path, required=True, help="the COCO file to write, e.g. annotations.json")
     add_detection_arguments(p, required=True)
-    p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    p.add_argument("--quiet", dest="progress", action="store_false", help="no progress bar")
+    p.add_argument("--no-progress", dest="progress", action="store_false", help=argparse.SUPPRESS)  # the first release's name
     p.set_defaults(func=_annotate)
 
 

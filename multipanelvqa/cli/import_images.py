@@ -1,4 +1,4 @@
-"""`multipanelvqa import`: a folder of real multipanel images with a JSONL of questions -> `real_world`."""
+"""`multipanelvqa import-images`: a folder of real multipanel images with a JSONL of questions -> `real_world`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def _handle(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("import", help="add a real_world config from a folder of multipanel images and a JSONL of questions")
+    p = sub.add_parser("import-images", help="add a real_world config from a folder of multipanel images and a JSONL of questions")
     p.add_argument("folder", help=f"folder with the images and {QUESTIONS_FILE}")
     p.add_argument("--out", required=True, help="dataset folder (a build, or a new folder)")
     p.add_argument("--questions", default=None, help=f"JSONL of questions (default FOLDER/{QUESTIONS_FILE})")

@@ -43,7 +43,7 @@ def registrars() -> list:
         make_human_register(people.SPEC, "multipanelvqa.human", judge=True),
         leaderboard_cli.register,
         make_export_register(HARNESS),
-        make_import_register(HARNESS, command="import-results"),  # `import` adds real-world images
+        make_import_register(HARNESS),
     ]
 
 

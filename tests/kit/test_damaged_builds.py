@@ -124,7 +124,7 @@ def _commands(build: Path, files: dict, tmp: Path) -> dict[str, list]:
         "score": ["score", files["preds"], "--dataset", build, "--out", tmp / "scores"],
         "export lmms-eval": ["export", "lmms-eval", "--dataset", build, "--out", tmp / "lmms"],
         "export vlmevalkit": ["export", "vlmevalkit", "--dataset", build, "--out", tmp / "vlm" / "X.tsv"],
-        "import lmms-eval": ["import-results" if "mpv" in str(build) else "import", "lmms-eval", files["samples"],
+        "import lmms-eval": ["import", "lmms-eval", files["samples"],
                              "--dataset", build, "--out", tmp / "imported.jsonl"],
         "push --dry-run": ["push", build, "--repo-id", "org/name", "--dry-run"],
         "push": ["push", build, "--repo-id", "org/name"],

@@ -275,7 +275,7 @@ def test_lmms_eval_multipanelvqa_end_to_end_matches_score_with_a_judge(tmp_path,
                    for r in model_requests)
         samples = sorted(str(p) for p in (tmp_path / "results").rglob("*_samples_*.jsonl"))
         predictions = tmp_path / "predictions.jsonl"
-        assert multipanelvqa(["import-results", "lmms-eval", *samples, "--dataset", str(root),
+        assert multipanelvqa(["import", "lmms-eval", *samples, "--dataset", str(root),
                               "--out", str(predictions)]) == 0
         assert multipanelvqa(["score", str(predictions), "--dataset", str(root), "--out", str(tmp_path / "s"),
                               "--judge", "openai:judge", "--judge-base-url", stub.base_url]) == 0

@@ -179,7 +179,7 @@ def test_multipanelvqa_q3_letters_go_upper_case_and_come_back(tmp_path):
     answers = {q: ("(C)" if by_question[q]["category"] == "q3" else r) for q, r in replies.items()}  # upper-case C
     results = predictions_file(tsv, tmp_path / "model_MultipanelVQA.tsv", lambda line: answers[line["question"]])
     predictions = tmp_path / "predictions.jsonl"
-    assert multipanelvqa(["import-results", "vlmevalkit", str(results), "--out", str(predictions)]) == 0
+    assert multipanelvqa(["import", "vlmevalkit", str(results), "--out", str(predictions)]) == 0
     assert multipanelvqa(["score", str(predictions), "--dataset", str(root), "--out", str(tmp_path / "s")]) == 0
     ours = json.loads((tmp_path / "s" / "scores.json").read_text())
     assert ours["accuracy"] == 1.0

@@ -35,7 +35,7 @@ def _folder(tmp_path, lines=None):
 
 def test_import_writes_a_loadable_real_world_config(tmp_path):
     folder = _folder(tmp_path)
-    assert main(["import", str(folder), "--out", str(tmp_path / "out")]) == 0
+    assert main(["import-images", str(folder), "--out", str(tmp_path / "out")]) == 0
     ds = datasets.load_dataset(str(tmp_path / "out"), "real_world", split="test")
     assert len(ds) == 6 and set(ds["subset"]) == {1} and set(ds["source"]) == {"imported"}
     assert ds[0]["answer"] == "no" and ds[1]["answer"] == "A red car" and ds[2]["choices"][0] == "top"
@@ -55,7 +55,7 @@ def test_import_writes_a_loadable_real_world_config(tmp_path):
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, line, message):
     folder = _folder(tmp_path, [line])
-    assert main(["import", str(folder), "--out", str(tmp_path / "out")]) == 2
+    assert main(["import-images", str(folder), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
 
@@ -63,6 +63,6 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys, line, message):
 def test_corrupt_image_is_reported(tmp_path, capsys):
     folder = _folder(tmp_path)
     (folder / "web.jpg").write_bytes(b"not an image")
-    assert main(["import", str(folder), "--out", str(tmp_path / "out")]) == 2
+    assert main(["import-images", str(folder), "--out", str(tmp_path / "out")]) == 2
     assert "cannot decode" in capsys.readouterr().err
     assert not list((tmp_path / "out").rglob("*.parquet"))

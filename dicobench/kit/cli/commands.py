@@ -51,6 +51,36 @@ def redact(message: str, argv: Sequence[str]) -> str:
     return message
 
 
+def add_dataset_argument(parser: argparse.ArgumentParser, help: str, *, dest: str = "dataset",
+                         type: Callable = str) -> None:
+    """`--dataset DIR_OR_REPO`, the one way every command names the dataset it reads. The bare
+    positional of the first release (`push DIR`) is still read, unlisted; `run` requires one of them."""
+    parser.add_argument("--dataset", dest=dest, metavar="DIR_OR_REPO", type=type, default=None, help=help)
+    parser.add_argument(f"{dest}_positional", nargs="?", type=type, default=None, help=argparse.SUPPRESS)
+    parser.set_defaults(_dataset_dest=dest)
+
+
+def add_hub_token_argument(parser: argparse.ArgumentParser) -> None:
+    """`--hub-token`: the Hugging Face Hub's token, a name apart from a web page's `--page-token`."""
+    help = ("Hub token with write access; default: HF_TOKEN or the saved `hf auth login` token "
+            "(prefer those: a token on the command line stays in shell history)")
+    parser.add_argument("--hub-token", dest="hub_token", help=help)
+    parser.add_argument("--token", dest="hub_token", help=argparse.SUPPRESS)  # the first release's name
+
+
+def _dataset_given(args: argparse.Namespace) -> str | None:
+    """The usage error of a command that names no dataset, or of one that names two; None if one is named."""
+    dest = getattr(args, "_dataset_dest", None)
+    if dest is None:
+        return None
+    positional = getattr(args, f"{dest}_positional", None)
+    if positional is not None and getattr(args, dest) is not None:
+        return "the dataset is given twice (use --dataset alone)"
+    if positional is not None:
+        setattr(args, dest, positional)
+    return "the following arguments are required: --dataset" if getattr(args, dest) is None else None
+
+
 def build_parser(prog: str, description: str, registrars: Iterable[Registrar]) -> argparse.ArgumentParser:
     """The command's parser: each of `registrars` adds one subcommand whose handler is `args.func`
     (the docs' CLI reference is generated from it)."""
@@ -70,6 +100,9 @@ def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequ
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
+        problem = _dataset_given(args)
+        if problem:
+            raise UsageError(f"{prog} {args.command}", problem)
     except UsageError as exc:
         print(f"{exc.prog}: error: {redact(str(exc), argv)} (see {exc.prog} --help)", file=sys.stderr)
         raise SystemExit(2) from None
@@ -164,12 +197,13 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
     """The options both `score` commands share: what to score against what, where to write it, and
     how the result is named and bootstrapped."""
     p.add_argument("predictions", type=Path, help="JSON Lines file, one {\"id\", \"response\"} object per line")
-    p.add_argument("--dataset", required=True, help="dataset folder (or Hub repo id)")
+    p.add_argument("--dataset", required=True, metavar="DIR_OR_REPO", help="dataset folder (or Hub repo id)")
     p.add_argument("--config", default="all", help=config_help)
     p.add_argument("--split", default="test", help="split to score (default test)")
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
-    p.add_argument("--model", help="the model's id, recorded in scores.json (default: from run.json beside "
+    p.add_argument("--model", dest="model", help=argparse.SUPPRESS)  # the first release's name for --model-id
+    p.add_argument("--model-id", dest="model", help="the model's id, recorded in scores.json (default: from run.json beside "
                                    "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.add_argument("--limit", type=positive_int, metavar="N",

@@ -6,7 +6,7 @@ import argparse
 import functools
 from pathlib import Path
 
-from dicobench.kit.cli.commands import http_url
+from dicobench.kit.cli.commands import add_dataset_argument, http_url
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 
 
@@ -30,7 +30,7 @@ def make_human_register(spec: BenchmarkSpec, module: str, judge: bool = False):
 
     def register(sub: argparse._SubParsersAction) -> None:
         p = sub.add_parser("human", help="pool study sessions: accuracy against time limit (chart, table, JSON)")
-        p.add_argument("dir", help="build folder whose study sessions to pool")
+        add_dataset_argument(p, "build folder whose study sessions to pool", dest="dir")
         p.add_argument("--scores", action="append", default=[], metavar="NAME=SCORES.json",
                        help="a model's scores.json, drawn as a horizontal line (repeatable)")
         p.add_argument("--out", type=Path, default=None, help=f"output folder (default DIR/{STUDY_DIR}/report)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from dicobench.kit.cli.commands import add_dataset_argument
 from dicobench.kit.errors import UserError
 from dicobench.kit.release.info import describe
 
@@ -19,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "instead, as review, study, eval, score, export and push do before they start: every shard's "
         "Parquet footer, its columns and their types, and the row counts the card records.",
     )
-    parser.add_argument("dataset", metavar="DIR_OR_REPO", help="folder written by `build`, or a Hub repo id ORG/NAME")
+    add_dataset_argument(parser, "folder written by `build`, or a Hub repo id ORG/NAME")
     parser.add_argument("--verify", action="store_true",
                         help="check the folder's shards against its card (exit 2 with the first problem)")
     parser.set_defaults(func=_info)

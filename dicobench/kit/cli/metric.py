@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from dicobench.kit.cli.commands import Registrar
+from dicobench.kit.cli.commands import Registrar, add_hub_token_argument
 from dicobench.kit.release.metric_modules import default_requirement, publish
 
 
 def make_register(name: str) -> Registrar:
-    """Registrar for `publish-metric --repo-id ORG/NAME [--private] [--token T] [--dry-run]`."""
+    """Registrar for `publish-metric --repo-id ORG/NAME [--private] [--hub-token T] [--dry-run]`."""
 
     def register(subparsers: argparse._SubParsersAction) -> None:
         parser = subparsers.add_parser(
@@ -22,13 +22,13 @@ def make_register(name: str) -> Registrar:
         parser.add_argument("--repo-id", required=True, metavar="ORG/NAME",
                             help=f"the Space to create or update, e.g. ORG/{name} (no '-' in NAME)")
         parser.add_argument("--private", action="store_true", help="create the Space private")
-        parser.add_argument("--token", help="Hub token with write access; default: HF_TOKEN or the saved login")
+        add_hub_token_argument(parser)
         parser.add_argument("--dry-run", action="store_true", help="list the files it would upload, without the Hub")
         parser.add_argument("--requirement", metavar="SPEC",
                             help=f"what the Space's requirements.txt installs (default {default_requirement()}, "
                                  "this release from the package index; e.g. 'dicobench @ git+https://...@TAG' "
                                  "for a release that is not there)")
-        parser.set_defaults(func=lambda args: print(publish(name, args.repo_id, token=args.token,
+        parser.set_defaults(func=lambda args: print(publish(name, args.repo_id, token=args.hub_token,
                                                               private=args.private, dry_run=args.dry_run,
                                                               requirement=args.requirement)))
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Callable
 
-from dicobench.kit.cli.commands import Registrar
+from dicobench.kit.cli.commands import Registrar, add_dataset_argument, add_hub_token_argument
 from dicobench.kit.errors import UserError
 from dicobench.kit.release.hub import plan_push, push_folder, read_metadata
 from dicobench.kit.release.licences import USER_LICENCE_FILE, state_licence
@@ -15,7 +15,7 @@ from dicobench.kit.io.shards import remove
 
 
 def make_register(write_card: Callable[[Path], object]) -> Registrar:
-    """Registrar for `push DIR --repo-id ORG/NAME [...]`; `write_card` regenerates the benchmark's
+    """Registrar for `push --dataset DIR --repo-id ORG/NAME [...]`; `write_card` regenerates the benchmark's
     card once `--license` has been recorded."""
 
     def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,16 +27,12 @@ def make_register(write_card: Callable[[Path], object]) -> Registrar:
             "(resumable: rerun an interrupted push). With --split, only that split's shards and the card "
             "are replaced; the repo's other splits are kept.",
         )
-        parser.add_argument("dir", type=Path, help="folder written by `build`")
+        add_dataset_argument(parser, "folder written by `build`", dest="dir", type=Path)
         parser.add_argument("--repo-id", required=True, metavar="ORG/NAME", help="dataset repo to create or update")
         parser.add_argument(
             "--private", action="store_true", help="create the repo private (an existing repo keeps its visibility)"
         )
-        parser.add_argument(
-            "--token",
-            help="Hub token with write access; default: HF_TOKEN or the saved `hf auth login` token "
-            "(prefer those: a token on the command line stays in shell history)",
-        )
+        add_hub_token_argument(parser)
         parser.add_argument("--split", help="replace only this split's shards (e.g. test) and the card")
         parser.add_argument("--revision", help="branch to commit to (created if missing); default: main")
         parser.add_argument("--message", help="commit message")
@@ -66,7 +62,7 @@ def _push(args: argparse.Namespace, write_card: Callable[[Path], object]) -> int
     url = push_folder(
         args.dir,
         args.repo_id,
-        token=args.token,
+        token=args.hub_token,
         private=args.private,
         split=args.split,
         revision=args.revision,

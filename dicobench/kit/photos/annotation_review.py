@@ -1,6 +1,6 @@
 """People's verdicts on an annotation file's objects, before any build reads it.
 
-Detections are a model's guesses: `dicobench review annotations.json` shows each object (its box
+Detections are a model's guesses: `dicobench review --dataset annotations.json` shows each object (its box
 and mask drawn on its photo, on demand) and records accept / reject beside the file, in
 `<file>.review.jsonl` (`{"annotation", "file_name", "verdict", "reviewer", "time"}` per line, the
 latest line for an annotation wins). `coco:` sources drop rejected annotations: a wrong detection

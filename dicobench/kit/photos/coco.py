@@ -8,7 +8,7 @@ when a photo is loaded, so opening a file with a million objects decodes nothing
 their category's name (LVIS's `bath_towel` reads "bath towel"); crowd regions, annotations marked
 `ignore` (`dicobench annotate`'s unsure detections) and objects over `MAX_EDIT_SHARE` of the photo
 stay in the photo as names that are present but are never edited. Annotations a person rejected
-(`dicobench.kit.photos.annotation_review`, `dicobench review ANNOTATIONS.json`) are dropped.
+(`dicobench.kit.photos.annotation_review`, `dicobench review --dataset ANNOTATIONS.json`) are dropped.
 """
 
 from __future__ import annotations

@@ -212,7 +212,7 @@ def hub_errors(repo_id: str) -> Iterator[None]:
         status = getattr(exc.response, "status_code", None)
         if status in (401, 403):
             raise UserError(f"the Hub refused access to {repo_id} (HTTP {status}): use a token with write access "
-                            "(HF_TOKEN or --token)") from None
+                            "(HF_TOKEN or --hub-token)") from None
         raise UserError(f"the Hub answered HTTP {status} for {repo_id}: {first_line(exc)}") from None
     except (OSError, httpx2.HTTPError) as exc:  # offline mode, DNS, refused connections
         raise UserError(f"cannot reach the Hub for {repo_id}: {first_line(exc)}") from None

@@ -38,8 +38,10 @@ def make_export_register(names: HarnessNames):
         q = harness.add_parser("lmms-eval", help="a task folder for lmms-eval --include_path",
                                description=f"One task per config ({names.benchmark}_<config>) and a group "
                                f"{names.benchmark}; run: lmms-eval --include_path OUT --tasks {names.benchmark} ...")
-        q.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
+        q.add_argument("--dataset", required=True, metavar="DIR_OR_REPO", help="dataset folder or Hub repo id")
         q.add_argument("--out", required=True, type=Path, help="task folder to write")
+        q.add_argument("--config", default=names.default_config,
+                       help=f"dataset config to export, or all: one task per config (default {names.default_config})")
         q.add_argument("--split", default="test", help="split the tasks evaluate (default test)")
         q.add_argument("--dataset-path", help="what the tasks' dataset_path names: a Hub repo id (e.g. where the "
                                               "build was pushed) or a folder (default: --dataset as given; a "
@@ -52,7 +54,7 @@ def make_export_register(names: HarnessNames):
                                description="Write NAME.tsv (VLMEvalKit's image-MCQ columns, lossless PNG "
                                "images) and name.py beside it, the dataset class NAME that makes VLMEvalKit ask this "
                                "project's prompt and score by its rules.")
-        v.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
+        v.add_argument("--dataset", required=True, metavar="DIR_OR_REPO", help="dataset folder or Hub repo id")
         v.add_argument("--out", required=True, type=Path, help="the TSV to write, NAME.tsv: NAME is the dataset and class name in "
                                                                    f"VLMEvalKit (e.g. ~/LMUData/{name}.tsv)")
         v.add_argument("--config", default=names.default_config,
@@ -68,7 +70,8 @@ def make_export_register(names: HarnessNames):
 
 def _export_lmms_eval(args: argparse.Namespace, names: HarnessNames) -> int:
     tasks = lmms_eval.export_tasks(args.dataset, args.out, group=names.benchmark, module=names.lmms_eval_module,
-                                   split=args.split, max_new_tokens=args.max_new_tokens, dataset_path=args.dataset_path)
+                                   config=args.config, split=args.split, max_new_tokens=args.max_new_tokens,
+                                   dataset_path=args.dataset_path)
     print(f"wrote {len(tasks)} tasks ({', '.join(tasks)}) and group {names.benchmark} to {args.out}; run:\n"
           f"  lmms-eval --include_path {args.out} --tasks {names.benchmark} --model ... --log_samples "
           f"--output_path RESULTS\nthen: {names.benchmark} import lmms-eval RESULTS/.../*_samples_*.jsonl "
@@ -77,15 +80,16 @@ def _export_lmms_eval(args: argparse.Namespace, names: HarnessNames) -> int:
     return 0
 
 
-def make_import_register(names: HarnessNames, command: str = "import"):
+def make_import_register(names: HarnessNames):
     def register(subparsers: argparse._SubParsersAction) -> None:
-        p = subparsers.add_parser(command, help="turn another harness's outputs into a predictions file",
+        p = subparsers.add_parser("import", help="turn another harness's outputs into a predictions file",
                                   description=f"Read lmms-eval or VLMEvalKit outputs and write a predictions file "
                                   f"for `{names.benchmark} score`.")
         harness = p.add_subparsers(dest="harness", required=True)
         q = harness.add_parser("lmms-eval", help="from lmms-eval --log_samples output")
         q.add_argument("samples", nargs="+", type=Path, help="the *_samples_<task>.jsonl files lmms-eval wrote")
-        q.add_argument("--dataset", required=True, help="the dataset folder or Hub repo id the tasks were exported from")
+        q.add_argument("--dataset", required=True, metavar="DIR_OR_REPO",
+                       help="the dataset folder or Hub repo id the tasks were exported from")
         q.add_argument("--split", default="test", help="the split the tasks were exported with (default test)")
         q.add_argument("--out", required=True, type=Path, help="predictions file to write")
         q.set_defaults(func=lambda args: _import_lmms_eval(args, names))

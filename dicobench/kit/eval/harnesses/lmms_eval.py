@@ -68,15 +68,19 @@ def _standalone(module: str, seen: set[str], *, top: bool = False) -> str:
     return text
 
 
-def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, split: str = "test",
+def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, config: str = "all", split: str = "test",
                  max_new_tokens: int = 64, dataset_path: str | None = None) -> list[str]:
-    """Write the task folder; the task names, `<group>_<config>` for each config. The tasks read
-    `dataset_path` (default: `dataset` as given). A callbacks module with `aggregate_accuracy`
-    aggregates its own `accuracy` values (else: their mean)."""
+    """Write the task folder; the task names, `<group>_<config>` for each config (or for `config`
+    alone), all in the group `group`. The tasks read `dataset_path` (default: `dataset` as given).
+    A callbacks module with `aggregate_accuracy` aggregates its own `accuracy` values (else: their mean)."""
     verify_dataset(dataset, split=split)  # a local build: every shard the tasks will read
     configs = dataset_configs(dataset)
     if not configs:
         raise UserError(f"{dataset} declares no configs to export")
+    if config != "all":
+        if config not in configs:
+            raise UserError(f"unknown config {config!r} of {dataset}; expected all or one of {', '.join(configs)}")
+        configs = [config]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     path = dataset_path or (str(Path(dataset)) if is_local(dataset) else dataset)

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import argparse
 
+from dicobench.kit.cli.commands import add_dataset_argument
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 
 
-def add_server_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir", help="build folder")
+def add_server_arguments(p: argparse.ArgumentParser, dataset_help: str = "build folder") -> None:
+    add_dataset_argument(p, dataset_help, dest="dir")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; any other needs a token)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
-    p.add_argument("--token", default=None, help="access token (default: a fresh one, printed in the URL, where needed)")
+    p.add_argument("--page-token", dest="token", default=None,
+                   help="the page's access token (default: a fresh one, printed in the URL, where needed)")
+    p.add_argument("--token", dest="token", help=argparse.SUPPRESS)  # the first release's name for --page-token
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
 
 
 def make_review_register(spec: BenchmarkSpec, annotations: bool = False):
-    """`review DIR`; with `annotations`, also `review ANNOTATIONS.json [--photos DIR]` (a COCO
+    """`review --dataset DIR`; with `annotations`, also `review --dataset ANNOTATIONS.json [--photos DIR]` (a COCO
     file's objects, before any build reads it)."""
 
     def handle(args: argparse.Namespace) -> int:
@@ -32,7 +35,7 @@ def make_review_register(spec: BenchmarkSpec, annotations: bool = False):
 
     def register(sub: argparse._SubParsersAction) -> None:
         p = sub.add_parser("review", help="review every row of a build in the browser (accept / reject, with criteria)")
-        add_server_arguments(p)
+        add_server_arguments(p, "build folder" + (", or a COCO annotation file (with --photos)" if annotations else ""))
         p.add_argument("--reviewer", default=None, help="your name in the review log (default: $USER)")
         p.add_argument("--config", default="all", help="one config or all (default)")
         if annotations:
@@ -65,7 +68,7 @@ def make_study_register(spec: BenchmarkSpec):
         p.add_argument("--time-limit", required=True, type=_time_limit, metavar="30|60|120|none",
                        help="seconds per item, or none")
         p.add_argument("--participant", default="participant", help="name in the answers file (letters, digits, _ - .)")
-        p.add_argument("--n", type=int, default=40, help="items, balanced over tasks (DiCoBench) or question types (MultipanelVQA); default 40")
+        p.add_argument("-n", "--n", dest="n", type=int, default=40, help="items, balanced over tasks (DiCoBench) or question types (MultipanelVQA); default 40")
         p.add_argument("--seed", type=int, default=0, help="sample seed; the order is also seeded by the participant")
         p.add_argument("--config", default="all", help="one config or all (default)")
         p.set_defaults(func=handle)

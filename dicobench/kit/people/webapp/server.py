@@ -10,7 +10,7 @@ page with a valid token sets); without it: 403.
 Cookies ignore ports, so two servers on one host would share (and overwrite) one cookie, and
 every other port of the host would receive it. A server that uses a cookie therefore lives under
 a path of its own, `/<id>/` (the id is a hash of its token: unguessable without it, the same
-across restarts with the same `--token`), and its cookie is named for that id and scoped to that
+across restarts with the same `--page-token`), and its cookie is named for that id and scoped to that
 path: the browser sends it to this server only. Request bodies are read here, once, up to
 MAX_BODY (413 beyond).
 """
