@@ -12,7 +12,8 @@ METRIC = str(Path(__file__).parent / "kit" / "release" / "evaluate_modules" / "d
 # The rest of the API loads on first use, so `import dicobench` and the worker processes of a build
 # do not pay for scoring and evaluation (matplotlib, pandas, the Hub client) up front.
 _LAZY = {"cameras": "dicobench.shots", "evaluate": "dicobench.evaluation", "prompt": "dicobench.prompting",
-         "score": "dicobench.scoring", "score_predictions": "dicobench.results", "leaderboard": "dicobench.leaderboards",
+         "score": "dicobench.scoring", "score_predictions": "dicobench.results",
+         "leaderboard": "dicobench.leaderboards",
          "Judge": "dicobench.kit.eval.judge", "Report": "dicobench.kit.eval.report",
          "write_report": "dicobench.kit.eval.report"}
 
