@@ -12,17 +12,13 @@ METRIC = str(Path(__file__).parent / "kit" / "release" / "evaluate_modules" / "d
 # The rest of the API loads on first use, so `import dicobench` and the worker processes of a build
 # do not pay for scoring and evaluation (matplotlib, pandas, the Hub client) up front.
 _LAZY = {"cameras": "dicobench.shots", "evaluate": "dicobench.evaluation", "prompt": "dicobench.prompting",
-         "score": "dicobench.scoring"}
+         "score": "dicobench.scoring", "score_predictions": "dicobench.results",
+         "leaderboard": "dicobench.leaderboards",
+         "Judge": "dicobench.kit.eval.judge", "Report": "dicobench.kit.eval.report",
+         "write_report": "dicobench.kit.eval.report"}
 
-__all__ = ["__version__", "METRIC", "build", "cameras", "evaluate", "leaderboard", "prompt", "score"]
+__all__ = ["__version__", "METRIC", "Judge", "Report", "build", "cameras", "evaluate", "leaderboard", "prompt", "score",
+           "score_predictions", "write_report"]
 
 
 __getattr__ = lazy_attributes(__name__, _LAZY)
-
-
-def leaderboard(results, out, *, human=()):
-    """The leaderboard of `results` (result folders or scores.json files) written to `out`, as the
-    `leaderboard` command writes it: (the table, the files written)."""
-    from dicobench.cli.leaderboard import make_leaderboard  # deferred: charts need matplotlib, scoring does not
-
-    return make_leaderboard(results, out, human=human)

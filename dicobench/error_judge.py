@@ -7,10 +7,12 @@ judge that fails or answers none of the types leaves the error unjudged, never g
 from __future__ import annotations
 
 import re
-from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from dicobench.schema import LETTERS, TASKS
+
+if TYPE_CHECKING:
+    from dicobench.kit.eval.judge import Judge
 
 JUDGE_TYPES = ("missed_cue", "ex_nihilo", "wrong_option", "miscellaneous")
 
@@ -46,14 +48,10 @@ def judge_type(reply: str | None) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def classify(judge: str, rows: Sequence[int], *, questions, options, references, parsed, predictions, cues, tasks,
-             base_url: str | None, api_key: str | None, cache_dir: str | Path, concurrency: int = 8,
-             timeout: float = 60.0) -> dict:
+def classify(judge: Judge, rows: Sequence[int], *, questions, options, references, parsed, predictions, cues,
+             tasks) -> dict:
     """`{"judge", "overall": {type: count, "errors", "unjudged"}, "per_task": ..., "judge_usage"}` over `rows`."""
-    from dicobench.kit.eval.judge import ChatClient, parse_judge  # deferred: only a judged analysis needs openai
-
-    client = ChatClient(parse_judge(judge), base_url=base_url, api_key=api_key, cache_dir=cache_dir,
-                        concurrency=concurrency, timeout=timeout)
+    client = judge.client()
     try:
         prompts = [judge_prompt(questions[i], options[i], references[i], parsed[i], predictions[i] or "", cues[i])
                    for i in rows]
@@ -72,6 +70,6 @@ def classify(judge: str, rows: Sequence[int], *, questions, options, references,
             g["errors"] += 1
             g[kind or "unjudged"] += 1
     order = {t: k for k, t in enumerate(TASKS)}
-    return {"judge": judge, "overall": overall,
+    return {"judge": judge.spec, "overall": overall,
             "per_task": dict(sorted(per_task.items(), key=lambda kv: order.get(kv[0], 99))),
             "judge_usage": client.usage.as_dict(), "judge_errors": sorted({r.error for r in replies if r.error})[:5]}

@@ -3,22 +3,27 @@
 Modes: `direct` is the paper's protocol (the letter only, the prompt of docs/ARCHITECTURE.md); `describe` is its
 error-analysis protocol (a brief description first, then the letter), read with the same
 extraction. Views: `full`, or the resolution ablation's `crop` / `crop-resize` (dicobench.kit.eval.views).
-An LLM judge (`judge=`) classifies each wrong answer into the paper's error types, as `score --judge`.
+An LLM judge (`judge=`, a `dicobench.kit.eval.judge.Judge`) classifies each wrong answer into the
+paper's error types, as `score --judge`.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable
 
 from dicobench.kit.eval import evaluation
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.views import VIEWS, apply_view
-from dicobench.cli import score as score_cli
 from dicobench.prompting import prompt
+from dicobench.results import score_predictions
 from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
+
+if TYPE_CHECKING:
+    from dicobench.kit.eval.judge import Judge
 
 MODES = ("direct", "describe")
 DIRECT_INSTRUCTION = PROMPT_TEMPLATE.rsplit("\n", 1)[1]
@@ -31,13 +36,6 @@ DESCRIBE_INSTRUCTION = (
 def prompt_template(mode: str) -> str:
     """The text template of `mode`'s prompt (its hash is recorded in run.json and scores.json)."""
     return PROMPT_TEMPLATE if mode == "direct" else PROMPT_TEMPLATE.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
-
-
-def judge_arguments(judge: str | None = None, base_url: str | None = None, api_key: str | None = None,
-                    cache: str | Path | None = None) -> list[str]:
-    """The error-analysis judge's options as `score` takes them (the unset ones left out)."""
-    given = {"--judge": judge, "--judge-base-url": base_url, "--judge-api-key": api_key, "--judge-cache": cache}
-    return [part for flag, value in given.items() if value is not None for part in (flag, str(value))]
 
 
 def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
@@ -56,16 +54,15 @@ def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
     return build
 
 
-def benchmark(mode: str = "direct", view: str = "full", judge: Sequence[str] = ()) -> evaluation.Benchmark:
-    """DiCoBench as the evaluation engine sees it, in one mode and view (`judge`: score's judge options)."""
+def benchmark(mode: str = "direct", view: str = "full", judge: Judge | None = None) -> evaluation.Benchmark:
+    """DiCoBench as the evaluation engine sees it, in one mode and view, scored with `judge` (or rules alone)."""
     return evaluation.Benchmark(
         name="dicobench",
         prompt=make_prompt(mode, view),
         parse=lambda row, response: extract_choice(response, row["options"]),
         task_column="task",
-        score_register=score_cli.register,
+        score=functools.partial(score_predictions, judge=judge),
         configs=CONFIGS,
-        score_args=("--name", "{name}", *judge),
         settings={"mode": mode, "view": view},
         prompt_template=prompt_template(mode),
         local_max_new_tokens=512 if mode == "describe" else 64,
@@ -76,7 +73,7 @@ def benchmark(mode: str = "direct", view: str = "full", judge: Sequence[str] = (
 
 def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "test", view: str = "full",
              mode: str = "direct", out: str | Path | None = None, limit: int | None = None,
-             name: str | None = None, judge: str | None = None, judge_base_url: str | None = None,
+             name: str | None = None, judge: Judge | str | None = None, judge_base_url: str | None = None,
              judge_api_key: str | None = None, judge_cache: str | Path | None = None, progress: bool = False,
              concurrency: int | None = None, raise_on_error: bool = False, allow_partial: bool = False,
              **runner_options) -> dict:
@@ -92,9 +89,14 @@ def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "t
     resumes it. While rows fail the result is incomplete (`complete` False,
     `accuracy_lower`/`accuracy_upper` instead of `accuracy`); `raise_on_error` raises the first
     failure instead. `limit` asks the first N rows, scored as those N rows, or with
-    `allow_partial` as a partial run of the whole split (bounds, `complete` False). `judge`
-    ("openai:MODEL", with its endpoint, key and cache) adds the error analysis of wrong answers."""
-    judged = judge_arguments(judge, judge_base_url, judge_api_key, judge_cache)
-    return evaluation.evaluate(benchmark(mode, view, judged), str(dataset), model, config=config, split=split, out=out,
+    `allow_partial` as a partial run of the whole split (bounds, `complete` False). `judge` (a
+    `Judge`, e.g. `Judge.from_spec("openai:gpt-4o", base_url=...)`) adds the error analysis of wrong
+    answers; for compatibility a spec string with `judge_base_url`, `judge_api_key` and
+    `judge_cache` builds that Judge."""
+    if judge:
+        from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
+
+        judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=judge_cache)
+    return evaluation.evaluate(benchmark(mode, view, judge or None), str(dataset), model, config=config, split=split, out=out,
                                limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
                                progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)

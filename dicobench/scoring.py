@@ -8,18 +8,19 @@ Rows whose model call failed are unscored: they bound the accuracy (dicobench.ki
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Hashable, Sequence
+from typing import TYPE_CHECKING, Hashable, Sequence
 
 import numpy as np
 
-from dicobench.kit.eval.reply_cache import default_cache_dir
 from dicobench.kit.eval.completeness import bounded, completeness
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from dicobench.analysis import error_types
 from dicobench.error_judge import classify
 from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
+
+if TYPE_CHECKING:
+    from dicobench.kit.eval.judge import Judge
 
 NONE_LETTER = LETTERS[-1]
 
@@ -32,14 +33,9 @@ def score(
     clusters: Sequence[Hashable] | None = None,
     *,
     failed: Sequence[bool] | None = None,
-    judge: str | None = None,
+    judge: Judge | str | None = None,
     questions: Sequence[str] | None = None,
     cue_labels: Sequence[Sequence[str]] | None = None,
-    judge_base_url: str | None = None,
-    judge_api_key: str | None = None,
-    cache_dir: str | Path | None = None,
-    judge_concurrency: int = 8,
-    judge_timeout: float = 60.0,
     confidence: float = 0.95,
     n_boot: int = 2000,
     seed: int = 0,
@@ -51,10 +47,11 @@ def score(
     row) makes the confidence intervals account for correlated rows. `failed` marks rows whose
     model call failed (no answer to score): a result with any is incomplete.
 
-    `judge="openai:<model>"` (with `questions`, `options` and each row's `cue_labels`) has an LLM
-    classify every wrong answer into the paper's error types from its reply (meant for replies of
-    `eval --mode describe`), reported as `judge_error_types` beside the rule-based `error_types`;
-    replies are cached under `cache_dir` (default ~/.cache/dicobench/judge).
+    `judge` (a `dicobench.kit.eval.judge.Judge`, or "openai:<model>" for one with the default
+    settings; with `questions`, `options` and each row's `cue_labels`) has an LLM classify every
+    wrong answer into the paper's error types from its reply (meant for replies of `eval --mode
+    describe`), reported as `judge_error_types` beside the rule-based `error_types`; replies are
+    cached where the Judge says. Without a judge scoring sends nothing anywhere.
     """
     n = len(predictions)
     if n == 0:
@@ -64,9 +61,9 @@ def score(
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
     if judge:
-        from dicobench.kit.eval.judge import parse_judge  # deferred: openai takes ~0.5 s to import
+        from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
 
-        parse_judge(judge)  # a bad spec fails before any work
+        judge = as_judge(judge)  # a bad spec fails before any work
         if questions is None or options is None or cue_labels is None:
             raise ValueError("judging error types needs questions, options and cue_labels")
     refs = [_letter(r) for r in references]
@@ -115,10 +112,7 @@ def score(
         "error_types": error_types(parsed, refs, names, scored),
         "judge_error_types": None if not judge else classify(
             judge, [i for i in every if scored[i] and not correct[i]], questions=questions, options=options,
-            references=refs, parsed=parsed, predictions=predictions, cues=cue_labels, tasks=names,
-            base_url=judge_base_url, api_key=judge_api_key,
-            cache_dir=cache_dir if cache_dir is not None else default_cache_dir(), concurrency=judge_concurrency,
-            timeout=judge_timeout),
+            references=refs, parsed=parsed, predictions=predictions, cues=cue_labels, tasks=names),
         "per_task": per_task,
         "per_track": per_track,
         "confidence": confidence,

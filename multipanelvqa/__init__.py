@@ -10,17 +10,13 @@ from multipanelvqa.build import build  # eager: the submodule `multipanelvqa.bui
 METRIC = str(Path(__file__).parent.parent / "dicobench" / "kit" / "release" / "evaluate_modules" / "multipanelvqa_accuracy")
 
 # The rest of the API loads on first use (see dicobench/__init__.py).
-_LAZY = {"evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompting", "score": "multipanelvqa.scoring"}
+_LAZY = {"evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompting", "score": "multipanelvqa.scoring",
+         "score_predictions": "multipanelvqa.results", "leaderboard": "multipanelvqa.leaderboards",
+         "Judge": "dicobench.kit.eval.judge", "Report": "dicobench.kit.eval.report",
+         "write_report": "dicobench.kit.eval.report"}
 
-__all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
+__all__ = ["__version__", "METRIC", "Judge", "Report", "build", "evaluate", "leaderboard", "prompt", "score",
+           "score_predictions", "write_report"]
 
 
 __getattr__ = lazy_attributes(__name__, _LAZY)
-
-
-def leaderboard(results, out, *, human=()):
-    """The leaderboard of `results` (result folders or scores.json files) written to `out`, as the
-    `leaderboard` command writes it: (the table, the files written)."""
-    from multipanelvqa.cli.leaderboard import make_leaderboard  # deferred: charts need matplotlib, scoring does not
-
-    return make_leaderboard(results, out, human=human)

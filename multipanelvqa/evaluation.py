@@ -2,24 +2,28 @@
 
 Views: `full` composites, or the isolation ablation (Figure 4) on the questions that target one
 subfigure: `isolated` (the other subfigures blanked) or `single` (the target alone).
-`multipanelvqa score OUT/predictions.jsonl --judge openai:MODEL` adds the paper's LLM judge
-for the answers rules cannot settle.
+A `judge=` (dicobench.kit.eval.judge.Judge), or `multipanelvqa score OUT/predictions.jsonl --judge
+openai:MODEL` afterwards, adds the paper's LLM judge for the answers rules cannot settle.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from dicobench.kit.eval import evaluation
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.eval.runners import Prompt
-from multipanelvqa.cli import score as score_cli
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
+from multipanelvqa.results import score_predictions
 from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 from multipanelvqa.views import VIEWS, apply_view, targets_one
+
+if TYPE_CHECKING:
+    from dicobench.kit.eval.judge import Judge
 
 
 def make_prompt(view: str) -> Callable[[dict], Prompt]:
@@ -46,12 +50,13 @@ def _targets_one(qtype: int) -> bool:
     return targets_one(QUESTION_TYPES[qtype])  # a ClassLabel index
 
 
-def benchmark(view: str = "full") -> evaluation.Benchmark:
-    """MultipanelVQA as the evaluation engine sees it, in one view (a partial view asks only its rows)."""
+def benchmark(view: str = "full", judge: Judge | None = None) -> evaluation.Benchmark:
+    """MultipanelVQA as the evaluation engine sees it, in one view (a partial view asks only its rows),
+    scored by rules and `judge` when given."""
     return evaluation.Benchmark(
         name="multipanelvqa", prompt=make_prompt(view), parse=parse, configs=CONFIGS,
-        task_column="question_type", score_register=score_cli.register,
-        score_args=("--name", "{name}", "--view", view), settings={"view": view},
+        task_column="question_type", score=functools.partial(score_predictions, view=view, judge=judge),
+        settings={"view": view},
         select=None if view == "full" else ("question_type", _targets_one),
         prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True), features=features(),
         columns=("id", "question_type", "question", "answer", "choices", "image"),
@@ -60,14 +65,18 @@ def benchmark(view: str = "full") -> evaluation.Benchmark:
 
 def evaluate(dataset: str | Path, model, *, config: str = DEFAULT_CONFIG, split: str = "test", view: str = "full",
              out: str | Path | None = None, limit: int | None = None, name: str | None = None,
-             progress: bool = False, concurrency: int | None = None, raise_on_error: bool = False,
-             allow_partial: bool = False, **runner_options) -> dict:
-    """Ask `model` every question (those not answered in `out` yet) and score by rules; the
-    scores.json dict. `model` is a function `(images, prompt) -> str` (the composite image and
+             judge: Judge | None = None, progress: bool = False, concurrency: int | None = None,
+             raise_on_error: bool = False, allow_partial: bool = False, **runner_options) -> dict:
+    """Ask `model` every question (those not answered in `out` yet) and score by rules (then
+    `judge`, a `dicobench.kit.eval.judge.Judge`, on what they cannot settle); the scores.json dict. `model` is a function `(images, prompt) -> str` (the composite image and
     the question with its answer instruction), a Runner, or a spec like "openai:gpt-4o" built
     with `runner_options`. `progress`, `concurrency`, `raise_on_error`, `limit` and
     `allow_partial` work as in `dicobench.evaluate`. While rows fail the result is incomplete
     (`complete` False, `accuracy_lower`/`accuracy_upper` instead of `accuracy`)."""
-    return evaluation.evaluate(benchmark(view), str(dataset), model, config=config, split=split, out=out,
+    if judge:
+        from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
+
+        judge = as_judge(judge)
+    return evaluation.evaluate(benchmark(view, judge or None), str(dataset), model, config=config, split=split, out=out,
                                limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
                                progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)

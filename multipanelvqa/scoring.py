@@ -11,12 +11,10 @@ nor left out; a result with unscored rows is incomplete and reports accuracy bou
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Hashable, Sequence
+from typing import TYPE_CHECKING, Hashable, Sequence
 
 import numpy as np
 
-from dicobench.kit.eval.reply_cache import default_cache_dir
 from dicobench.kit.eval.completeness import bounded, completeness
 from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from multipanelvqa.factors import check_names as check_factor_names
@@ -24,6 +22,9 @@ from multipanelvqa.factors import factors as compare_factors
 from multipanelvqa.schema import LAYOUT_STYLES
 from multipanelvqa.rules import (CHOICE_LETTERS, PROMPT_ANSWER, PROMPT_CHOICE, judge_prompt, judge_verdict,  # noqa: F401
                                  normalise, rule_verdict)
+
+if TYPE_CHECKING:
+    from dicobench.kit.eval.judge import Judge
 
 QUESTION_TYPES = ("q1", "q2", "q3")
 SUBSETS = ("synthetic", "real_world")
@@ -34,10 +35,7 @@ def score(
     references: Sequence[str],
     questions: Sequence[str],
     question_types: Sequence[str | int],
-    judge: str | None = None,
-    judge_base_url: str | None = None,
-    judge_api_key: str | None = None,
-    cache_dir: str | Path | None = None,
+    judge: Judge | str | None = None,
     *,
     choices: Sequence[Sequence[str]] | None = None,
     augmentations: Sequence[str] | None = None,
@@ -50,17 +48,15 @@ def score(
     sources: Sequence[str] | None = None,
     factors: Sequence[str] | None = None,
     controlled: Sequence[bool] | None = None,
-    judge_concurrency: int = 8,
-    judge_timeout: float = 60.0,
     confidence: float = 0.95,
     n_boot: int = 2000,
     seed: int = 0,
 ) -> dict:
     """Accuracy overall, per question type, per augmentation and subset when given.
 
-    `judge="openai:<model>"` sends rule mismatches to that model at `judge_base_url` (any
-    OpenAI-compatible endpoint; the key from `judge_api_key` or OPENAI_API_KEY), caching
-    replies under `cache_dir` (default: ~/.cache/dicobench/judge) so a rerun sends nothing.
+    `judge` (a `dicobench.kit.eval.judge.Judge`: any OpenAI-compatible endpoint, or "openai:<model>"
+    for one with the default settings) judges the rule mismatches, its replies cached where the
+    Judge says so that a rerun sends nothing; without a judge scoring sends nothing anywhere.
     `failed` marks rows whose model call failed. Rows left unjudged or failed make the result
     incomplete (`complete: false`, `unscored`, `accuracy_lower`/`accuracy_upper`).
 
@@ -80,10 +76,7 @@ def score(
     for name, values in inputs:
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
-    if judge:
-        from dicobench.kit.eval.judge import parse_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
-
-        parse_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
+    judge = resolve_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
     subset_names = [_label(s, SUBSETS, "subset") for s in subsets] if subsets is not None else None
     styles = [_label(s, LAYOUT_STYLES, "layout style") for s in layout_styles] if layout_styles is not None else None
@@ -91,8 +84,7 @@ def score(
     row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
 
     answered = [not f for f in failed] if failed is not None else [True] * n
-    verdicts, counts = _decide(predictions, references, questions, qtypes, row_choices, answered, judge,
-                               judge_base_url, judge_api_key, cache_dir, judge_concurrency, judge_timeout)
+    verdicts, counts = _decide(predictions, references, questions, qtypes, row_choices, answered, judge)
     scored = np.array([v is not None for v in verdicts])
     correct = np.array([v is True for v in verdicts], dtype=np.float64)
 
@@ -140,46 +132,45 @@ def score(
 
 
 def decide(predictions: Sequence[str | None], references: Sequence[str], questions: Sequence[str],
-           question_types: Sequence[str | int], judge: str | None = None, judge_base_url: str | None = None,
-           judge_api_key: str | None = None, cache_dir: str | Path | None = None, *,
-           choices: Sequence[Sequence[str]] | None = None, failed: Sequence[bool] | None = None,
-           judge_concurrency: int = 8, judge_timeout: float = 60.0) -> list[bool | None]:
+           question_types: Sequence[str | int], judge: Judge | str | None = None, *,
+           choices: Sequence[Sequence[str]] | None = None, failed: Sequence[bool] | None = None) -> list[bool | None]:
     """Each row's verdict as `score` reaches it: True or False, None when unscored (the judge or the
     model call failed)."""
     n = len(predictions)
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
     row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
     answered = [not f for f in failed] if failed is not None else [True] * n
-    return _decide(predictions, references, questions, qtypes, row_choices, answered, judge, judge_base_url,
-                   judge_api_key, cache_dir, judge_concurrency, judge_timeout)[0]
+    return _decide(predictions, references, questions, qtypes, row_choices, answered, resolve_judge(judge))[0]
 
 
-def _decide(predictions, references, questions, qtypes, row_choices, answered, judge, base_url, api_key, cache_dir,
-            concurrency, timeout) -> tuple[list[bool | None], dict]:
+def resolve_judge(judge: Judge | str | None) -> Judge | None:
+    if not judge:
+        return None
+    from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
+
+    return as_judge(judge)
+
+
+def _decide(predictions, references, questions, qtypes, row_choices, answered,
+            judge: Judge | None) -> tuple[list[bool | None], dict]:
     """Rules first, the judge on what they cannot settle; (verdicts, rule and judge counts)."""
     verdicts = [rule_verdict(p, r, q, c) if ok else False
                 for p, r, q, c, ok in zip(predictions, references, qtypes, row_choices, answered)]
     undecided = [i for i, v in enumerate(verdicts) if v is None]
     ruled = [v for v, ok in zip(verdicts, answered) if ok]
     counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False), "rule_undecided": len(undecided)}
-    judge_info = {"judge": judge, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
+    judge_info = {"judge": judge.spec if judge else None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
     if judge and undecided:
-        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices,
-                                base_url, api_key, cache_dir, concurrency, timeout)
+        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices)
     else:
         for i in undecided:
             verdicts[i] = False
     return [v if ok else None for v, ok in zip(verdicts, answered)], {**counts, **judge_info}
 
 
-def _run_judge(judge, rows, verdicts, predictions, references, questions, qtypes, row_choices,
-               base_url, api_key, cache_dir, concurrency, timeout) -> dict:
+def _run_judge(judge: Judge, rows, verdicts, predictions, references, questions, qtypes, row_choices) -> dict:
     """Ask the judge about `rows`, filling `verdicts` in place (None stays for unjudged rows)."""
-    from dicobench.kit.eval.judge import ChatClient, parse_judge
-
-    client = ChatClient(parse_judge(judge), base_url=base_url, api_key=api_key,
-                        cache_dir=cache_dir if cache_dir is not None else default_cache_dir(),
-                        concurrency=concurrency, timeout=timeout)
+    client = judge.client()
     try:
         prompts = [judge_prompt(questions[i], predictions[i], references[i], qtypes[i], row_choices[i]) for i in rows]
         replies = client.complete_many([[{"role": "user", "content": p}] for p in prompts])
@@ -189,7 +180,7 @@ def _run_judge(judge, rows, verdicts, predictions, references, questions, qtypes
         verdicts[i] = judge_verdict(reply.text)
     errors = sorted({r.error for r in replies if r.error})
     unjudged = sum(verdicts[i] is None for i in rows)
-    return {"judge": judge, "judged": len(rows) - unjudged, "unjudged": unjudged,
+    return {"judge": judge.spec, "judged": len(rows) - unjudged, "unjudged": unjudged,
             "judge_usage": client.usage.as_dict(), "judge_errors": errors[:5]}
 
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 
+from dicobench.kit.cli.scoring import add_judge_arguments, judge_from_args
 from dicobench.kit.eval.evaluation import add_arguments, run_eval
 from dicobench.kit.eval.views import VIEWS
-from dicobench.cli import score as score_cli
-from dicobench.evaluation import DESCRIBE_INSTRUCTION, MODES, benchmark, judge_arguments, make_prompt
+from dicobench.cli.score import JUDGE_HELP
+from dicobench.evaluation import DESCRIBE_INSTRUCTION, MODES, benchmark, make_prompt
 
-__all__ = ["DESCRIBE_INSTRUCTION", "judge_args", "make_prompt", "register", "run"]
+__all__ = ["DESCRIBE_INSTRUCTION", "make_prompt", "register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,14 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "then the letter (its error-analysis protocol)")
     p.add_argument("--view", choices=VIEWS, default="full",
                    help="full images, or the ablation's crop around the cues / crop resized to full size")
-    score_cli.add_judge_arguments(p)
+    add_judge_arguments(p, JUDGE_HELP)
     p.set_defaults(func=run)
 
 
-def judge_args(args: argparse.Namespace) -> list[str]:
-    """The error-analysis judge's options, passed on to score."""
-    return judge_arguments(args.judge, args.judge_base_url, args.judge_api_key, args.judge_cache)
-
-
 def run(args: argparse.Namespace) -> int:
-    return run_eval(args, benchmark(args.mode, args.view, judge_args(args)))
+    return run_eval(args, benchmark(args.mode, args.view, judge_from_args(args)))

@@ -28,9 +28,10 @@ Args:
     failed (`list` of `bool`, optional): rows whose model call failed. A result with any is
         incomplete: `complete` is False, `unscored` counts them, and `accuracy_lower` /
         `accuracy_upper` (them counted wrong / right) replace `accuracy`.
-    judge (`str`, optional): "openai:<model>": classify each wrong answer into the paper's error types
-        (needs questions, options and cue_labels: each row's cue label texts); judge_base_url,
-        judge_api_key, cache_dir as for the MultipanelVQA metric.
+    judge (`dicobench.kit.eval.judge.Judge` or `str`, optional): classify each wrong answer into the
+        paper's error types (needs questions, options and cue_labels: each row's cue label texts). A
+        spec "openai:<model>" takes judge_base_url, judge_api_key, cache_dir, judge_concurrency and
+        judge_timeout as for the MultipanelVQA metric (the keyword form, kept for compatibility).
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0):
         the bootstrap's settings.
 Returns:
@@ -65,7 +66,11 @@ class DicobenchAccuracy(evaluate.Metric):
 
     def _compute(self, predictions, references, tasks=None, options=None, clusters=None, failed=None, judge=None,
                  questions=None, cue_labels=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
-                 confidence=0.95, n_boot=2000, seed=0):
+                 judge_concurrency=None, judge_timeout=None, confidence=0.95, n_boot=2000, seed=0):
+        if judge:  # deferred: only a judged analysis needs the openai client
+            from dicobench.kit.eval.judge import as_judge
+
+            judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
+                             concurrency=judge_concurrency, timeout=judge_timeout)
         return score(predictions, references, tasks, options, clusters, failed=failed, judge=judge,
-                     questions=questions, cue_labels=cue_labels, judge_base_url=judge_base_url,
-                     judge_api_key=judge_api_key, cache_dir=cache_dir, confidence=confidence, n_boot=n_boot, seed=seed)
+                     questions=questions, cue_labels=cue_labels, confidence=confidence, n_boot=n_boot, seed=seed)

@@ -36,7 +36,8 @@ Args:
         every factor whose configs are present.
     controlled (`list` of `bool`, optional): rows kept by the paper's singles control: adds
         `controlled`, their accuracy (see multipanelvqa.singles).
-    judge (`str`, optional): "openai:<model>" to judge rule mismatches.
+    judge (`dicobench.kit.eval.judge.Judge` or `str`, optional): the judge of rule mismatches: a Judge,
+        or a spec "openai:<model>" with the keyword form below (kept for compatibility):
     judge_base_url (`str`, optional): any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server).
     judge_api_key (`str`, optional): defaults to the OPENAI_API_KEY environment variable.
     cache_dir (`str`, optional): where judge replies are cached (default ~/.cache/dicobench/judge).
@@ -82,10 +83,14 @@ class MultipanelvqaAccuracy(evaluate.Metric):
 
     def _compute(self, predictions, references, questions, question_types, choices=None, augmentations=None,
                  subsets=None, clusters=None, failed=None, ids=None, layout_styles=None, num_subfigures=None,
-                 sources=None, factors=None, controlled=None, judge=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
-                 judge_concurrency=8, judge_timeout=60.0, confidence=0.95, n_boot=2000, seed=0):
-        return score(predictions, references, questions, question_types, judge, judge_base_url, judge_api_key,
-                     cache_dir, choices=choices, augmentations=augmentations, subsets=subsets, clusters=clusters,
-                     failed=failed, ids=ids, layout_styles=layout_styles, num_subfigures=num_subfigures,
-                     sources=sources, factors=factors, controlled=controlled, judge_concurrency=judge_concurrency, judge_timeout=judge_timeout, confidence=confidence,
-                     n_boot=n_boot, seed=seed)
+                 sources=None, factors=None, controlled=None, judge=None, judge_base_url=None, judge_api_key=None,
+                 cache_dir=None, judge_concurrency=None, judge_timeout=None, confidence=0.95, n_boot=2000, seed=0):
+        if judge:  # deferred: rules need no openai client
+            from dicobench.kit.eval.judge import as_judge
+
+            judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
+                             concurrency=judge_concurrency, timeout=judge_timeout)
+        return score(predictions, references, questions, question_types, judge, choices=choices,
+                     augmentations=augmentations, subsets=subsets, clusters=clusters, failed=failed, ids=ids,
+                     layout_styles=layout_styles, num_subfigures=num_subfigures, sources=sources, factors=factors,
+                     controlled=controlled, confidence=confidence, n_boot=n_boot, seed=seed)

@@ -75,6 +75,7 @@ def test_eval_passes_the_judge_on(tmp_path):
     register_eval(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["eval", "--dataset", "d", "--model", "openai:m", "--out", str(tmp_path), "--mode",
                               "describe", "--judge", "openai:j", "--judge-base-url", "http://127.0.0.1:1/v1"])
-    from dicobench.cli.eval import judge_args
+    from dicobench.kit.cli.scoring import judge_from_args
 
-    assert judge_args(args) == ["--judge", "openai:j", "--judge-base-url", "http://127.0.0.1:1/v1"]
+    judge = judge_from_args(args)
+    assert (judge.spec, judge.base_url, judge.api_key, judge.cache) == ("openai:j", "http://127.0.0.1:1/v1", None, None)

@@ -189,3 +189,47 @@ def test_runner_options_need_a_spec(small_build):
         dicobench.evaluate(small_build, lambda images, prompt: "A", batch_size=2)
     with pytest.raises(UserError, match="unknown mode"):
         dicobench.evaluate(small_build, lambda images, prompt: "A", mode="chatty")
+
+
+SECRET = "sk-judge-SECRET-9876543210"
+
+
+def test_evaluate_takes_a_judge_whose_key_is_written_nowhere(small_build, tmp_path, monkeypatch):
+    from openai_stub import StubServer
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    def reply(body):  # MultipanelVQA's judge prompts begin "For question:"; DiCoBench's asks for a type
+        return "No" if body["messages"][0]["content"].startswith("For question:") else "missed_cue"
+
+    with StubServer(reply=reply) as stub:
+        judge = dicobench.Judge.from_spec("openai:j", base_url=stub.base_url, api_key=SECRET, cache=tmp_path / "cache")
+        result = dicobench.evaluate(small_build, lambda images, prompt: "E", out=tmp_path / "run", limit=4,
+                                    mode="describe", judge=judge)
+        mpv = write_multipanel(tmp_path / "mpv")
+        mpv_result = multipanelvqa.evaluate(tmp_path / "mpv", lambda images, prompt: "maybe", out=tmp_path / "mpv-run",
+                                            judge=multipanelvqa.Judge.from_spec(
+                                                "openai:j", base_url=stub.base_url, api_key=SECRET,
+                                                cache=tmp_path / "cache"))
+    assert stub.requests and all(r["headers"]["authorization"] == f"Bearer {SECRET}" for r in stub.requests)
+    judged = result["judge_error_types"]
+    wrong = sum(1 for line in read(tmp_path / "run" / PREDICTIONS) if line["parsed"] != line["answer"])
+    assert judged["judge"] == "openai:j" and judged["overall"]["missed_cue"] == wrong > 0
+    assert result["provenance"]["judge"] == "openai:j"
+    assert mpv_result["judge"] == "openai:j" and mpv_result["judged"] == mpv_result["rule_undecided"] == 3
+    assert mpv_result["complete"] and mpv_result["accuracy"] == 0.0
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert {"scores.json", "run.json", PREDICTIONS, "completions.sqlite"} <= {p.name for p in written}
+    assert all(SECRET.encode() not in p.read_bytes() for p in written)
+
+
+def test_evaluate_keeps_the_judges_keyword_form(small_build, tmp_path):
+    from openai_stub import StubServer
+
+    with StubServer(reply=lambda body: "ex_nihilo") as stub:
+        result = dicobench.evaluate(small_build, lambda images, prompt: "A", limit=3, judge="openai:j",
+                                    judge_base_url=stub.base_url, judge_api_key=SECRET,
+                                    judge_cache=tmp_path / "cache")
+    assert result["judge_error_types"]["judge"] == "openai:j" and len(stub.requests) >= 1
+    with pytest.raises(UserError, match="carries its own settings"):
+        dicobench.evaluate(small_build, lambda images, prompt: "A", limit=3,
+                           judge=dicobench.Judge("j"), judge_base_url="http://127.0.0.1:1/v1")

@@ -121,15 +121,22 @@ def test_judge_endpoints_are_http_everywhere(cli, argv, capsys):
 
 
 def test_the_python_api_refuses_a_judge_endpoint_that_is_not_http():
+    import evaluate
+
     import dicobench
     import multipanelvqa
 
+    for package in (dicobench, multipanelvqa):  # the one Judge both benchmarks' scoring takes
+        with pytest.raises(UserError, match="http:// or https://"):
+            package.Judge.from_spec("openai:m", base_url="ftp://x", api_key="k")
+    with pytest.raises(UserError, match="http:// or https://"):  # the metrics' keyword form builds the same Judge
+        evaluate.load(dicobench.METRIC).compute(
+            predictions=["A", "B"], references=["A", "A"], tasks=["attribute", "attribute"], options=[["x"] * 5] * 2,
+            judge="openai:m", questions=["q", "q"], cue_labels=[[], []], judge_base_url="ftp://x", judge_api_key="k")
     with pytest.raises(UserError, match="http:// or https://"):
-        dicobench.score(["A", "B"], ["A", "A"], ["attribute", "attribute"], [["x"] * 5] * 2, judge="openai:m",
-                        questions=["q", "q"], cue_labels=[[], []], judge_base_url="ftp://x", judge_api_key="k")
-    with pytest.raises(UserError, match="http:// or https://"):
-        multipanelvqa.score(["red"], ["blue"], ["What colour?"], ["q2"], judge="openai:m", judge_base_url="ftp://x",
-                            judge_api_key="k")
+        evaluate.load(multipanelvqa.METRIC).compute(
+            predictions=["red"], references=["blue"], questions=["What colour?"], question_types=["q2"],
+            judge="openai:m", judge_base_url="ftp://x", judge_api_key="k")
 
 
 SECRETS = ("sk-SECRETvalue123", "hf_SECRETtoken456", "s3cr3t-PASS789")

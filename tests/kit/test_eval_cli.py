@@ -136,3 +136,22 @@ def test_an_eval_that_fails_before_any_answer_leaves_no_out_folder(small_build, 
     out.mkdir()
     (out / "notes.txt").write_text("mine\n")
     assert dicobench(argv) == 2 and (out / "notes.txt").read_text() == "mine\n"
+
+
+def test_the_engine_scores_through_the_library_not_a_command_line():
+    import dataclasses
+    import subprocess
+    import sys
+
+    import dicobench.evaluation
+    import multipanelvqa.evaluation
+    from dicobench.kit.eval import evaluation
+
+    fields = {f.name for f in dataclasses.fields(evaluation.Benchmark)}
+    assert "score" in fields and not fields & {"score_register", "score_args"}
+    assert dicobench.evaluation.benchmark().score.func is dicobench.score_predictions
+    assert multipanelvqa.evaluation.benchmark("single").score.keywords == {"view": "single", "judge": None}
+    code = ("import sys, dicobench.kit.eval.evaluation, dicobench.evaluation, multipanelvqa.evaluation; "
+            "print(sorted(m for m in sys.modules if m.endswith(('.cli.score', '.cli.eval', '.cli.main'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]", loaded

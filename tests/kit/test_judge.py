@@ -124,3 +124,68 @@ def test_parse_judge():
     for bad in ("gpt-4o", "anthropic:claude", "openai:"):
         with pytest.raises(UserError):
             parse_judge(bad)
+
+
+def test_a_judge_is_validated_once_the_same_way_for_both_benchmarks(tmp_path):
+    import dicobench
+    import multipanelvqa
+    from dicobench.kit.eval.judge import Judge, as_judge
+
+    assert dicobench.Judge is multipanelvqa.Judge is Judge  # one object in the shared layer
+    judge = Judge.from_spec("openai:llama3:8b", base_url="http://127.0.0.1:8000/v1", api_key=KEY, cache=str(tmp_path),
+                            concurrency=2, timeout=5, retries=0)
+    assert (judge.spec, judge.model, judge.cache, judge.retries) == ("openai:llama3:8b", "llama3:8b", tmp_path, 0)
+    assert KEY not in repr(judge) and judge == Judge.from_spec(  # the key is neither shown nor compared
+        "openai:llama3:8b", base_url="http://127.0.0.1:8000/v1", cache=tmp_path, concurrency=2, timeout=5, retries=0)
+    (tmp_path / "file").write_text("x")
+    refused = {
+        "expected an http:// or https:// URL": dict(base_url="ftp://x"),
+        "concurrency must be an integer of at least 1": dict(concurrency=0),
+        "retries must be an integer of at least 0": dict(retries=-1),
+        "timeout must be a number of seconds above 0": dict(timeout=0),
+        "exists and is not a folder": dict(cache=tmp_path / "file"),
+    }
+    for message, settings in refused.items():
+        with pytest.raises(UserError, match=message):
+            Judge.from_spec("openai:m", **settings)
+    with pytest.raises(UserError, match="unknown judge 'gpt-4o'"):
+        Judge.from_spec("gpt-4o")
+    with pytest.raises(UserError, match="carries its own settings"):
+        as_judge(judge, base_url="http://127.0.0.1:1/v1")
+    assert as_judge(None) is None and as_judge(judge) is judge and as_judge("openai:m") == Judge("m")
+
+
+def test_both_score_commands_build_the_same_judge_from_the_same_flags(tmp_path):
+    import argparse
+
+    from dicobench.cli.score import register as register_dicobench
+    from dicobench.kit.cli.scoring import judge_from_args
+    from dicobench.kit.eval.judge import Judge
+    from multipanelvqa.cli.score import register as register_multipanel
+
+    flags = ["--judge", "openai:j", "--judge-base-url", "http://127.0.0.1:1/v1", "--judge-api-key", KEY,
+             "--judge-cache", str(tmp_path), "--judge-concurrency", "3", "--judge-timeout", "7.5",
+             "--judge-retries", "1"]
+    built = []
+    for register in (register_dicobench, register_multipanel):
+        parser = argparse.ArgumentParser()
+        register(parser.add_subparsers(dest="command"))
+        args = parser.parse_args(["score", "p.jsonl", "--dataset", "d", *flags])
+        built.append(judge_from_args(args))
+        assert judge_from_args(parser.parse_args(["score", "p.jsonl", "--dataset", "d"])) is None
+    assert built[0] == built[1] == Judge("j", "http://127.0.0.1:1/v1", cache=tmp_path, concurrency=3, timeout=7.5,
+                                         retries=1)
+    assert built[0].api_key == built[1].api_key == KEY
+
+
+def test_a_judge_asks_with_its_settings_and_the_key_stays_in_the_request(stub, tmp_path):
+    from dicobench.kit.eval.judge import Judge
+
+    stub.script.append(("500",))
+    client = Judge.from_spec("openai:judge-model", base_url=stub.base_url, api_key=KEY, cache=tmp_path,
+                             retries=0).client()
+    assert client.complete(ask("q")).text is None and len(stub.requests) == 1  # retries=0: no second request
+    assert client.complete(ask("q")).text == "echo: q"
+    assert stub.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
+    client.close()
+    assert all(KEY.encode() not in p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())

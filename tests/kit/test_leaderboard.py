@@ -130,3 +130,29 @@ def test_python_api_gives_the_command_table(results, tmp_path):
     assert [r.name for r in table.rows] == ["M1", "M2", "M1 (crop)", "Random chance"]
     assert table.rows[1].cells[0].runs == 2 and round(table.rows[1].cells[0].std, 4) == 0.1768
     assert {p.name for p in written} >= {"leaderboard.md", "leaderboard.csv", "leaderboard.tex", "radar.png"}
+
+
+def test_the_leaderboards_are_library_functions_the_command_only_prints(results, mpvqa_dir, tmp_path,  # noqa: F811
+                                                                        capsys):
+    import multipanelvqa
+    from dicobench import leaderboard as dicobench_leaderboard
+    from dicobench.kit.report import leaderboard as board
+    from dicobench.leaderboards import short_label
+
+    assert not hasattr(board, "register") and not hasattr(board, "run")  # argparse and printing live in cli/
+    assert [short_label(t) for t in TASKS] == ["Attr.", "Spa.", "Ins."]
+    capsys.readouterr()  # the fixture's score output
+    assert dicobench(["leaderboard", *map(str, results), "--out", str(tmp_path / "cli")]) == 0
+    table, _ = dicobench_leaderboard(results, tmp_path / "api")
+    assert capsys.readouterr().out.startswith(board.markdown(table))
+    runs = []
+    for name, answer in (("A", "yes"), ("B", "no")):
+        preds = write_jsonl(tmp_path / f"{name}.jsonl", [{"id": f"{a}-{k}", "response": answer}
+                                                         for a in ("original", "chessboard") for k in range(3)])
+        assert run("multipanelvqa", "t", [register_multipanel], ["score", str(preds), "--dataset", str(mpvqa_dir),
+                                                                 "--out", str(tmp_path / name), "--n-boot", "20"]) == 0
+        runs.append(tmp_path / name)
+    table, written = multipanelvqa.leaderboard(runs, tmp_path / "mpv")
+    assert [r.name for r in table.rows][:2] == ["A", "B"]
+    assert (tmp_path / "mpv" / "leaderboard.md").read_text() == board.markdown(table)
+    assert {p.name for p in written} >= {"leaderboard.md", "leaderboard.csv", "leaderboard.tex"}

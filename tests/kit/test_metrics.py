@@ -7,6 +7,7 @@ import pytest
 
 import dicobench.scoring
 import multipanelvqa.scoring
+from dicobench.kit.eval.judge import Judge
 from openai_stub import StubServer
 
 METRICS = Path(__file__).resolve().parents[2] / "metrics"
@@ -51,7 +52,9 @@ def test_multipanelvqa_module_matches_score_with_judge(multipanel_metric, tmp_pa
                   augmentations=["original"] * 4)
         got = multipanel_metric.compute(predictions=preds, references=refs, questions=questions,
                                         question_types=[0, 1, 2, 1], **kw)
-        want = multipanelvqa.scoring.score(preds, refs, questions, ["q1", "q2", "q3", "q2"], **kw)
+        judge = Judge.from_spec("openai:j", base_url=stub.base_url, api_key="sk-k", cache=tmp_path)
+        want = multipanelvqa.scoring.score(preds, refs, questions, ["q1", "q2", "q3", "q2"], judge,
+                                           augmentations=kw["augmentations"])
     assert want["judge_usage"]["cache_hits"] == 2  # the second run was answered from the cache
     got.pop("judge_usage"), want.pop("judge_usage")  # request counts differ: the first run filled the cache
     assert got == want

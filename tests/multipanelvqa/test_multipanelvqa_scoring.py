@@ -3,6 +3,7 @@
 import pytest
 
 from multipanelvqa.scoring import PROMPT_ANSWER, judge_prompt, judge_verdict, normalise, rule_verdict, score
+from dicobench.kit.eval.judge import Judge
 from openai_stub import StubServer
 
 POS = ["top left", "top right", "bottom left", "bottom right"]
@@ -67,11 +68,11 @@ def test_judge_only_for_mismatches_with_the_paper_prompts_and_cache(tmp_path):
     preds = ["Yes", "It is a red umbrella", "the left one", "It is a bicycle"]
     refs = ["yes", "umbrella", "a", "car"]
     questions = ["Do all subfigures have a dog?", "What is in the top subfigure?", "Which subfigure?", "What?"]
-    kw = dict(judge="openai:judge-1", cache_dir=tmp_path, choices=[[], [], POS, []],
-              augmentations=["original", "original", "chessboard", "chessboard"], subsets=[0, 0, 0, 1])
+    kw = dict(choices=[[], [], POS, []], augmentations=["original", "original", "chessboard", "chessboard"],
+              subsets=[0, 0, 0, 1])
     with StubServer(reply=judge_reply) as stub:
-        r = score(preds, refs, questions, ["q1", "q2", "q3", "q2"], judge_base_url=stub.base_url,
-                  judge_api_key="sk-x", **kw)
+        judge = Judge.from_spec("openai:judge-1", base_url=stub.base_url, api_key="sk-x", cache=tmp_path)
+        r = score(preds, refs, questions, ["q1", "q2", "q3", "q2"], judge, **kw)
         assert len(stub.requests) == 3  # the rule-correct "Yes" was not sent
         sent = [req["body"]["messages"][0]["content"] for req in stub.requests]
         assert any(s.startswith("For question: What is in the top subfigure?\nCompare the following answers:")
@@ -82,8 +83,7 @@ def test_judge_only_for_mismatches_with_the_paper_prompts_and_cache(tmp_path):
         assert r["per_augmentation"]["original"]["accuracy"] == 1.0
         assert r["per_subset"]["real_world"]["accuracy"] == 0.0
         assert r["judge_usage"]["requests"] == 3
-        again = score(preds, refs, questions, ["q1", "q2", "q3", "q2"], judge_base_url=stub.base_url,
-                      judge_api_key="sk-x", **kw)
+        again = score(preds, refs, questions, ["q1", "q2", "q3", "q2"], judge, **kw)
         assert len(stub.requests) == 3 and again["judge_usage"]["cache_hits"] == 3
         assert again["accuracy"] == r["accuracy"]
 
@@ -93,8 +93,8 @@ def test_judge_failures_are_unjudged_not_wrong(tmp_path):
     refs = ["umbrella", "car", "yes"]
     with StubServer(reply=judge_reply) as stub:
         stub.script.extend([("429", 0)] * 20)  # every judge request is rate limited, through all retries
-        r = score(preds, refs, ["q"] * 3, ["q2", "q2", "q1"], judge="openai:j", judge_base_url=stub.base_url,
-                  judge_api_key="sk-x", cache_dir=tmp_path, judge_timeout=5)
+        r = score(preds, refs, ["q"] * 3, ["q2", "q2", "q1"],
+                  judge=Judge.from_spec("openai:j", base_url=stub.base_url, api_key="sk-x", cache=tmp_path, timeout=5))
     assert r["unjudged"] == 2 and r["judged"] == 0 and r["scored"] == 1
     # incomplete: no single accuracy; the unjudged rows bound it (counted wrong, then right)
     assert r["complete"] is False and r["unscored"] == 2 and "accuracy" not in r

@@ -6,7 +6,8 @@ import argparse
 import functools
 from pathlib import Path
 
-from dicobench.kit.cli.commands import add_dataset_argument, http_url
+from dicobench.kit.cli.commands import add_dataset_argument
+from dicobench.kit.cli.scoring import add_judge_arguments, judge_from_args
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 
 
@@ -20,7 +21,7 @@ def make_human_register(spec: BenchmarkSpec, module: str, judge: bool = False):
 
         human = importlib.import_module(module)
         models = model_lines(args.scores)
-        extra = {"judge": args.judge, "judge_base_url": args.judge_base_url, "judge_api_key": args.judge_api_key} if judge else {}
+        extra = {"judge": judge_from_args(args)} if judge else {}
         pooled = pool(spec, args.dir, functools.partial(human.score_lines, n_boot=args.n_boot, **extra))
         text, files = write_report(pooled, human.SERIES, models, args.out or Path(args.dir) / STUDY_DIR / "report",
                                    human.TITLE)
@@ -36,9 +37,7 @@ def make_human_register(spec: BenchmarkSpec, module: str, judge: bool = False):
         p.add_argument("--out", type=Path, default=None, help=f"output folder (default DIR/{STUDY_DIR}/report)")
         p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
         if judge:
-            p.add_argument("--judge", help="openai:<model>: judge free-text answers the rules cannot decide")
-            p.add_argument("--judge-base-url", type=http_url, help="OpenAI-compatible endpoint of the judge")
-            p.add_argument("--judge-api-key", help="its API key (prefer OPENAI_API_KEY)")
+            add_judge_arguments(p, "judge free-text answers the rules cannot decide")
         p.set_defaults(func=handle)
 
     return register

@@ -9,7 +9,6 @@ the upper bound's high end. Complete results keep a single `accuracy`.
 
 from __future__ import annotations
 
-import sys
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -95,13 +94,5 @@ def headline(result: Mapping) -> str | None:
 
 
 def resume_message(result: Mapping, reasons: str, how: str) -> str:
-    """The one line a command prints on stderr before exiting with INCOMPLETE_STATUS."""
+    """The one line a command prints on stderr before exiting with INCOMPLETE_STATUS (after `PROG: `)."""
     return f"incomplete: {result['unscored']} rows unscored ({reasons}); {how}"
-
-
-def exit_status(result: Mapping, reasons: str, how: str, prog: str) -> int:
-    """0 for a complete result; else the one-line message on stderr and INCOMPLETE_STATUS."""
-    if result.get("complete", True):
-        return 0
-    print(f"{prog}: {resume_message(result, reasons, how)}", file=sys.stderr)
-    return INCOMPLETE_STATUS

@@ -4,8 +4,9 @@
 with one `write` call on an append-only file, so an interrupted run loses nothing and leaves
 at most one cut-off last line, which the next run drops. A rerun with the same `out` keeps the
 answered rows, asks only the missing or failed ones (an API error is not an answer) and scores
-through the benchmark's own `score` subcommand, whose scores.json is the result; while rows keep
-failing it is incomplete (bounds, dicobench.kit.eval.completeness). `OUT/run.json` records the settings that
+them with the benchmark's `score` (its `score_predictions`: a Report, dicobench.kit.eval.report),
+written to `OUT/scores.json` and charts as `score --out` writes them; while rows keep failing it
+is incomplete (bounds, dicobench.kit.eval.completeness). `OUT/run.json` records the settings that
 shape answers, and how they were made (dicobench.kit.eval.provenance); a rerun with other settings is
 refused rather than mixing two runs in one file. No API key is written.
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import os
 import shutil
@@ -32,6 +32,7 @@ from tqdm.auto import tqdm
 from dicobench.kit.eval import provenance
 from dicobench.kit.cli.commands import http_url, output_folder
 from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
+from dicobench.kit.eval.report import Report, write_report, wrote
 from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.errors import ModelError, UserError
 from dicobench.kit.io.lazy_images import open_image
@@ -40,21 +41,22 @@ from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
-SCORES = "scores.json"
 PROVENANCE = "provenance"  # the part of run.json that says how, not what: left out of the settings check
 
 
 @dataclass(frozen=True)
 class Benchmark:
-    """What an evaluation needs from a benchmark: how to prompt and parse a row, how to score."""
+    """What an evaluation needs from a benchmark: how to prompt and parse a row, how to score.
+
+    `score(predictions, dataset, *, config, split, name, limit)` is the benchmark's
+    `score_predictions` with its settings (view, judge) bound: the Report of a predictions file."""
 
     name: str
     prompt: Callable[[dict], Prompt]  # a dataset row -> interleaved parts (views and modes applied)
     parse: Callable[[dict, str], str | None]  # row, response -> the answer read from it, or None
     task_column: str  # the column reported as `task` in predictions
-    score_register: Callable[[argparse._SubParsersAction], None]  # the benchmark's `score` subcommand
+    score: Callable[..., Report]  # a predictions file -> its Report (see above)
     configs: Sequence[str] = ()  # the dataset configs it has (checked before anything loads)
-    score_args: Sequence[str] = ()  # extra arguments for it
     settings: dict | None = None  # benchmark options that shape answers (mode, view), for run.json
     local_max_new_tokens: int = 64  # generation cap for local models when none is given
     prompt_template: str = ""  # the prompt's text template, whose hash run.json and scores.json record
@@ -138,10 +140,13 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         if todo:  # failed rows stay unscored: the scores are incomplete (dicobench.kit.eval.completeness)
             with as_runner(model, **options) as runner:
                 ask(rows, todo, path, benchmark, runner, progress=progress, raise_on_error=raise_on_error)
-        scored = (split, ["--limit", str(limit)]) if allow_partial and limit else (selection, [])
-        result, hint = _score(benchmark, path, dataset, config, scored, folder, label, say)
-        if hint:  # the score command's own advice fits a folder one can rerun in, not a temporary one
-            print(hint if out is not None else _without_folder(benchmark.name, result, path), file=sys.stderr)
+        scored = (split, limit) if allow_partial and limit else (selection, None)
+        report = benchmark.score(path, str(dataset), config=config, split=scored[0], name=label, limit=scored[1])
+        say(f"{report.table}\n{wrote(write_report(report, folder))}")
+        result = report.to_dict()
+        if not report.complete:  # the score command's advice fits a folder one can rerun in, not a temporary one
+            print(f"{benchmark.name}: {report.completeness.message(result)}" if out is not None else
+                  _without_folder(benchmark.name, result, path), file=sys.stderr)
         return result
 
 
@@ -165,24 +170,6 @@ def _removed_unless_answered(folder: Path | None) -> Iterator[None]:
         if answers is not None and not (answers.exists() and answers.stat().st_size):
             shutil.rmtree(folder, ignore_errors=True)
         raise
-
-
-def _score(benchmark: Benchmark, path: Path, dataset: str, config: str, scored: tuple[str, list[str]], out: Path,
-           label: str, say: Callable[[str], None]) -> tuple[dict, str]:
-    """The benchmark's `score` subcommand on the predictions: the scores.json it writes, and the
-    line it printed on stderr (an incomplete result's advice; "" for a complete one)."""
-    split, partial = scored
-    parser = argparse.ArgumentParser(prog=f"{benchmark.name} score")
-    benchmark.score_register(parser.add_subparsers(dest="command", required=True))
-    extra = [a.format(name=label) for a in benchmark.score_args]
-    args = parser.parse_args(["score", str(path), "--dataset", str(dataset), "--config", config,
-                              "--split", split, "--out", str(out), *partial, *extra])
-    printed, warned = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(warned):
-        args.func(args)
-    if printed.getvalue():
-        say(printed.getvalue().rstrip("\n"))
-    return json.loads((out / SCORES).read_text()), warned.getvalue().rstrip("\n")
 
 
 def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-#: the reasons and the remedy an unfinished session's score prints (see completeness.exit_status)
+#: the reasons and the remedy an unfinished session's score prints (see dicobench.kit.eval.report.Completeness)
 UNFINISHED = ("items of the declared sample not answered yet",
               "rerun the same study command to finish the session, then score it again")
 

@@ -311,30 +311,6 @@ class Spec:
     charts: Callable[[Table, Mapping[str, Mapping[str, list[Mapping]]], list[Column], Path], list[Path]]
 
 
-def register(subparsers, spec: Spec) -> None:
-    p = subparsers.add_parser(
-        "leaderboard",
-        help="a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts",
-        description="Read the scores.json of each RESULT (an eval/score output folder or the file), all of the "
-                    "same rows, and write OUT/leaderboard.md, .csv and .tex (a row per model, runs of one --name "
-                    "as mean ± std) and the charts. Scores of different rows are refused (runs of an ablation view "
-                    "and study results need only the same dataset, config and split).",
-    )
-    p.add_argument("results", nargs="+", type=Path, help="result folders or scores.json files")
-    p.add_argument("--out", type=Path, required=True, help="output folder")
-    p.add_argument("--human", nargs="+", type=Path, default=[],
-                   help="scores of study sessions (`score` of the answers `study` writes): a Human row per time "
-                        "limit, each participant's session one run of it")
-    p.set_defaults(func=lambda args: run(args, spec))
-
-
-def run(args, spec: Spec) -> int:
-    table, written = make(spec, args.results, args.out, args.human)
-    print(markdown(table))
-    print(f"wrote {', '.join(str(p.name) for p in written)} in {args.out}")
-    return 0
-
-
 def make(spec: Spec, results: Sequence[str | Path], out: str | Path,
          human: Sequence[str | Path] = ()) -> tuple[Table, list[Path]]:
     """The leaderboard of `results` (result folders or scores.json files) and its charts, written to
