@@ -3,19 +3,19 @@
 from pathlib import Path
 
 from dicobench.kit import __version__
-from dicobench.kit.lazy import lazy_attributes
-from multipanelvqa.build import build  # eager: the submodule `multipanelvqa.build` would otherwise shadow the function
+from dicobench.kit.lazy import lazy_package
 
 # evaluate.load(METRIC) from any directory: the folder dicobench.kit.release.metric_modules ships
 METRIC = str(Path(__file__).parent.parent / "dicobench" / "kit" / "release" / "evaluate_modules" / "multipanelvqa_accuracy")
 
-# The rest of the API loads on first use (see dicobench/__init__.py).
-_LAZY = {"evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompting", "score": "multipanelvqa.scoring"}
+# The API loads on first use (see dicobench/__init__.py).
+_LAZY = {"build": "multipanelvqa.build", "evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompting",
+         "score": "multipanelvqa.scoring"}
 
 __all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
 
 
-__getattr__ = lazy_attributes(__name__, _LAZY)
+lazy_package(__name__, _LAZY)
 
 
 def leaderboard(results, out, *, human=()):
