@@ -54,15 +54,9 @@ BENCHMARK = Benchmark(
         _own("import", "add a real_world config from a folder of multipanel images and a JSONL of questions",
              module="import_images"),
         _own("score", "score a predictions file against a MultipanelVQA dataset"),
-        shared("push"),
-        shared("info"),
-        shared("publish-metric"),
-        shared("preview"),
-        shared("review"),
-        shared("study"),
-        shared("human"),
+        *shared("push", "info", "publish-metric", "preview", "review", "study", "human"),
         _own("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts"),
-        shared("export"),
-        shared("import", name="import-results"),  # `import` adds real-world images
+        *shared("export"),
+        *shared("import", name="import-results"),  # `import` adds real-world images
     ),
 )

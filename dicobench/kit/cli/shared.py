@@ -1,8 +1,8 @@
 """The subcommands every benchmark shares, each made from the benchmark's definition
 (`dicobench.kit.benchmark.Benchmark`) and its listing there (`Command`: MultipanelVQA lists
-`import` as `import-results`, its `import` adding real-world images). A definition lists one as
-`shared("push")`: its one-line help is here (what the top-level `--help` prints without importing
-the command), its options in the module the factory imports when the command runs."""
+`import` as `import-results`, its `import` adding real-world images). A definition lists them as
+`*shared("push", "info")`: their one-line help is here (what the top-level `--help` prints
+without importing them), their options in the modules the factories import when they run."""
 
 from __future__ import annotations
 
@@ -27,9 +27,12 @@ HELP = {
 }
 
 
-def shared(command: str, name: str | None = None) -> Command:
-    """The shared subcommand `command`, listed as `name` (default: the same)."""
-    return Command(name or command, HELP[command], Ref(f"{__name__}:{command.replace('-', '_')}_command"), shared=True)
+def shared(*commands: str, name: str | None = None) -> tuple[Command, ...]:
+    """The shared subcommands `commands`, in that order; `name` lists a single one under another name."""
+    if name is not None and len(commands) != 1:
+        raise ValueError(f"name={name!r} renames one subcommand, not {len(commands)}")
+    return tuple(Command(name or c, HELP[c], Ref(f"{__name__}:{c.replace('-', '_')}_command"), shared=True)
+                 for c in commands)
 
 
 def push_command(benchmark: Benchmark, command: Command) -> Registrar:
