@@ -3,20 +3,14 @@ each module imported only when its command runs."""
 
 from __future__ import annotations
 
+import functools
 import sys
 
-from dicobench.benchmark import BENCHMARK
 from dicobench.kit.cli.commands import benchmark_parser, run_benchmark
+from dicobench.benchmark import BENCHMARK
 
-
-def parser():
-    """The `dicobench` parser with every subcommand (the docs' CLI reference is generated from it)."""
-    return benchmark_parser(BENCHMARK)
-
-
-def main(argv=None) -> int:
-    return run_benchmark(BENCHMARK, argv)
-
+parser = functools.partial(benchmark_parser, BENCHMARK)  # every subcommand: the docs' CLI reference reads it
+main = functools.partial(run_benchmark, BENCHMARK)  # main(argv=None) -> exit status
 
 if __name__ == "__main__":
     sys.exit(main())
