@@ -157,3 +157,20 @@ def test_the_card_and_the_review_views_do_not_import_each_other(package):
     code = f"import sys, {package}.people; print('{package}.card' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == "False"
+
+
+def test_a_shared_subcommand_is_found_under_the_name_its_benchmark_lists():
+    from dicobench.kit.cli.shared import listed_name
+
+    assert listed_name(DICOBENCH, "import") == "import" and listed_name(MULTIPANELVQA, "import") == "import-results"
+    assert listed_name(MULTIPANELVQA, "push") == "push"
+
+
+def test_the_export_hint_names_the_import_command_of_its_benchmark(tmp_path, capsys):
+    from multipanelvqa.cli.main import main
+    from tests.kit.test_eval_cli import write_multipanel
+
+    root = tmp_path / "mpv"
+    write_multipanel(root)
+    assert main(["export", "lmms-eval", "--dataset", str(root), "--out", str(tmp_path / "tasks")]) == 0
+    assert "\nthen: multipanelvqa import-results lmms-eval " in capsys.readouterr().out

@@ -35,6 +35,12 @@ def shared(*commands: str, name: str | None = None) -> tuple[Command, ...]:
                  for c in commands)
 
 
+def listed_name(benchmark: Benchmark, command: str) -> str:
+    """The name `benchmark` lists the shared subcommand `command` under (what a hint should name)."""
+    [ref] = shared(command)
+    return next(c.name for c in benchmark.commands if c.registrar == ref.registrar)
+
+
 def push_command(benchmark: Benchmark, command: Command) -> Registrar:
     from dicobench.kit.cli import push
 

@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from dicobench.kit.benchmark import Benchmark
+from dicobench.kit.cli.shared import listed_name
 from dicobench.kit.eval.harnesses import lmms_eval
 from dicobench.kit.eval.harnesses import vlmevalkit
 
@@ -56,9 +57,10 @@ def _export_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
     names = benchmark.harnesses
     tasks = lmms_eval.export_tasks(args.dataset, args.out, group=benchmark.name, module=names.lmms_eval_module,
                                    split=args.split, max_new_tokens=args.max_new_tokens, dataset_path=args.dataset_path)
+    import_command = f"{benchmark.name} {listed_name(benchmark, 'import')}"  # multipanelvqa's is import-results
     print(f"wrote {len(tasks)} tasks ({', '.join(tasks)}) and group {benchmark.name} to {args.out}; run:\n"
           f"  lmms-eval --include_path {args.out} --tasks {benchmark.name} --model ... --log_samples "
-          f"--output_path RESULTS\nthen: {benchmark.name} import lmms-eval RESULTS/.../*_samples_*.jsonl "
+          f"--output_path RESULTS\nthen: {import_command} lmms-eval RESULTS/.../*_samples_*.jsonl "
           f"--dataset {args.dataset} --out predictions.jsonl\n"
           f"(a run with --limit N answers N rows per task: score it with --allow-partial)")
     return 0
