@@ -78,6 +78,11 @@ class Harnesses:
     max_new_tokens: int = 64
 
     @property
+    def inspect_name(self) -> str:
+        """What `inspect eval` calls the task: the distribution's entry point (`dicobench`), then its name."""
+        return "dicobench/" + self.inspect_task.path.rpartition(":")[2]
+
+    @property
     def flavour(self) -> Flavour:
         return importlib.import_module(self.vlmevalkit_module).VLMEVALKIT
 

@@ -65,6 +65,9 @@ def test_every_field_the_shared_layer_reads_is_there(bench: Benchmark):
 def test_the_inspect_task_is_the_benchmarks(bench: Benchmark):
     pytest.importorskip("inspect_ai")
     assert bench.harnesses.inspect_task.load().__name__ == bench.name
+    assert bench.harnesses.inspect_name == f"dicobench/{bench.name}"  # as tests/kit/test_inspect.py runs them
+    export = subcommands(benchmark_parser(bench))["export"]
+    assert f"inspect eval dicobench/{bench.name} -T dataset=DIR" in " ".join(export.format_help().split())
 
 
 @BENCHMARKS

@@ -20,7 +20,7 @@ def make_export_register(benchmark: Benchmark):
         p = subparsers.add_parser("export", help="write task files for lmms-eval or VLMEvalKit",
                                   description="Write what another evaluation harness needs to run this benchmark "
                                   "with this project's prompt and scoring. (Inspect needs no export: "
-                                  "inspect eval dicobench/dicobench -T dataset=DIR.)")
+                                  f"inspect eval {names.inspect_name} -T dataset=DIR.)")
         harness = p.add_subparsers(dest="harness", required=True)
         q = harness.add_parser("lmms-eval", help="a task folder for lmms-eval --include_path",
                                description=f"One task per config ({benchmark.name}_<config>) and a group "
