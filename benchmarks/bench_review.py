@@ -32,7 +32,7 @@ def main() -> None:
     args = ap.parse_args()
     from dicobench.kit.people.webapp.launch import review
     from dicobench import build
-    from dicobench.people import SPEC
+    from dicobench.benchmark import BENCHMARK
 
     with tempfile.TemporaryDirectory() as tmp:
         root = args.dir
@@ -42,7 +42,7 @@ def main() -> None:
             build(root, per_task=args.per_task, num_proc=args.num_proc, progress=True)
             print(f"built {root} in {time.perf_counter() - t:.0f} s")
         t = time.perf_counter()
-        server = review(SPEC, root, port=0, background=True, announce=lambda line: None)
+        server = review(BENCHMARK.people, root, port=0, background=True, announce=lambda line: None)
         startup = time.perf_counter() - t
         try:
             ids = [r["id"] for r in json.loads(fetch(server.url + "api/rows"))["rows"]]

@@ -28,11 +28,11 @@ from dicobench.kit.photos.annotate import AnnotateOptions
 from dicobench.kit.photos.sources import SizePolicy, require_opencv
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges
-from dicobench.card import MANIFEST_DIR, write_card
+from dicobench.card import write_card
 from dicobench.generate import BuildOptions, photo_source, shard_rows
 from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.tasks.registry import get_task, tasks_from
-from dicobench.schema import SOURCE_SEPARATOR, TASKS, features
+from dicobench.schema import MANIFEST_DIR, SOURCE_SEPARATOR, TASKS, features
 
 PHOTO_KINDS = ("folder", "vstar", "hf", "coco")
 MAX_PER_TASK = 1_000_000  # rows per task a build plans (see generation_options)

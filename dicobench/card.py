@@ -18,9 +18,9 @@ from dicobench.kit.scene.camera import CameraBounds
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
 from dicobench.checks import Reason
-from dicobench.schema import LETTERS, TASKS, features, track_of
+from dicobench.people import CRITERIA
+from dicobench.schema import LETTERS, MANIFEST_DIR, TASKS, features, track_of
 
-MANIFEST_DIR = ".dicobench"
 PRETTY_NAME = "DiCoBench (generated)"
 COLUMNS = {
     "id": "unique row id, stable for a seed",
@@ -360,8 +360,6 @@ def write_card(out: Location) -> Location:
         tags=["multi-image", "fine-grained-perception", "synthetic", "high-resolution"],
     )
     sections = card_sections(out, manifests, stats, licence)
-    from dicobench.people import CRITERIA  # deferred: it imports this module
-
     review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA],
                             "dicobench review")
     if review:

@@ -1,10 +1,10 @@
-"""DiCoBench as the review and study pages see it (`dicobench.kit.people.webapp`)."""
+"""DiCoBench as the review and study pages see it (`dicobench.kit.people.webapp`): the views of a
+row and the review criteria, which the card's review section also counts (the definition,
+`dicobench.benchmark`, hands them to the pages)."""
 
 from __future__ import annotations
 
-from dicobench.kit.people.webapp.spec import BenchmarkSpec
-from dicobench.card import MANIFEST_DIR
-from dicobench.schema import LETTERS, TASKS, features
+from dicobench.schema import LETTERS
 
 # The paper's four review criteria (DiCoBench, 3.2.3).
 CRITERIA = (
@@ -33,18 +33,3 @@ def review_view(row: dict) -> dict:
 def study_view(row: dict) -> dict:
     """The question and its options only: no id, task, cue, source or answer."""
     return {"question": row["question"], "options": [{"letter": l, "text": t} for l, t in zip(LETTERS, row["options"])]}
-
-
-SPEC = BenchmarkSpec(
-    name="dicobench",
-    manifest_dir=MANIFEST_DIR,
-    configs=TASKS,
-    image_columns=("image_a", "image_b"),
-    image_labels=("Image 1", "Image 2"),
-    group_column="task",
-    criteria=CRITERIA,
-    review_view=review_view,
-    study_view=study_view,
-    columns=tuple(features()),
-    study_group="task",
-)

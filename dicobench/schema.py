@@ -19,6 +19,7 @@ COMMONALITY_TASKS = tuple(t.name for t in TASK_REGISTRY if t.track.name == "comm
 TASKS = tuple(t.name for t in TASK_REGISTRY)
 CONFIGS = TASKS + ("all",)
 LETTERS = ("A", "B", "C", "D", "E")
+MANIFEST_DIR = ".dicobench"  # a build's manifests, inside it
 SOURCE_SEPARATOR = "|"  # a `source` naming several photos (photo commonality rows) joins their ids
 
 QUESTIONS = {t.name: t.question for t in _TRACKS}

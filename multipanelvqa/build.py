@@ -28,14 +28,14 @@ from dicobench.kit.io.shards import Location, child, location, read_column, shar
 
 from multipanelvqa.sources.adapters import ADAPTERS, load_sets
 from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve
-from multipanelvqa.card import MANIFEST_DIR, manifest_name, write_card
+from multipanelvqa.card import manifest_name, write_card
 from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
 from multipanelvqa.composite.positions import describable
 from multipanelvqa.questions.llm import QuestionSource, generated_questions
 from multipanelvqa.questions.common import balanced_schedule
 from multipanelvqa.review_rebuild import redo_count
-from multipanelvqa.schema import CHOICE_LETTERS, QUESTION_TYPES, features
+from multipanelvqa.schema import CHOICE_LETTERS, MANIFEST_DIR, QUESTION_TYPES, features
 from multipanelvqa.sources.image_sets import PROCEDURAL
 from multipanelvqa.sources.procedural import procedural_set
 

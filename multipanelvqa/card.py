@@ -14,9 +14,9 @@ from dicobench.kit.people.review_report import review_section
 from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
 
 from multipanelvqa.generate import set_range
-from multipanelvqa.schema import CANVAS, CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
+from multipanelvqa.people import CRITERIA
+from multipanelvqa.schema import CANVAS, CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, MANIFEST_DIR, QUESTION_TYPES, features
 
-MANIFEST_DIR = ".multipanelvqa"
 PRETTY_NAME = "MultipanelVQA (generated)"
 SOURCE_LICENCES = {"procedural_edit": GLYPHS, "procedural_scene": GLYPHS, "magicbrush": COCO, "vqav2": COCO}
 SOURCE_DATASETS = {"magicbrush": "extended|osunlp/MagicBrush", "vqav2": "extended|HuggingFaceM4/VQAv2"}
@@ -244,8 +244,6 @@ def write_card(out: Location) -> Location:
         tags=["multipanel", "layout", "synthetic"],
     )
     sections = card_sections(out, synthetic, real, splits, licence)
-    from multipanelvqa.people import CRITERIA  # deferred: it imports this module
-
     review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG}, "config",
                             [k for k, _ in CRITERIA], "multipanelvqa review")
     if review:

@@ -1,10 +1,10 @@
-"""MultipanelVQA as the review and study pages see it (`dicobench.kit.people.webapp`)."""
+"""MultipanelVQA as the review and study pages see it (`dicobench.kit.people.webapp`): the views of
+a row and the review criteria, which the card's review section also counts (the definition,
+`multipanelvqa.benchmark`, hands them to the pages)."""
 
 from __future__ import annotations
 
-from dicobench.kit.people.webapp.spec import BenchmarkSpec
-from multipanelvqa.card import MANIFEST_DIR
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, features
+from multipanelvqa.schema import CHOICE_LETTERS
 
 # What the paper's people checked of every question (MultipanelVQA, 3.2 and A.3).
 CRITERIA = (
@@ -39,18 +39,3 @@ def review_view(row: dict) -> dict:
 def study_view(row: dict) -> dict:
     """The question, and Q3's choices: free text for Q1 and Q2; no subfigures, source or answer."""
     return {"question": row["question"], "options": _choices(row)}
-
-
-SPEC = BenchmarkSpec(
-    name="multipanelvqa",
-    manifest_dir=MANIFEST_DIR,
-    configs=tuple(c for c in CONFIGS if c != "all"),
-    image_columns=("image",),
-    image_labels=("Multipanel image",),
-    group_column="augmentation",
-    criteria=CRITERIA,
-    review_view=review_view,
-    study_view=study_view,
-    columns=tuple(features()),
-    study_group="question_type",
-)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-import datasets
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import datasets  # type hints only: `datasets` (and pandas) load when first used
 
 AUGMENTATIONS = (
     "low_similarity",
@@ -20,9 +23,12 @@ SUBSETS = ("synthetic", "real_world")
 SOURCES = ("procedural_edit", "procedural_scene", "magicbrush", "vqav2", "imported")
 CHOICE_LETTERS = ("a", "b", "c", "d")
 CANVAS = 1000
+MANIFEST_DIR = ".multipanelvqa"  # a build's manifests, inside it
 
 
 def features() -> datasets.Features:
+    import datasets  # deferred: `multipanelvqa --help` should not load datasets and pandas
+
     return datasets.Features(
         {
             "id": datasets.Value("string"),

@@ -1,1 +1,2 @@
-"""DiCoBench as the evaluation harnesses load it: Inspect tasks, lmms-eval callbacks, VLMEvalKit columns."""
+"""DiCoBench as the evaluation harnesses load it: Inspect tasks (the distribution's entry point),
+lmms-eval callbacks, VLMEvalKit columns."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 
 
 def lazy_attributes(package: str, table: dict[str, str]):
@@ -19,3 +20,23 @@ def lazy_attributes(package: str, table: dict[str, str]):
         return value
 
     return __getattr__
+
+
+class _LazyPackage(types.ModuleType):
+    """A package module whose lazy table may name a function after a submodule of the same name
+    (`dicobench.build`, the function, lives in the module `dicobench.build`): the import system
+    binds every submodule it loads on its package, which would replace that function by the module."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if isinstance(value, types.ModuleType) and value.__name__ == f"{self.__name__}.{name}" and name in self._LAZY:
+            return  # `__getattr__` gives the function on first use instead
+        super().__setattr__(name, value)
+
+
+def lazy_package(package: str, table: dict[str, str]) -> None:
+    """Make `package` (a package's `__init__` calls this with its `__name__`) load `table`'s
+    attributes on first use, a function keeping its name over a submodule named like it."""
+    module = sys.modules[package]
+    module._LAZY = table
+    module.__getattr__ = lazy_attributes(package, table)
+    module.__class__ = _LazyPackage

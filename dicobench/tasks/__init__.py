@@ -8,12 +8,13 @@ really share, used to check every row."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: the registry (and `dicobench --help`) load this package without numpy
+    import numpy as np
 
-from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.editors.scene import SceneEdit
+    from dicobench.kit.scene.model import PlacedObject, Scene
+    from dicobench.editors.scene import SceneEdit
 
 NUM_EDITS = 4
 

@@ -1,1 +1,1 @@
-"""MultipanelVQA as the evaluation harnesses load it: lmms-eval callbacks, VLMEvalKit columns."""
+"""MultipanelVQA as the evaluation harnesses load it: its Inspect task, lmms-eval callbacks, VLMEvalKit columns."""

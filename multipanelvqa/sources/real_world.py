@@ -18,8 +18,8 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.io.imageio import decode
 from dicobench.kit.io.shards import ShardWriter, shard_name, write_json_atomic
 
-from multipanelvqa.card import MANIFEST_DIR, write_card
-from multipanelvqa.schema import CHOICE_LETTERS, QUESTION_TYPES, features
+from multipanelvqa.card import write_card
+from multipanelvqa.schema import CHOICE_LETTERS, MANIFEST_DIR, QUESTION_TYPES, features
 
 CONFIG = "real_world"
 QUESTIONS_FILE = "questions.jsonl"

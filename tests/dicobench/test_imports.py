@@ -22,3 +22,15 @@ def test_the_lazy_api_still_loads_on_use():
     out = subprocess.run([sys.executable, "-c", "import dicobench, os; print(os.path.isdir(dicobench.METRIC))"],
                          check=True, capture_output=True, text=True).stdout
     assert out.strip() == "True"
+
+
+def test_build_stays_the_function_once_its_submodule_is_imported():
+    """`build` loads on first use too; importing the submodule of the same name first (as the
+    command line does) must not leave the module where the function is expected."""
+    code = ("import inspect, dicobench, multipanelvqa\n"
+            "from dicobench.build import Options\nfrom multipanelvqa.build import SOURCES\n"
+            "from dicobench import build\nimport multipanelvqa\n"
+            "print(inspect.isfunction(build), inspect.isfunction(multipanelvqa.build), "
+            "dicobench.build.__module__, multipanelvqa.build.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.split() == ["True", "True", "dicobench.build", "multipanelvqa.build"]

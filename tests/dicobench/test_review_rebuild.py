@@ -13,7 +13,9 @@ import pyarrow.parquet as pq
 
 from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
 from dicobench.build import build
-from dicobench.people import SPEC
+from dicobench.benchmark import BENCHMARK
+
+SPEC = BENCHMARK.people
 
 OPTIONS = dict(per_task=4, seed=3, tasks="attribute,instance", rows_per_shard=2)
 
@@ -85,7 +87,8 @@ def test_rebuild_regenerates_rejected_rows_only(tmp_path):
 
 def test_multipanelvqa_rebuild_redraws_a_rejected_image_in_every_config(tmp_path):
     from multipanelvqa.build import build as mpv_build
-    from multipanelvqa.people import SPEC as MPV
+    from multipanelvqa.benchmark import BENCHMARK
+    MPV = BENCHMARK.people
 
     options = dict(layouts="6,7,8", sources="procedural_edit", configs="original,captions", images_per_shard=2,
                    num_proc=1, progress=False)

@@ -17,7 +17,9 @@ import pytest
 from PIL import Image
 
 from browser import chromium, wait_for
-from dicobench.people import SPEC
+from dicobench.benchmark import BENCHMARK
+
+SPEC = BENCHMARK.people
 
 pytest.importorskip("starlette")
 

@@ -13,10 +13,13 @@ from PIL import Image
 import multipanelvqa.schema as mp_schema
 from dicobench.kit.cli.commands import run
 from dicobench.kit.report.preview import BOX_COLOUR, write_preview
-from dicobench.cli.main import PREVIEW as DICOBENCH
-from multipanelvqa.cli.main import PREVIEW as MULTIPANELVQA
+from dicobench.benchmark import BENCHMARK as DICOBENCH_BENCHMARK
+from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA_BENCHMARK
 from dicobench.kit.cli.preview import make_register
 from dicobench.schema import features as dico_features
+
+DICOBENCH = DICOBENCH_BENCHMARK.drawer()
+MULTIPANELVQA = MULTIPANELVQA_BENCHMARK.drawer()
 
 THUMB = 64  # fixture images are 128x96, so tiles are 64x48 at scale 0.5
 CUE = [40, 20, 40, 30]  # on image_b of row 0: tile pixels x 20..39, y 10..24

@@ -19,7 +19,9 @@ import pytest
 
 from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision, read_log, rejected_rows
 from dicobench.kit.io.rowstore import RowStore
-from dicobench.people import SPEC
+from dicobench.benchmark import BENCHMARK
+
+SPEC = BENCHMARK.people
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")

@@ -11,9 +11,12 @@ import pytest
 
 from dicobench.kit.people.decisions import decisions_path
 from dicobench.kit.people.webapp.server import MAX_BODY
-from dicobench.people import SPEC as DICOBENCH
+from dicobench.benchmark import BENCHMARK as DICOBENCH_BENCHMARK
 from multipanelvqa.build import build as build_multipanelvqa
-from multipanelvqa.people import SPEC as MULTIPANELVQA
+from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA_BENCHMARK
+
+DICOBENCH = DICOBENCH_BENCHMARK.people
+MULTIPANELVQA = MULTIPANELVQA_BENCHMARK.people
 
 pytest.importorskip("starlette")
 

@@ -16,8 +16,10 @@ import pytest
 from dicobench.kit.io.rowstore import RowStore
 from dicobench.kit.people.webapp.study import participant_order, sample
 from browser import chromium, keep_image, save_screenshot, wait_for
-from dicobench.people import SPEC
+from dicobench.benchmark import BENCHMARK
 from dicobench.schema import TASKS
+
+SPEC = BENCHMARK.people
 
 pytest.importorskip("starlette")
 

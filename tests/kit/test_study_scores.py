@@ -14,8 +14,10 @@ import pytest
 from dicobench.kit.cli.commands import run
 from dicobench.kit.io.rowstore import RowStore
 from dicobench.cli.main import main as dicobench
-from dicobench.people import SPEC
+from dicobench.benchmark import BENCHMARK
 from dicobench.schema import TASKS
+
+SPEC = BENCHMARK.people
 
 pytest.importorskip("starlette")
 
@@ -161,8 +163,9 @@ def test_a_session_is_scored_on_its_declared_sample_and_ranked_per_time_limit(be
 
 def test_multipanelvqa_session_free_text_scored_by_the_rules(tmp_path):
     from multipanelvqa.build import build
-    from multipanelvqa.people import SPEC as MPV
+    from multipanelvqa.benchmark import BENCHMARK
     from multipanelvqa.cli.score import register as register_multipanel
+    MPV = BENCHMARK.people
 
     bench = tmp_path / "mpv"
     build(bench, layouts="6,7,8", sources="procedural_edit", configs="original", images_per_shard=2, num_proc=1,

@@ -14,7 +14,9 @@ import pytest
 
 from dicobench.kit.people.decisions import decisions_path, read_log
 from multipanelvqa.build import build
-from multipanelvqa.people import SPEC
+from multipanelvqa.benchmark import BENCHMARK
+
+SPEC = BENCHMARK.people
 
 pytest.importorskip("starlette")
 

@@ -6,11 +6,14 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Callable, Iterable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, NoReturn, Sequence
 
 from dicobench.kit import __version__
 from dicobench.kit.errors import UserError, first_line
 from dicobench.kit.eval.endpoint import check_endpoint
+
+if TYPE_CHECKING:
+    from dicobench.kit.benchmark import Benchmark, Command
 
 Registrar = Callable[[argparse._SubParsersAction], None]
 
@@ -115,6 +118,37 @@ def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequ
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
         return 130
+
+
+def benchmark_parser(benchmark: Benchmark) -> argparse.ArgumentParser:
+    """The command of `benchmark` with every subcommand's options (the docs' CLI reference is
+    generated from it; running the command builds only the one it runs)."""
+    return build_parser(benchmark.name, benchmark.description, [_registrar(benchmark, c) for c in benchmark.commands])
+
+
+def run_benchmark(benchmark: Benchmark, argv: Sequence[str] | None = None) -> int:
+    """`run` over the subcommands `benchmark` lists, importing only the module of the one the
+    command line names: the others are listed by name and help, so `--help` and `--version` load
+    none of them (scoring's matplotlib, pandas and datasets among them)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # the top-level parser has no option that takes a value: its first other argument is the subcommand
+    chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    registrars = [_registrar(benchmark, c) if c.name == chosen else _listing(benchmark, c) for c in benchmark.commands]
+    return run(benchmark.name, benchmark.description, registrars, argv)
+
+
+def _registrar(benchmark: Benchmark, command: Command) -> Registrar:
+    target = command.registrar.load()
+    return target(benchmark, command) if command.shared else target
+
+
+def _listing(benchmark: Benchmark, command: Command) -> Registrar:
+    """A subcommand's name and help line only, as the top-level parser lists it."""
+
+    def register(subparsers: argparse._SubParsersAction) -> None:
+        subparsers.add_parser(command.name, help=command.help.format(benchmark=benchmark), add_help=False)
+
+    return register
 
 
 def _fail(prog: str, message: str) -> int:

@@ -1,7 +1,8 @@
 """Contact sheets: a look at the first rows of a built benchmark, with the regions that matter boxed.
 
-The drawing is generic (`contact_sheet` takes (images, boxes, caption) items); one small adapter
-per benchmark turns a row into an item.
+The drawing is generic (`contact_sheet` takes (images, boxes, caption) items); each benchmark's
+definition names the small function that turns one of its rows into an item (`dicobench.preview`,
+`multipanelvqa.preview`).
 """
 
 from __future__ import annotations
@@ -124,24 +125,3 @@ def write_preview(
     contact_sheet([item_fn(row, features) for row in rows], thumb=thumb).save(out, format="PNG")
     return out
 
-
-DICOBENCH_COLUMNS = ("id", "task", "answer", "options", "cues", "image_a", "image_b")
-MULTIPANELVQA_COLUMNS = ("id", "question_type", "question", "answer", "augmentation", "subfigures", "target_index", "image")
-
-
-def dicobench_item(row: dict, features: datasets.Features) -> Item:
-    """Image pair, cue boxes, and `id | task | answer X` over the answer's option text."""
-    task, letter = features["task"].int2str(row["task"]), features["answer"].int2str(row["answer"])
-    boxes = [(cue["image"], cue["bbox"]) for cue in row["cues"]]
-    caption = f"{row['id']} | {task} | answer {letter}\n{row['options'][row['answer']]}"
-    return [row["image_a"], row["image_b"]], boxes, caption
-
-
-def multipanelvqa_item(row: dict, features: datasets.Features) -> Item:
-    """Composite with every subfigure boxed, and the question, answer and target position."""
-    qtype = features["question_type"].int2str(row["question_type"])
-    target = row["subfigures"][row["target_index"]]["position"] if row["subfigures"] else "-"
-    boxes = [(0, sub["bbox"]) for sub in row["subfigures"]]
-    caption = f"{row['id']} | {qtype} | {row['augmentation']} | target: {target}\n"
-    caption += f"{row['question']}\nanswer: {row['answer']}"
-    return [row["image"]], boxes, caption

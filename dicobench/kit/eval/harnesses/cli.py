@@ -1,54 +1,40 @@
 """`<benchmark> export <harness>` and `<benchmark> import <harness>`: the command-line side of
-`dicobench.kit.eval.harnesses`, registered by each benchmark with its own names."""
+`dicobench.kit.eval.harnesses`, made from each benchmark's definition (its name and
+`dicobench.kit.benchmark.Harnesses`)."""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 
+from dicobench.kit.benchmark import Benchmark
 from dicobench.kit.eval.harnesses import lmms_eval
 from dicobench.kit.eval.harnesses import vlmevalkit
 
 
-@dataclass(frozen=True)
-class HarnessNames:
-    """How a benchmark appears in the harnesses."""
+def make_export_register(benchmark: Benchmark):
+    names = benchmark.harnesses
 
-    benchmark: str  # the command, e.g. "dicobench"
-    lmms_eval_module: str  # module with the lmms-eval callbacks
-    text_columns: tuple[str, ...]  # the columns its prompt text is made of
-    vlmevalkit_module: str  # module whose VLMEVALKIT is its dicobench.kit.eval.harnesses.vlmevalkit.Flavour
-    default_config: str = "all"
-    max_new_tokens: int = 64
-
-    @property
-    def flavour(self) -> vlmevalkit.Flavour:
-        return import_module(self.vlmevalkit_module).VLMEVALKIT
-
-
-def make_export_register(names: HarnessNames):
     def register(subparsers: argparse._SubParsersAction) -> None:
         p = subparsers.add_parser("export", help="write task files for lmms-eval or VLMEvalKit",
                                   description="Write what another evaluation harness needs to run this benchmark "
                                   "with this project's prompt and scoring. (Inspect needs no export: "
-                                  "inspect eval dicobench/dicobench -T dataset=DIR.)")
+                                  f"inspect eval {names.inspect_name} -T dataset=DIR.)")
         harness = p.add_subparsers(dest="harness", required=True)
         q = harness.add_parser("lmms-eval", help="a task folder for lmms-eval --include_path",
-                               description=f"One task per config ({names.benchmark}_<config>) and a group "
-                               f"{names.benchmark}; run: lmms-eval --include_path OUT --tasks {names.benchmark} ...")
+                               description=f"One task per config ({benchmark.name}_<config>) and a group "
+                               f"{benchmark.name}; run: lmms-eval --include_path OUT --tasks {benchmark.name} ...")
         q.add_argument("--dataset", required=True, metavar="DIR_OR_REPO", help="dataset folder or Hub repo id")
         q.add_argument("--out", required=True, type=Path, help="task folder to write")
-        q.add_argument("--config", default=names.default_config,
-                       help=f"dataset config to export, or all: one task per config (default {names.default_config})")
+        q.add_argument("--config", default=benchmark.default_config,
+                       help=f"dataset config to export, or all: one task per config (default {benchmark.default_config})")
         q.add_argument("--split", default="test", help="split the tasks evaluate (default test)")
         q.add_argument("--dataset-path", help="what the tasks' dataset_path names: a Hub repo id (e.g. where the "
                                               "build was pushed) or a folder (default: --dataset as given; a "
                                               "relative folder stays relative to where lmms-eval runs)")
         q.add_argument("--max-new-tokens", type=int, default=names.max_new_tokens,
                        help=f"generation cap lmms-eval passes to the model (default {names.max_new_tokens})")
-        q.set_defaults(func=lambda args: _export_lmms_eval(args, names))
+        q.set_defaults(func=lambda args: _export_lmms_eval(args, benchmark))
         name = names.flavour.name
         v = harness.add_parser("vlmevalkit", help="an image-MCQ TSV and a dataset class for VLMEvalKit",
                                description="Write NAME.tsv (VLMEvalKit's image-MCQ columns, lossless PNG "
@@ -57,34 +43,35 @@ def make_export_register(names: HarnessNames):
         v.add_argument("--dataset", required=True, metavar="DIR_OR_REPO", help="dataset folder or Hub repo id")
         v.add_argument("--out", required=True, type=Path, help="the TSV to write, NAME.tsv: NAME is the dataset and class name in "
                                                                    f"VLMEvalKit (e.g. ~/LMUData/{name}.tsv)")
-        v.add_argument("--config", default=names.default_config,
-                       help=f"dataset config to export (default {names.default_config})")
+        v.add_argument("--config", default=benchmark.default_config,
+                       help=f"dataset config to export (default {benchmark.default_config})")
         v.add_argument("--split", default="test", help="split to export (default test)")
         v.add_argument("--limit", type=int, help="only the first N rows")
         v.add_argument("--images", choices=vlmevalkit.IMAGE_MODES, default="inline",
                        help="inline: base64 PNGs in the TSV (VLMEvalKit's usual form, which it loads whole into "
                             "memory); files: PNG files in images/NAME/ beside a text-only TSV (default inline)")
-        v.set_defaults(func=lambda args: _export_vlmevalkit(args, names))
+        v.set_defaults(func=lambda args: _export_vlmevalkit(args, benchmark))
     return register
 
 
-def _export_lmms_eval(args: argparse.Namespace, names: HarnessNames) -> int:
-    tasks = lmms_eval.export_tasks(args.dataset, args.out, group=names.benchmark, module=names.lmms_eval_module,
+def _export_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
+    names = benchmark.harnesses
+    tasks = lmms_eval.export_tasks(args.dataset, args.out, group=benchmark.name, module=names.lmms_eval_module,
                                    config=args.config, split=args.split, max_new_tokens=args.max_new_tokens,
                                    dataset_path=args.dataset_path)
-    print(f"wrote {len(tasks)} tasks ({', '.join(tasks)}) and group {names.benchmark} to {args.out}; run:\n"
-          f"  lmms-eval --include_path {args.out} --tasks {names.benchmark} --model ... --log_samples "
-          f"--output_path RESULTS\nthen: {names.benchmark} import lmms-eval RESULTS/.../*_samples_*.jsonl "
+    print(f"wrote {len(tasks)} tasks ({', '.join(tasks)}) and group {benchmark.name} to {args.out}; run:\n"
+          f"  lmms-eval --include_path {args.out} --tasks {benchmark.name} --model ... --log_samples "
+          f"--output_path RESULTS\nthen: {benchmark.name} import lmms-eval RESULTS/.../*_samples_*.jsonl "
           f"--dataset {args.dataset} --out predictions.jsonl\n"
           f"(a run with --limit N answers N rows per task: score it with --allow-partial)")
     return 0
 
 
-def make_import_register(names: HarnessNames):
+def make_import_register(benchmark: Benchmark):
     def register(subparsers: argparse._SubParsersAction) -> None:
         p = subparsers.add_parser("import", help="turn another harness's outputs into a predictions file",
                                   description=f"Read lmms-eval or VLMEvalKit outputs and write a predictions file "
-                                  f"for `{names.benchmark} score`.")
+                                  f"for `{benchmark.name} score`.")
         harness = p.add_subparsers(dest="harness", required=True)
         q = harness.add_parser("lmms-eval", help="from lmms-eval --log_samples output")
         q.add_argument("samples", nargs="+", type=Path, help="the *_samples_<task>.jsonl files lmms-eval wrote")
@@ -92,7 +79,7 @@ def make_import_register(names: HarnessNames):
                        help="the dataset folder or Hub repo id the tasks were exported from")
         q.add_argument("--split", default="test", help="the split the tasks were exported with (default test)")
         q.add_argument("--out", required=True, type=Path, help="predictions file to write")
-        q.set_defaults(func=lambda args: _import_lmms_eval(args, names))
+        q.set_defaults(func=lambda args: _import_lmms_eval(args, benchmark))
         v = harness.add_parser("vlmevalkit", help="from a VLMEvalKit prediction file")
         v.add_argument("results", type=Path, help="VLMEvalKit's <model>_<dataset> prediction file (.xlsx, .tsv, .csv)")
         v.add_argument("--out", required=True, type=Path, help="predictions file to write")
@@ -100,19 +87,21 @@ def make_import_register(names: HarnessNames):
     return register
 
 
-def _import_lmms_eval(args: argparse.Namespace, names: HarnessNames) -> int:
-    n = lmms_eval.import_samples(args.samples, args.out, dataset=args.dataset, group=names.benchmark,
+def _import_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
+    names = benchmark.harnesses
+    n = lmms_eval.import_samples(args.samples, args.out, dataset=args.dataset, group=benchmark.name,
                                  module=names.lmms_eval_module, text_columns=names.text_columns, split=args.split)
     print(f"wrote {n} predictions to {args.out}")
     return 0
 
 
-def _export_vlmevalkit(args: argparse.Namespace, names: HarnessNames) -> int:
+def _export_vlmevalkit(args: argparse.Namespace, benchmark: Benchmark) -> int:
+    names = benchmark.harnesses
     flavour = names.flavour
     vlmevalkit.dataset_name(args.out)  # a name VLMEvalKit can use, before any data loads
     n, size = vlmevalkit.export_tsv(args.dataset, args.out, flavour, config=args.config, split=args.split,
                                     limit=args.limit, images=args.images)
-    cls = vlmevalkit.export_class_file(args.out, flavour, module=names.vlmevalkit_module, command=names.benchmark)
+    cls = vlmevalkit.export_class_file(args.out, flavour, module=names.vlmevalkit_module, command=benchmark.name)
     held = "VLMEvalKit loads it whole" if args.images == "inline" else "the images are files beside it"
     print(f"wrote {n} rows to {args.out} ({size / 1e6:.1f} MB, {size / max(n, 1) / 1e6:.2f} MB per row; {held}) and "
           f"the dataset class {vlmevalkit.dataset_name(args.out)} in {cls} "

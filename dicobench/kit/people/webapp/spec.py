@@ -1,12 +1,16 @@
-"""What the review and study pages need to know about one benchmark, in one place."""
+"""What the review and study pages need to know about one benchmark, in one place: the `people` part
+of its definition (`dicobench.kit.benchmark.Benchmark`)."""
 
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from dicobench.kit.errors import UserError
+
+if TYPE_CHECKING:
+    import datasets
 
 STUDY_DIR = ".study"  # study answers, one file per participant and time limit, inside the build
 
@@ -23,7 +27,12 @@ class BenchmarkSpec:
     review_view: Callable[[dict], dict]  # row -> what the review page shows (answer included)
     study_view: Callable[[dict], dict]  # row -> what a study participant sees: nothing that leaks the answer
     study_group: str  # a study's sample is balanced over the values of this column
-    columns: tuple[str, ...] = ()  # every column the pages and their reports read
+    features: Callable[[], datasets.Features]  # the benchmark's schema: every column the pages and their reports read
+    annotations: bool = False  # `review` also opens a COCO annotation file (the photos a photo build reads)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(self.features())
 
     @property
     def criteria_keys(self) -> tuple[str, ...]:

@@ -1,0 +1,130 @@
+"""One benchmark's definition, the one object the shared layer reads it from (in the spirit of
+lm-evaluation-harness' Task): its schema and configs, manifest folder, prompt and evaluation, the
+review and study views with their criteria, the preview item, the harness row maps, the card
+and the commands it adds. Each benchmark package holds one (`dicobench.benchmark.BENCHMARK`,
+`multipanelvqa.benchmark.BENCHMARK`); the shared layer builds the command line, the web app,
+the preview, the human figure and the harness adapters from it.
+
+A definition is cheap to import (`dicobench --help` reads it): what needs heavy libraries is
+named by a `Ref` and imported on first use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import TYPE_CHECKING, Any, Callable
+
+from dicobench.kit.people.webapp.spec import BenchmarkSpec
+
+if TYPE_CHECKING:
+    import datasets
+
+    from dicobench.kit.eval.harnesses.vlmevalkit import Flavour
+    from dicobench.kit.report.preview import Drawer
+
+
+@dataclasses.dataclass(frozen=True)
+class Ref:
+    """A module attribute named "module:attribute", imported when first used (and then by Python's
+    module cache): a definition names its heavy parts without importing them."""
+
+    path: str
+
+    def __post_init__(self):
+        module, _, name = self.path.partition(":")
+        if not module or not name:
+            raise ValueError(f"expected module:attribute, got {self.path!r}")
+
+    def load(self) -> Any:
+        module, _, name = self.path.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    def __call__(self, *args, **kwargs):
+        return self.load()(*args, **kwargs)
+
+
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """A subcommand as the top-level parser lists it, and where its options are, imported only
+    when it runs (or the full parser is built). `registrar` names the package's
+    `register(subparsers)`, or, with `shared`, a factory in `dicobench.kit.cli.shared` that makes
+    the registrar from the definition and this listing. `help` may name the definition's fields, as
+    "{benchmark.metric}"."""
+
+    name: str
+    help: str
+    registrar: Ref
+    shared: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Preview:
+    """The contact sheet's view of a row (`dicobench.kit.report.preview`)."""
+
+    item: Callable  # (row, features) -> (images, boxes, caption)
+    columns: tuple[str, ...]  # the columns `item` reads
+
+
+@dataclasses.dataclass(frozen=True)
+class Harnesses:
+    """How the benchmark appears in lmms-eval, VLMEvalKit and Inspect."""
+
+    lmms_eval_module: str  # the lmms-eval callbacks, copied into an exported task folder
+    text_columns: tuple[str, ...]  # the columns its prompt text is made of
+    vlmevalkit_module: str  # its VLMEVALKIT is the benchmark's `dicobench.kit.eval.harnesses.vlmevalkit.Flavour`
+    inspect_task: Ref  # the Inspect @task (found through the distribution's `inspect_ai` entry point)
+    default_config: str = "all"
+    max_new_tokens: int = 64
+
+    @property
+    def inspect_name(self) -> str:
+        """What `inspect eval` calls the task: the distribution's entry point (`dicobench`), then its name."""
+        return "dicobench/" + self.inspect_task.path.rpartition(":")[2]
+
+    @property
+    def flavour(self) -> Flavour:
+        return importlib.import_module(self.vlmevalkit_module).VLMEVALKIT
+
+
+@dataclasses.dataclass(frozen=True)
+class Human:
+    """The human figure (`<benchmark> human`): the module with SERIES, TITLE and score_lines,
+    and whether its scoring can ask a judge."""
+
+    module: str
+    judge: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Benchmark:
+    """Everything the shared layer needs to know about one benchmark."""
+
+    name: str  # the command, the harnesses' group and the Inspect task
+    description: str  # the command's one line
+    manifest_dir: str  # the folder of manifests inside a build
+    configs: tuple[str, ...]  # every config, the default among them
+    default_config: str
+    features: Callable[[], datasets.Features]  # the `datasets` schema
+    prompt: Ref  # row -> the model's messages
+    evaluation: Ref  # the evaluation engine's factory of the benchmark (dicobench.kit.eval.evaluation.Benchmark)
+    metric: str  # its `evaluate` module (dicobench.kit.release.metric_modules)
+    card: Ref  # write_card(folder): the dataset card, regenerated after a push's --license
+    people: BenchmarkSpec  # the review and study views and the review criteria
+    preview: Preview
+    harnesses: Harnesses
+    human: Human
+    commands: tuple[Command, ...]  # in the order `--help` lists them
+
+    def __post_init__(self):
+        names = [c.name for c in self.commands]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: a subcommand is declared twice: {names}")
+        if self.default_config not in self.configs:
+            raise ValueError(f"{self.name}: default config {self.default_config!r} is not one of {self.configs}")
+
+    def drawer(self) -> Drawer:
+        """The preview's `Drawer` (it types the columns with the schema, so `datasets` loads here)."""
+        from dicobench.kit.report.preview import Drawer
+
+        return Drawer(self.name, self.preview.item, self.features(), self.preview.columns)

@@ -1,0 +1,86 @@
+"""The subcommands every benchmark shares, each made from the benchmark's definition
+(`dicobench.kit.benchmark.Benchmark`) and its listing there (`Command`). A definition lists them as
+`*shared("push", "info")`: their one-line help is here (what the top-level `--help` prints
+without importing them), their options in the modules the factories import when they run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dicobench.kit.benchmark import Command, Ref
+
+if TYPE_CHECKING:
+    from dicobench.kit.benchmark import Benchmark
+    from dicobench.kit.cli.commands import Registrar
+
+HELP = {
+    "push": "publish a built folder to the Hugging Face Hub",
+    "info": "print what a built folder's or Hub repo's dataset card holds; --verify checks a build against it",
+    "publish-metric": "publish the {benchmark.metric} evaluate module as a Hub metric repository",
+    "preview": "draw a contact sheet of the first rows of a built folder",
+    "review": "review every row of a build in the browser (accept / reject, with criteria)",
+    "study": "measure human accuracy under a time limit in the browser",
+    "human": "pool study sessions: accuracy against time limit (chart, table, JSON)",
+    "export": "write task files for lmms-eval or VLMEvalKit",
+    "import": "turn another harness's outputs into a predictions file",
+}
+
+
+def shared(*commands: str) -> tuple[Command, ...]:
+    """The shared subcommands `commands`, in that order (each benchmark lists them under these names:
+    one grammar for both command lines)."""
+    return tuple(Command(c, HELP[c], Ref(f"{__name__}:{c.replace('-', '_')}_command"), shared=True) for c in commands)
+
+
+def push_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.cli import push
+
+    return push.make_register(benchmark.card)
+
+
+def info_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.cli import info
+
+    return info.register
+
+
+def publish_metric_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.cli import metric
+
+    return metric.make_register(benchmark.metric)
+
+
+def preview_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.cli import preview
+
+    return preview.make_register(benchmark.drawer())
+
+
+def review_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.people.webapp.cli import make_review_register
+
+    return make_review_register(benchmark.people, annotations=benchmark.people.annotations)
+
+
+def study_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.people.webapp.cli import make_study_register
+
+    return make_study_register(benchmark.people)
+
+
+def human_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.cli.human import make_human_register
+
+    return make_human_register(benchmark.people, benchmark.human.module, judge=benchmark.human.judge)
+
+
+def export_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.eval.harnesses.cli import make_export_register
+
+    return make_export_register(benchmark)
+
+
+def import_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.eval.harnesses.cli import make_import_register
+
+    return make_import_register(benchmark)

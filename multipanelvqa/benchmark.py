@@ -1,0 +1,61 @@
+"""MultipanelVQA's definition: everything the shared layer (`dicobench.kit`) builds the
+`multipanelvqa` command, the review and study pages, the preview, the human figure and the harness
+adapters from. Cheap to import: what needs heavy libraries is named by a `Ref`."""
+
+from __future__ import annotations
+
+from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref
+from dicobench.kit.cli.shared import shared
+from dicobench.kit.people.webapp.spec import BenchmarkSpec
+from multipanelvqa import people, preview
+from multipanelvqa.schema import CONFIGS, DEFAULT_CONFIG, MANIFEST_DIR, features
+
+
+def _own(name: str, help: str, module: str | None = None) -> Command:
+    """A subcommand of this package: `multipanelvqa.cli.<module>.register` (`module` default `name`)."""
+    return Command(name, help, Ref(f"multipanelvqa.cli.{module or name}:register"))
+
+
+BENCHMARK = Benchmark(
+    name="multipanelvqa",
+    description="Generate, ship and score MultipanelVQA.",
+    manifest_dir=MANIFEST_DIR,
+    configs=CONFIGS,
+    default_config=DEFAULT_CONFIG,
+    features=features,
+    prompt=Ref("multipanelvqa.prompting:prompt"),
+    evaluation=Ref("multipanelvqa.evaluation:benchmark"),
+    metric="multipanelvqa_accuracy",
+    card=Ref("multipanelvqa.card:write_card"),
+    people=BenchmarkSpec(
+        name="multipanelvqa",
+        manifest_dir=MANIFEST_DIR,
+        configs=tuple(c for c in CONFIGS if c != DEFAULT_CONFIG),
+        image_columns=("image",),
+        image_labels=("Multipanel image",),
+        group_column="augmentation",
+        criteria=people.CRITERIA,
+        review_view=people.review_view,
+        study_view=people.study_view,
+        features=features,
+        study_group="question_type",
+    ),
+    preview=Preview(preview.item, preview.COLUMNS),
+    harnesses=Harnesses(
+        lmms_eval_module="multipanelvqa.harnesses.lmms_eval_task",
+        text_columns=("question", "question_type"),
+        vlmevalkit_module="multipanelvqa.harnesses.vlmevalkit_task",
+        inspect_task=Ref("multipanelvqa.harnesses.inspect_task:multipanelvqa"),
+    ),
+    human=Human("multipanelvqa.human", judge=True),
+    commands=(
+        _own("build", "generate the synthetic configs into a folder of Parquet shards with a dataset card"),
+        _own("eval", "run a model on MultipanelVQA and score it"),
+        _own("import-images", "add a real_world config from a folder of multipanel images and a JSONL of questions",
+             module="import_images"),
+        _own("score", "score a predictions file against a MultipanelVQA dataset"),
+        *shared("push", "info", "publish-metric", "preview", "review", "study", "human"),
+        _own("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts"),
+        *shared("export", "import"),
+    ),
+)
