@@ -12,9 +12,17 @@ registry without being recomputed by every reader.
 from __future__ import annotations
 
 import contextlib
+import importlib
 from typing import Callable, Generic, Iterator, Sequence, TypeVar
 
 T = TypeVar("T")
+
+
+def resolve(ref: str):
+    """The object a "module:function" reference names (declarations name code this way, so that
+    reading them imports nothing heavy)."""
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 class Registry(Generic[T]):

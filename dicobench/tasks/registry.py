@@ -15,11 +15,10 @@ only ever appends.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
-from dicobench.kit.registry import Registry
+from dicobench.kit.registry import Registry, resolve
 
 
 @dataclass(frozen=True)
@@ -71,12 +70,6 @@ class Task:
         if kind not in self._resolved:
             self._resolved[kind] = resolve(self.proposers[kind])
         return self._resolved[kind]
-
-
-def resolve(ref: str):
-    """The object a "module:function" reference names."""
-    module, _, name = ref.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 TASK_REGISTRY: Registry[Task] = Registry("task", [(t.name, t) for t in (
