@@ -93,7 +93,6 @@ TASK_REGISTRY: Registry[Task] = Registry("task", [(t.name, t) for t in (
     Task("spatial_grounding", "Spa.", COMMONALITY, {"procedural": "dicobench.tasks.spatial_grounding:proposal"}),
     Task("commonality_reasoning", "Rea.", COMMONALITY, {"procedural": "dicobench.tasks.commonality_reasoning:proposal"}),
 )])
-TASK_NAMES = TASK_REGISTRY.names()
 
 
 def register_task(task: Task) -> Task:
