@@ -2,24 +2,28 @@
 each one module (tests/toy_extensions) plus one registration line, build and score through the
 same paths as the built-in ones, and leave nothing registered behind."""
 
+import dataclasses
 import json
 
 import datasets
 import numpy as np
 import pytest
 
-from multipanelvqa.build import build as build_multipanelvqa
 from dicobench.build import build
 from dicobench.cli.leaderboard import columns
 from dicobench.cli.main import main as dicobench_main
+from dicobench.editors.models import ModelOptions
 from dicobench.editors.registry import EDITOR_KINDS, register_editor
+from dicobench.kit.errors import UserError
 from dicobench.kit.eval import runners
-from dicobench.kit.eval.runners import register_runner
-from dicobench.kit.photos.sources import PHOTO_SOURCES, register_photo_source
+from dicobench.kit.eval.runners import RunnerOption, register_runner
+from dicobench.kit.eval.runners.options import collect
+from dicobench.kit.photos.sources import PHOTO_SOURCES, open_source, register_photo_source
 from dicobench.kit.registry import Names, Registry
 from dicobench.schema import CONFIGS, DIFFERENCE_TASKS, TASKS
-from dicobench.tasks.registry import TASK_REGISTRY, register_task
-from multipanelvqa.augmentations import AUGMENTATION_REGISTRY, register_augmentation
+from dicobench.tasks.registry import TASK_REGISTRY, Task, Track, register_task
+from multipanelvqa.augmentations import AUGMENTATION_REGISTRY, Augmentation, register_augmentation
+from multipanelvqa.build import build as build_multipanelvqa
 from multipanelvqa.cli.main import main as multipanelvqa_main
 from multipanelvqa.schema import AUGMENTATIONS, SYNTHETIC_CONFIGS
 from toy_extensions import augmentation, editor, photo_source, runner, task
@@ -106,6 +110,26 @@ def test_runner_flags_come_from_the_declared_options(toys):
     help_text = next(a for a in parser()._actions if getattr(a, "choices", None)).choices["eval"].format_help()
     assert "--toy-reply" in help_text and "toy: the reply to every prompt" in help_text
     assert "--batch-size" in help_text and "--trust-remote-code" in help_text
+
+
+def test_registered_specs_are_offered_and_bad_registrations_refused(toys):
+    with pytest.raises(UserError, match=r"unknown photo source 'nope:x'; expected folder:DIR, .* or skimage:NAME\[,NAME\.\.\.\]"):
+        open_source("nope:x")
+    with pytest.raises(UserError, match=r"unknown editor 'nope:x'; expected diffusers:<model-id or folder> or paint:<name>"):
+        ModelOptions(editor="nope:x").check()
+    ModelOptions(editor="paint:flat").check()
+    with pytest.raises(ValueError, match="track"):
+        register_task(Task("odd", "Odd.", Track("other", "?", "none"), {}))
+    with pytest.raises(ValueError, match="already registered"):
+        register_photo_source(photo_source.SAMPLES)
+    with pytest.raises(ValueError, match="other than procedural"):
+        register_photo_source(dataclasses.replace(photo_source.SAMPLES, prefix="procedural"))
+    with pytest.raises(ValueError, match="without ':'"):
+        register_editor(dataclasses.replace(editor.PAINTER, prefix="a:b"))
+    with pytest.raises(ValueError, match="unknown config 'nothing'"):
+        register_augmentation(Augmentation("odd", augmentation.mirrored, image_of="nothing"))
+    with pytest.raises(ValueError, match="declares option 'toy_reply' unlike another runner"):
+        collect({"toy": runner.Constant.options, "other": (RunnerOption("toy_reply", "another help"),)})
 
 
 def test_names_are_a_live_tuple():

@@ -410,8 +410,8 @@ PHOTO_SOURCES: Registry[PhotoSourceKind] = Registry("photo source", [(k.prefix, 
 
 def register_photo_source(kind: PhotoSourceKind) -> PhotoSourceKind:
     """Make `--source <prefix>:...` open photos with `kind.open` (see `PhotoSourceKind`)."""
-    if ":" in kind.prefix:
-        raise ValueError(f"a photo source prefix is a word without ':', got {kind.prefix!r}")
+    if ":" in kind.prefix or kind.prefix == "procedural":
+        raise ValueError(f"a photo source prefix is a word without ':', other than procedural; got {kind.prefix!r}")
     return PHOTO_SOURCES.register(kind.prefix, kind)
 
 
