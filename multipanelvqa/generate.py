@@ -27,7 +27,7 @@ from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PAN
 from multipanelvqa.difficulty import EASY, PanelDifficulty
 from multipanelvqa.composite.positions import caption_numbers, describe_positions
 from multipanelvqa.questions.common import Question, q2, questions
-from multipanelvqa.schema import SOURCES, SYNTHETIC_CONFIGS
+from multipanelvqa.schema import SOURCES, SYNTHETIC_CONFIGS  # noqa: F401 (SYNTHETIC_CONFIGS: builds read it here)
 from multipanelvqa.sources.image_sets import ImageSet, decode_panel
 from multipanelvqa.sources.procedural import procedural_set
 

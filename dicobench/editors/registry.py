@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Protocol, runtime_checkable
 
-from dicobench.kit.errors import UserError
 from dicobench.kit.registry import Registry
 
 if TYPE_CHECKING:
