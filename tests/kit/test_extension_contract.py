@@ -58,6 +58,8 @@ def _eval(main, dataset, out, reply, config):
     rc = main(["eval", "--dataset", str(dataset), "--config", config, "--model", "toy:constant", "--toy-reply", reply,
                "--out", str(out), "--quiet"])
     assert rc == 0
+    # the flag the runner declares reached it: every recorded reply is the one it was given
+    assert {json.loads(line)["response"] for line in (out / "predictions.jsonl").read_text().splitlines()} == {reply}
     return json.loads((out / "scores.json").read_text())
 
 
@@ -67,8 +69,9 @@ def test_a_registered_task_builds_and_scores_with_its_label(toys, tmp_path):
     rows = datasets.load_dataset(str(out), "toy_restyle", split="test")
     assert len(rows) == 2 and rows.features["task"].names[-1] == "toy_restyle"
     assert set(rows["task"]) == {TASKS.index("toy_restyle")} and all("toy_restyle edits" in g for g in rows["generator"])
-    scores = _eval(dicobench_main, out, tmp_path / "eval", "A", "toy_restyle")
-    expected = sum(rows.features["answer"].int2str(a) == "A" for a in rows["answer"]) / 2
+    answers = rows.features["answer"].int2str(rows["answer"])
+    scores = _eval(dicobench_main, out, tmp_path / "eval", answers[0], "toy_restyle")
+    expected = sum(a == answers[0] for a in answers) / 2
     assert scores["per_task"]["toy_restyle"]["accuracy"] == expected == scores["accuracy"]
     assert [(c.key, c.label) for c in columns([scores])][0] == ("toy_restyle", "Sty.")
 
