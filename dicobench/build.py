@@ -25,7 +25,7 @@ from dicobench.kit.scene.camera import CameraBounds
 from dicobench.kit.scene.difficulty import DEFAULT, Difficulty, preset
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.annotate import AnnotateOptions
-from dicobench.kit.photos.sources import SizePolicy, require_opencv
+from dicobench.kit.photos.sources import PHOTO_SOURCES, SizePolicy, require_opencv, source_usages
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges
 from dicobench.card import write_card
@@ -34,7 +34,6 @@ from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.tasks.registry import get_task, tasks_from
 from dicobench.schema import MANIFEST_DIR, SOURCE_SEPARATOR, TASKS, features
 
-PHOTO_KINDS = ("folder", "vstar", "hf", "coco")
 MAX_PER_TASK = 1_000_000  # rows per task a build plans (see generation_options)
 CAMERAS = ("none", "on")
 
@@ -183,17 +182,19 @@ def make_shard(job: ShardJob) -> dict:
 
 def _photo_tasks(photos: Photos, split: str) -> tuple[str, ...]:
     """The tasks a photo source can give: those with a photo proposer that the source offers
-    (instance and category need annotations naming enough objects)."""
-    if photos.source.partition(":")[0] not in PHOTO_KINDS:
-        raise UserError(f"unknown source {photos.source!r}; expected procedural, folder:DIR, vstar:DIR, hf:REPO[:SPLIT] "
-                        "or coco:ANNOTATIONS.json[:IMAGES_DIR]")
+    (instance and category need annotations naming enough objects), within those its kind
+    declares."""
+    if photos.source.partition(":")[0] not in PHOTO_SOURCES:
+        raise UserError(f"unknown source {photos.source!r}; expected procedural, {source_usages()}")
     if photos.test_photos is not None and not 0 < photos.test_photos < 1:
         raise UserError(f"--test-photos must be a share between 0 and 1, got {photos.test_photos}")
     require_opencv()  # before any proposer (which imports it) loads
     chosen = photo_source(photos.source, SizePolicy(photos.min_long_side, photos.upscale), split, photos.test_photos)
     if not len(chosen):
         raise UserError(f"source {photos.source!r} holds no photos" + (f" for the {split} split" if photos.test_photos else ""))
-    return tuple(t for t in tasks_from("photos") if offered(get_task(t).proposer("photos"), chosen))
+    declared = PHOTO_SOURCES.get(photos.source.partition(":")[0]).tasks
+    return tuple(t for t in tasks_from("photos")
+                 if (declared is None or t in declared) and offered(get_task(t).proposer("photos"), chosen))
 
 
 def offered(proposer, source) -> bool:

@@ -11,9 +11,10 @@ from dicobench.kit.release import citations, usage
 from dicobench.kit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
                                    markdown_table, shard_sizes, write_card_file)
 from dicobench.kit.people.decisions import REVIEW_REJECTION
-from dicobench.kit.release.licences import GLYPHS, VSTAR, Licence, annotated_licences, combine, unknown, user_licence
+from dicobench.kit.release.licences import GLYPHS, Licence, annotated_licences, combine, unknown, user_licence
 from dicobench.kit.people.review_report import review_section
 from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from dicobench.kit.photos.sources import source_kind
 from dicobench.kit.scene.camera import CameraBounds
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
@@ -49,16 +50,17 @@ def _split_stats(out: Location, split: str, tasks: list[str]) -> dict[str, list[
 
 
 def _licence(out: Location, manifests: dict[str, dict]) -> Licence:
-    """Glyphs' CC BY 4.0 for procedural builds, V*'s terms for V* photos, what the user stated,
-    else the per-photo licences of a COCO file."""
+    """Glyphs' CC BY 4.0 for procedural builds, the licence a photo source declares (V*'s terms),
+    what the user stated, else the per-photo licences of a COCO file."""
     stated = user_licence(out)
     per_source = []
     for manifest in manifests.values():
         source = manifest["source"]
+        kind = source_kind(source)  # None for procedural builds
         if source == "procedural":
             per_source.append(GLYPHS)
-        elif source.startswith("vstar:"):
-            per_source.append(VSTAR)
+        elif kind is not None and kind.licence is not None:
+            per_source.append(kind.licence)
         elif stated is None and manifest.get("photo_licences") is not None:
             found = manifest["photo_licences"]
             per_source.append(annotated_licences(f"Base photos from `{source}`", found["licences"], found["unstated"]))
@@ -71,15 +73,8 @@ def _source_datasets(manifests: dict[str, dict]) -> list[str]:
     out = []
     for manifest in manifests.values():
         source = manifest["source"]
-        if source == "procedural":
-            out.append("original")
-        elif source.startswith("vstar:"):
-            out.append("extended|craigwu/vstar_bench")
-        elif source.startswith("hf:"):
-            out.append("extended|" + source.removeprefix("hf:").split(":")[0])
-
-        else:
-            out.append("extended")
+        kind = source_kind(source)
+        out.append("original" if source == "procedural" else kind.source_dataset(source) if kind else "extended")
     return list(dict.fromkeys(out))
 
 

@@ -12,15 +12,9 @@ from dicobench.kit.report.leaderboard import Column, Table, cell
 from dicobench.kit.report.plots import grouped_bars, radar, stacked_shares
 from dicobench.analysis import ERROR_TYPES
 from dicobench.schema import LETTERS, TASKS, track_of
+from dicobench.tasks.registry import task_label
 
-SHORT = {"attribute": "Attr.", "entity": "Ent.", "spatial_relation": "Spa.", "difference_reasoning": "Rea.",
-         "instance": "Ins.", "category": "Cat.", "spatial_grounding": "Spa.", "commonality_reasoning": "Rea."}
 CHANCE = 1 / len(LETTERS)
-
-
-def short_label(task: str) -> str:
-    """A task's column header (Table 1's abbreviations)."""
-    return SHORT[task]
 
 
 def _average(scores: Mapping) -> dict | None:
@@ -35,7 +29,7 @@ def _average(scores: Mapping) -> dict | None:
 
 def columns(scores: Sequence[Mapping]) -> list[Column]:
     present = {t for s in scores for t in s.get("per_task", {})}
-    found = [Column(t, short_label(t), track_of(t), lambda s, t=t: s.get("per_task", {}).get(t))
+    found = [Column(t, task_label(t), track_of(t), lambda s, t=t: s.get("per_task", {}).get(t))
              for t in TASKS if t in present]
     return found + [Column("average", "Avg.", "", _average, ranked=False)]
 

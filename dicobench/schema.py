@@ -1,7 +1,8 @@
 """DiCoBench's fixed vocabulary and `datasets` features (docs/ARCHITECTURE.md, "Schemas").
 
 The tracks and tasks come from `dicobench.tasks.registry`, in its frozen order: a task's position
-is its `task` ClassLabel value and seeds its rows."""
+is its `task` ClassLabel value and seeds its rows. The task names are live views of the registry,
+so a task registered later (`dicobench.tasks.registry.register_task`) is in them."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ if TYPE_CHECKING:
     import datasets  # type hints only: `datasets` (and pandas) load when first used
 
 TRACKS = tuple(t.name for t in _TRACKS)
-DIFFERENCE_TASKS = tuple(t.name for t in TASK_REGISTRY if t.track.name == "difference")
-COMMONALITY_TASKS = tuple(t.name for t in TASK_REGISTRY if t.track.name == "commonality")
-TASKS = tuple(t.name for t in TASK_REGISTRY)
-CONFIGS = TASKS + ("all",)
+DIFFERENCE_TASKS = TASK_REGISTRY.names(lambda t: t.track.name == "difference")
+COMMONALITY_TASKS = TASK_REGISTRY.names(lambda t: t.track.name == "commonality")
+TASKS = TASK_REGISTRY.names()
+CONFIGS = TASK_REGISTRY.names(after=("all",))
 LETTERS = ("A", "B", "C", "D", "E")
 MANIFEST_DIR = ".dicobench"  # a build's manifests, inside it
 SOURCE_SEPARATOR = "|"  # a `source` naming several photos (photo commonality rows) joins their ids

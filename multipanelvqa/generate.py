@@ -2,7 +2,8 @@
 
 One task is one layout filled from one image set; its three questions are the same in
 every config (the paper keeps questions and answers across augmentations; only
-captions_referenced names the target by its caption number). Each distinct composite is
+captions_referenced names the target by its caption number). Each config's handling is its
+declaration's (`multipanelvqa.augmentations`). Each distinct composite is
 rendered and PNG-encoded once: captions and captions_referenced share theirs, and the
 three rows of an image carry the same bytes (written to one Parquet row group, where the
 dictionary encoding stores them once). `shard_rows` is the unit every engine distributes.
@@ -19,18 +20,17 @@ import numpy as np
 from dicobench.kit.engines import driver as builds
 from dicobench.kit.io.imageio import encode_png
 
+from multipanelvqa.augmentations import get_augmentation
 from multipanelvqa.composite.augment import for_config
 from multipanelvqa.composite.compose import Composition, render
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
 from multipanelvqa.difficulty import EASY, PanelDifficulty
 from multipanelvqa.composite.positions import caption_numbers, describe_positions
 from multipanelvqa.questions.common import Question, q2, questions
-from multipanelvqa.schema import AUGMENTATIONS, SOURCES
+from multipanelvqa.schema import SOURCES, SYNTHETIC_CONFIGS  # noqa: F401 (SYNTHETIC_CONFIGS: builds read it here)
 from multipanelvqa.sources.image_sets import ImageSet, decode_panel
 from multipanelvqa.sources.procedural import procedural_set
 
-SYNTHETIC_CONFIGS = ("original",) + AUGMENTATIONS
-_SAME_IMAGE = {"captions_referenced": "captions"}  # config -> config whose composite it reuses
 Q1_KINDS = ("yes", "no_any", "no_all")  # "no_any" needs the set's absent answer, else it reads as "no_all"
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
 SPLITS = builds.SPLITS
@@ -108,10 +108,10 @@ def _composite(config: str, base: Composition, image_set: ImageSet, answers: lis
     k = len(base.boxes)
     replacement_ids = None
     kwargs: dict = {}
-    if config == "low_similarity":
+    if get_augmentation(config).replaces_panels:
         panels, repl_answers, replacement_ids = image_set.take_replacements(k)
         if not panels:
-            raise ValueError(f"{image_set.set_id}: no replacement images for low_similarity")
+            raise ValueError(f"{image_set.set_id}: no replacement images for {config}")
         kwargs = {"replacements": [decode_panel(p) for p in panels], "replacement_answers": repl_answers}
     spec = for_config(config, question=image_set.question, answers=answers, **kwargs)(base)
     return encode_png(np.asarray(render(spec)), compress_level), spec.boxes, replacement_ids
@@ -153,12 +153,13 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     composites: dict[str, tuple] = {}
     out: dict[str, list[dict]] = {}
     for config in task.configs:
-        key = _SAME_IMAGE.get(config, config)
+        augmentation = get_augmentation(config)
+        key = augmentation.composite
         if key not in composites:
             composites[key] = _composite(key, base, image_set, answers, task.compress_level)
         png, boxes, replaced = composites[key]
         sub_ids = ids if replaced is None else [ids[0]] + list(replaced)
-        caption = str(caption_numbers(boxes)[0]) if config == "captions_referenced" else None
+        caption = str(caption_numbers(boxes)[0]) if augmentation.caption_in_question else None
         subfigures = [
             {"bbox": [int(v) for v in box], "position": pos, "source_id": sid}
             for box, pos, sid in zip(boxes, positions, sub_ids)
@@ -196,7 +197,7 @@ def descriptors(image_set: ImageSet, rows: Sequence[dict]) -> list[dict]:
         w, h = row["subfigures"][0]["bbox"][2:]
         k = row["num_subfigures"]
         scaled = round(image_set.detail_size * max(w, h) / image_set.crop_side) if image_set.crop_side else None
-        dups = 0 if row["augmentation"] == "low_similarity" else image_set.near_duplicates(k)
+        dups = 0 if get_augmentation(row["augmentation"]).replaces_panels else image_set.near_duplicates(k)
         out.append({"id": row["id"], "source": row["source"], "detail_px": scaled, "objects": image_set.objects or None, "near_duplicates": dups})
     return out
 

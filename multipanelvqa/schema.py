@@ -7,15 +7,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import datasets  # type hints only: `datasets` (and pandas) load when first used
 
-AUGMENTATIONS = (
-    "low_similarity",
-    "enlarged",
-    "chessboard",
-    "text_hint",
-    "captions",
-    "captions_referenced",
-)
-CONFIGS = ("original",) + AUGMENTATIONS + ("real_world", "all")
+from multipanelvqa.augmentations import AUGMENTATION_REGISTRY, ORIGINAL
+
+# live views of the declared configs (multipanelvqa.augmentations), so registered ones are in them
+AUGMENTATIONS = AUGMENTATION_REGISTRY.names(lambda a: a is not ORIGINAL)
+SYNTHETIC_CONFIGS = AUGMENTATION_REGISTRY.names()
+CONFIGS = AUGMENTATION_REGISTRY.names(after=("real_world", "all"))
 DEFAULT_CONFIG = "all"
 QUESTION_TYPES = ("q1", "q2", "q3")
 LAYOUT_STYLES = ("splash", "grid_same", "grid_mixed")

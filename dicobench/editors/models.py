@@ -1,4 +1,5 @@
-"""Model backends for photo edits: a diffusers inpainting editor (`--editor diffusers:<id>`),
+"""Model backends for photo edits: a pixel editor (`--editor diffusers:<id>`, or any kind in
+`dicobench.editors.registry.EDITOR_KINDS`),
 LLM-written instructions (`--instructions openai:<model>`) and a VLM check of each edit
 (`--verify openai:<model>`).
 
@@ -14,13 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicobench.kit.errors import UserError
+from dicobench.editors.registry import EditorKind, PixelEditor, editor_kind, editor_usages
 
 TEMPLATE = "template"
 
 
 @dataclass(frozen=True)
 class ModelOptions:
-    editor: str | None = None  # "diffusers:<model id or folder>"
+    editor: str | None = None  # "diffusers:<model id or folder>" (an `EDITOR_KINDS` spec)
     instructions: str = TEMPLATE  # or "openai:<model>"
     verify: str | None = None  # "openai:<model>"
     edit_steps: int | None = None  # the editor's denoising steps (default: its pipeline's usual)
@@ -28,8 +30,8 @@ class ModelOptions:
 
     def check(self) -> None:
         """Refuse malformed specs before any work starts (one clear line each)."""
-        if self.editor is not None and (not self.editor.startswith("diffusers:") or self.editor == "diffusers:"):
-            raise UserError(f"unknown editor {self.editor!r}; expected diffusers:<model-id or folder>")
+        if self.editor is not None and editor_kind(self.editor) is None:
+            raise UserError(f"unknown editor {self.editor!r}; expected {editor_usages()}")
         for flag, value in (("--edit-steps", self.edit_steps), ("--edit-size", self.edit_size)):
             if value is not None and (self.editor is None or value <= 0):
                 raise UserError(f"{flag} must be a positive number and needs --editor")
@@ -65,7 +67,7 @@ class Endpoint:
 class Backends:
     """The opened models of one shard; any of them may be absent."""
 
-    editor: object | None = None  # a dicobench.editors.photo.diffusers_editor.InpaintEditor
+    editor: PixelEditor | None = None  # e.g. a dicobench.editors.photo.diffusers_editor.InpaintEditor
     writer: object | None = None  # a dicobench.editors.instructions.InstructionGenerator
     verifier: object | None = None  # a dicobench.editors.instructions.EditVerifier
     options: ModelOptions = ModelOptions()
@@ -84,12 +86,10 @@ class Backends:
 
 
 @functools.lru_cache(maxsize=1)
-def _editor(spec: str, steps: int | None, size: int | None):
-    """One editor per process: loading a pipeline takes far longer than a shard."""
-    from dicobench.editors.photo.diffusers_editor import DiffusersEditor
-
-    kwargs = {k: v for k, v in (("steps", steps), ("size", size)) if v is not None}
-    return DiffusersEditor(spec.partition(":")[2], **kwargs)
+def _editor(kind: EditorKind, rest: str, steps: int | None, size: int | None) -> PixelEditor:
+    """One editor per process: loading a pipeline takes far longer than a shard (keyed by the
+    kind too: a kind registered later under the same prefix opens its own editor)."""
+    return kind.open(rest, steps, size)
 
 
 def open_backends(models: ModelOptions, endpoint: Endpoint, cache_dir: Path | None) -> Backends:
@@ -103,7 +103,8 @@ def open_backends(models: ModelOptions, endpoint: Endpoint, cache_dir: Path | No
 
     backends = Backends(options=models)
     if models.editor:
-        backends.editor = _editor(models.editor, models.edit_steps, models.edit_size)
+        backends.editor = _editor(editor_kind(models.editor), models.editor.partition(":")[2], models.edit_steps,
+                                  models.edit_size)
     if models.instructions != TEMPLATE:
         backends.writer = InstructionGenerator(client("--instructions", models.instructions))
     if models.verify:

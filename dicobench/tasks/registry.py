@@ -1,6 +1,7 @@
 """The tasks of DiCoBench, each declared once: its track, its proposers and its model edits.
 
-A task is one module of proposers plus one `Task` entry in `TASK_REGISTRY`. A proposer turns a
+A task is one module of proposers plus one `Task` entry in `TASK_REGISTRY` (`register_task` adds
+one from outside the package). A proposer turns a
 row's seed into a `dicobench.rows.Proposal`; a task has one per source kind it can be built
 from (`procedural`: the scene engine, `photos`: a photo source). Proposers are named as
 "module:function" and imported on first use, so that reading the vocabulary (schema, scoring)
@@ -8,14 +9,16 @@ never imports the scene engine, OpenCV or a model.
 
 THE ORDER OF `TASK_REGISTRY` IS FROZEN: a task's position seeds every one of its rows
 (`dicobench.generate.sample_seed`, `letter_schedule`) and is its `task` ClassLabel value.
-New tasks go at the end (tests/dicobench/test_registry.py checks the order).
+New tasks go at the end (tests/dicobench/test_registry.py checks the order); `register_task`
+only ever appends.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Callable
+
+from dicobench.kit.registry import Registry, resolve
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class ModelEdit:
 @dataclass(frozen=True, eq=False)  # one object per task: compared and hashed by identity
 class Task:
     name: str
+    label: str  # the short column head of the leaderboard's Table 1, e.g. "Attr."
     track: Track
     proposers: dict[str, str]  # source kind -> "module:function", `(task, seed, opts, inputs) -> Proposal`
     model_edit: ModelEdit | None = None  # None: editor builds keep the classical edit (a mask cannot move things)
@@ -68,43 +72,45 @@ class Task:
         return self._resolved[kind]
 
 
-def resolve(ref: str):
-    """The object a "module:function" reference names."""
-    module, _, name = ref.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
-TASK_REGISTRY: tuple[Task, ...] = (
-    Task("attribute", DIFFERENCE,
+TASK_REGISTRY: Registry[Task] = Registry("task", [(t.name, t) for t in (
+    Task("attribute", "Attr.", DIFFERENCE,
          {"procedural": "dicobench.tasks.attribute:proposal", "photos": "dicobench.sources.photo_difference:recolour_proposal"},
          ModelEdit("dicobench.editors.photo.instructed:recolour_plan",
                    "change an attribute of the object (its colour, material or pattern), keeping what it is")),
-    Task("entity", DIFFERENCE,
+    Task("entity", "Ent.", DIFFERENCE,
          {"procedural": "dicobench.tasks.entity:proposal", "photos": "dicobench.sources.photo_difference:removal_proposal"},
          ModelEdit("dicobench.editors.photo.instructed:removal_plan", "replace the object by a different small object, or remove it")),
-    Task("spatial_relation", DIFFERENCE,
+    Task("spatial_relation", "Spa.", DIFFERENCE,
          {"procedural": "dicobench.tasks.spatial_relation:proposal", "photos": "dicobench.sources.photo_difference:move_proposal"}),
-    Task("difference_reasoning", DIFFERENCE,
+    Task("difference_reasoning", "Rea.", DIFFERENCE,
          {"procedural": "dicobench.tasks.difference_reasoning:proposal", "photos": "dicobench.sources.photo_difference:trace_proposal"},
          ModelEdit("dicobench.editors.photo.instructed:trace_plan",
                    "add a small visual trace that implies a physical event (a crack, a footprint, a stain)", cue_in_a=False)),
-    Task("instance", COMMONALITY,
+    Task("instance", "Ins.", COMMONALITY,
          {"procedural": "dicobench.tasks.instance:proposal", "photos": "dicobench.sources.photo_commonality:instance_proposal"}),
-    Task("category", COMMONALITY,
+    Task("category", "Cat.", COMMONALITY,
          {"procedural": "dicobench.tasks.category:proposal", "photos": "dicobench.sources.photo_commonality:category_proposal"}),
-    Task("spatial_grounding", COMMONALITY, {"procedural": "dicobench.tasks.spatial_grounding:proposal"}),
-    Task("commonality_reasoning", COMMONALITY, {"procedural": "dicobench.tasks.commonality_reasoning:proposal"}),
-)
+    Task("spatial_grounding", "Spa.", COMMONALITY, {"procedural": "dicobench.tasks.spatial_grounding:proposal"}),
+    Task("commonality_reasoning", "Rea.", COMMONALITY, {"procedural": "dicobench.tasks.commonality_reasoning:proposal"}),
+)])
 
-_BY_NAME = {t.name: t for t in TASK_REGISTRY}
-TASK_NAMES = tuple(_BY_NAME)
+
+def register_task(task: Task) -> Task:
+    """Add `task` after every other (its position seeds its rows and is its ClassLabel value).
+    Its proposers are imported on first use; worker processes see it when the module that
+    registers it is imported there too (a spawn pool re-imports only what the job names)."""
+    if task.track not in TRACKS:
+        raise ValueError(f"task {task.name!r}: its track must be one of the registry's TRACKS")
+    return TASK_REGISTRY.register(task.name, task)
 
 
 def get_task(name: str) -> Task:
-    try:
-        return _BY_NAME[name]
-    except KeyError:
-        raise ValueError(f"unknown task {name!r}; expected one of {', '.join(TASK_NAMES)}") from None
+    return TASK_REGISTRY.get(name)
+
+
+def task_label(name: str) -> str:
+    """The task's short label (the leaderboard's column head)."""
+    return get_task(name).label
 
 
 def tasks_from(kind: str) -> tuple[str, ...]:

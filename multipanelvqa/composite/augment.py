@@ -2,7 +2,8 @@
 
 Each op maps a `Composition` to a new one, like a torchvision v2 transform with explicit
 parameters; questions and answers stay those of the original image (captions_referenced
-changes Q2's wording only, in questions.py). `for_config` gives the op of each config.
+changes Q2's wording only, in questions.py). `for_config` gives the op of each config, as its
+declaration in `multipanelvqa.augmentations` names it.
 """
 
 from __future__ import annotations
@@ -123,6 +124,36 @@ class Captions:
         return dataclasses.replace(spec, captions=tuple(self.template.format(n=n) for n in numbers))
 
 
+def identity(**_) -> Op:
+    """The original config: the composition as laid out."""
+    return Sequential()
+
+
+def low_similarity(*, answers: Sequence[str] | None = None, replacements: Sequence[Image.Image] | None = None,
+                   replacement_answers: Sequence[str] | None = None, target_index: int = 0, **_) -> Op:
+    if replacements is None or replacement_answers is None or answers is None:
+        raise ValueError("low_similarity needs answers, replacements and replacement_answers")
+    return LowSimilarity(tuple(replacements), tuple(replacement_answers), answers[target_index], target_index)
+
+
+def enlarged(**_) -> Op:
+    return Enlarge()
+
+
+def chessboard(**_) -> Op:
+    return Chessboard()
+
+
+def text_hint(*, question: str | None = None, answers: Sequence[str] | None = None, **_) -> Op:
+    if question is None or answers is None:
+        raise ValueError("text_hint needs the common question and the answers")
+    return TextHint(question, tuple(answers))
+
+
+def captions(**_) -> Op:
+    return Captions()
+
+
 def for_config(
     name: str,
     *,
@@ -132,21 +163,9 @@ def for_config(
     replacement_answers: Sequence[str] | None = None,
     target_index: int = 0,
 ) -> Op:
-    """The op that turns an original composition into config `name`'s composition."""
-    if name == "original":
-        return Sequential()
-    if name == "low_similarity":
-        if replacements is None or replacement_answers is None or answers is None:
-            raise ValueError("low_similarity needs answers, replacements and replacement_answers")
-        return LowSimilarity(tuple(replacements), tuple(replacement_answers), answers[target_index], target_index)
-    if name == "enlarged":
-        return Enlarge()
-    if name == "chessboard":
-        return Chessboard()
-    if name == "text_hint":
-        if question is None or answers is None:
-            raise ValueError("text_hint needs the common question and the answers")
-        return TextHint(question, tuple(answers))
-    if name in ("captions", "captions_referenced"):
-        return Captions()
-    raise ValueError(f"no augmentation for config {name!r}")
+    """The op that turns an original composition into config `name`'s composition (the op its
+    declaration in `multipanelvqa.augmentations` names)."""
+    from multipanelvqa.augmentations import get_augmentation  # the declarations name this module's ops
+
+    return get_augmentation(name).make(question=question, answers=answers, replacements=replacements,
+                                       replacement_answers=replacement_answers, target_index=target_index)

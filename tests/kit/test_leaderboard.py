@@ -137,10 +137,10 @@ def test_the_leaderboards_are_library_functions_the_command_only_prints(results,
     import multipanelvqa
     from dicobench import leaderboard as dicobench_leaderboard
     from dicobench.kit.report import leaderboard as board
-    from dicobench.leaderboards import short_label
+    from dicobench.tasks.registry import task_label
 
     assert not hasattr(board, "register") and not hasattr(board, "run")  # argparse and printing live in cli/
-    assert [short_label(t) for t in TASKS] == ["Attr.", "Spa.", "Ins."]
+    assert [task_label(t) for t in TASKS] == ["Attr.", "Spa.", "Ins."]
     capsys.readouterr()  # the fixture's score output
     assert dicobench(["leaderboard", *map(str, results), "--out", str(tmp_path / "cli")]) == 0
     table, _ = dicobench_leaderboard(results, tmp_path / "api")

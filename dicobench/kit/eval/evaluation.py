@@ -30,14 +30,15 @@ from typing import Callable, Iterator, Sequence
 from tqdm.auto import tqdm
 
 from dicobench.kit.eval import provenance
-from dicobench.kit.cli.commands import http_url, output_folder
+from dicobench.kit.cli.commands import output_folder
 from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
 from dicobench.kit.eval.report import Report, write_report, wrote
 from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.errors import ModelError, UserError
 from dicobench.kit.io.lazy_images import open_image
 from dicobench.kit.io.predictions import load_split
-from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
+from dicobench.kit.eval.runners import (CallableRunner, Prompt, Runner, add_runner_arguments, as_runner, check_options,
+                                        runner_class, runner_options)
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
@@ -279,29 +280,10 @@ def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
     p.add_argument("--model", required=True,
                    help="hf:<hub id or folder> (transformers), openai:<model> (OpenAI-compatible endpoint), "
                         "or <name>:<model> for a runner registered under that name")
-    p.add_argument("--base-url", type=http_url, help="openai: endpoint, e.g. http://127.0.0.1:8000/v1 for vLLM (default OpenAI)")
-    p.add_argument("--api-key", help="openai: API key (prefer the OPENAI_API_KEY environment variable)")
     p.add_argument("--out", type=Path, required=True, help="output folder; rerun with the same one to resume")
     p.add_argument("--limit", type=int, help="evaluate only the first N rows of the split")
-    p.add_argument("--batch-size", type=int, help="hf: prompts per generate call (answers do not change; default 1)")
-    p.add_argument("--concurrency", type=int, help="openai: requests kept in flight (default 8)")
-    p.add_argument("--max-new-tokens", type=int,
-                   help="reply length cap (default: 64 tokens for hf: models, 512 in describe mode; "
-                        "the endpoint's own limit for openai:)")
-    p.add_argument("--max-pixels", type=int, help="hf: per-image pixel budget, for processors that take one")
-    p.add_argument("--max-side", type=int, help="openai: shrink images to this long side (default: full size)")
-    p.add_argument("--dtype", help="hf: torch dtype, e.g. bfloat16, float16, float32, auto "
-                                   "(default bf16 on GPU, float32 on CPU)")
-    p.add_argument("--device-map", help="hf: accelerate device map, e.g. auto, cuda:0, cpu (default auto on GPU)")
-    p.add_argument("--attn-implementation", help="hf: e.g. sdpa, flash_attention_2, eager")
-    p.add_argument("--trust-remote-code", action="store_true", default=None,
-                   help="hf: run the model repository's own code (only for repositories you trust)")
-    p.add_argument("--model-args", help="hf: more from_pretrained arguments as k=v,k2=v2")
+    add_runner_arguments(p)  # --base-url, --batch-size, --dtype, ...: what the known runners declare
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-RUNNER_FLAGS = ("batch_size", "concurrency", "max_new_tokens", "max_pixels", "max_side", "base_url", "api_key",
-                "dtype", "device_map", "attn_implementation", "trust_remote_code", "model_args")
 
 
 def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
@@ -312,6 +294,6 @@ def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
         if value is not None and value < 1:
             raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
     result = evaluate(benchmark, args.dataset, args.model, config=args.config, split=args.split, out=args.out,
-                      limit=args.limit, runner_options={k: getattr(args, k) for k in RUNNER_FLAGS},
+                      limit=args.limit, runner_options=runner_options(args),
                       progress=not args.quiet, log=print)
     return 0 if result.get("complete", True) else INCOMPLETE_STATUS

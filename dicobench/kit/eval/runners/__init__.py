@@ -1,19 +1,22 @@
 """Model runners behind one interface (`Runner.generate(prompts) -> replies`), chosen by a spec
 `<name>:<model>`: `hf:<hub id or folder>` (transformers), `openai:<model>` (any OpenAI-compatible
 endpoint), or any name registered with `register_runner` or through the `dicobench.runners`
-entry-point group (`mymodel = mypackage.module:MyRunner`)."""
+entry-point group (`mymodel = mypackage.module:MyRunner`). The options each runner declares
+(`dicobench.kit.eval.runners.options`) are the `eval` command's runner flags."""
 
 from __future__ import annotations
 
+import argparse
 from importlib import import_module
 from importlib.metadata import entry_points
-from typing import Callable
+from typing import Any, Callable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.runners.base import CallableRunner, Part, Prompt, Reply, Runner
+from dicobench.kit.eval.runners.options import RunnerOption, add_option_arguments, collect, declared, given_options
 
-__all__ = ["CallableRunner", "Part", "Prompt", "Reply", "Runner", "as_runner", "check_options", "load_runner",
-           "register_runner", "runner_class"]
+__all__ = ["CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "add_runner_arguments", "as_runner",
+           "check_options", "load_runner", "register_runner", "runner_class", "runner_options"]
 
 ENTRY_POINT_GROUP = "dicobench.runners"
 # built-in runners as "module:Class", imported only when used (torch is slow to import)
@@ -21,8 +24,6 @@ _RUNNERS: dict[str, str | type[Runner]] = {
     "hf": "dicobench.kit.eval.runners.transformers_runner:TransformersRunner",
     "openai": "dicobench.kit.eval.runners.openai_runner:OpenAIRunner",
 }
-# options whose flag is not --<option with dashes>, for error messages
-_FLAGS = {"model_args": "--model-args"}
 
 
 def register_runner(name: str, cls: type[Runner] | str) -> None:
@@ -44,13 +45,16 @@ def runner_class(spec: str) -> type[Runner]:
     if not model or name not in known:
         raise UserError(f"unknown model {spec!r}; expected <runner>:<model> with runner one of "
                         f"{', '.join(sorted(known))} (e.g. hf:<hub id or folder>, openai:<model>)")
-    target = known[name]
+    return _imported(name, known[name])
+
+
+def _imported(name: str, target: str | type[Runner]) -> type[Runner]:
     if isinstance(target, str):
         module, _, attr = target.partition(":")
         try:
-            target = getattr(import_module(module), attr)
+            return getattr(import_module(module), attr)
         except (ImportError, AttributeError) as exc:
-            raise UserError(f"runner {name!r} ({known[name]}) cannot be imported: {exc}") from None
+            raise UserError(f"runner {name!r} ({target}) cannot be imported: {exc}") from None
     return target
 
 
@@ -59,11 +63,34 @@ def check_options(spec: str, options: dict) -> dict:
     rather than ignored."""
     cls = runner_class(spec)
     given = {k: v for k, v in options.items() if v is not None}
-    foreign = [k for k in given if k not in cls.options]
+    takes = {o.name for o in declared(cls.options)}
+    foreign = [k for k in given if k not in takes]
     if foreign:
-        flags = ", ".join(_FLAGS.get(k, "--" + k.replace("_", "-")) for k in foreign)
+        flags = ", ".join(RunnerOption(k, "").flag for k in foreign)
         raise UserError(f"{flags}: not an option of {spec.partition(':')[0]}: models")
     return given
+
+
+def _all_options() -> list[RunnerOption]:
+    """The options of every known runner (one that cannot be imported offers none: choosing it
+    with `--model` says why)."""
+    runners = {}
+    for name, target in _known().items():
+        try:
+            runners[name] = _imported(name, target).options
+        except UserError:
+            continue
+    return collect(runners)
+
+
+def add_runner_arguments(p: argparse.ArgumentParser) -> None:
+    """A flag for every option a known runner declares (`--batch-size`, `--dtype`, ...)."""
+    add_option_arguments(p, _all_options())
+
+
+def runner_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The runner options of parsed `eval` arguments, None where not given."""
+    return given_options(args, _all_options())
 
 
 def load_runner(spec: str, **options) -> Runner:

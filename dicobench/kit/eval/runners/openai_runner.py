@@ -21,7 +21,6 @@ from typing import Iterable, Iterator, Sequence
 
 from PIL import Image
 
-from dicobench.kit.eval.judge import ChatClient
 from dicobench.kit.io.lazy_images import source_bytes
 from dicobench.kit.eval.runners.base import Part, Prompt, Reply, Runner
 
@@ -54,6 +53,8 @@ class OpenAIRunner(Runner):
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  concurrency: int = 8, max_new_tokens: int | None = None, max_side: int | None = None,
                  timeout: float = 300.0, max_retries: int = 5, prepare_workers: int | None = None):
+        from dicobench.kit.eval.judge import ChatClient  # deferred: the eval flags read this class's options
+
         self.client = ChatClient(model, base_url=base_url, api_key=api_key, max_tokens=max_new_tokens,
                                  concurrency=concurrency, timeout=timeout, max_retries=max_retries)
         self.concurrency = self.batch_size = self.client.concurrency
