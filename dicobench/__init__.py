@@ -4,6 +4,7 @@ from pathlib import Path
 
 from dicobench.kit import __version__
 from dicobench.kit.lazy import lazy_attributes
+from dicobench.build_config import BuildConfig
 from dicobench.build import build  # eager: the submodule `dicobench.build` would otherwise shadow the function
 
 # evaluate.load(METRIC) from any directory: the folder dicobench.kit.release.metric_modules ships
@@ -14,7 +15,7 @@ METRIC = str(Path(__file__).parent / "kit" / "release" / "evaluate_modules" / "d
 _LAZY = {"cameras": "dicobench.shots", "evaluate": "dicobench.evaluation", "prompt": "dicobench.prompting",
          "score": "dicobench.scoring"}
 
-__all__ = ["__version__", "METRIC", "build", "cameras", "evaluate", "leaderboard", "prompt", "score"]
+__all__ = ["__version__", "METRIC", "BuildConfig", "build", "cameras", "evaluate", "leaderboard", "prompt", "score"]
 
 
 __getattr__ = lazy_attributes(__name__, _LAZY)

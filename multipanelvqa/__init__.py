@@ -4,6 +4,7 @@ from pathlib import Path
 
 from dicobench.kit import __version__
 from dicobench.kit.lazy import lazy_attributes
+from multipanelvqa.build_config import BuildConfig
 from multipanelvqa.build import build  # eager: the submodule `multipanelvqa.build` would otherwise shadow the function
 
 # evaluate.load(METRIC) from any directory: the folder dicobench.kit.release.metric_modules ships
@@ -12,7 +13,7 @@ METRIC = str(Path(__file__).parent.parent / "dicobench" / "kit" / "release" / "e
 # The rest of the API loads on first use (see dicobench/__init__.py).
 _LAZY = {"evaluate": "multipanelvqa.evaluation", "prompt": "multipanelvqa.prompting", "score": "multipanelvqa.scoring"}
 
-__all__ = ["__version__", "METRIC", "build", "evaluate", "leaderboard", "prompt", "score"]
+__all__ = ["__version__", "METRIC", "BuildConfig", "build", "evaluate", "leaderboard", "prompt", "score"]
 
 
 __getattr__ = lazy_attributes(__name__, _LAZY)
