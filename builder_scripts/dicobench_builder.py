@@ -21,7 +21,7 @@ import datasets
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.shards import shard_ranges
 from dicobench.build import generation_options
-from dicobench.build_config import BuildConfig
+from dicobench.build_config import UNRECORDED, BuildConfig
 from dicobench.editors.models import ModelOptions, open_backends
 from dicobench.generate import shard_rows
 from dicobench.schema import TASKS, features
@@ -32,6 +32,12 @@ class DiCoBenchConfig(datasets.BuilderConfig, BuildConfig):
     """A `dicobench.BuildConfig` named as a dataset config. The builder makes every split the
     source keeps apart (`split` is set per split): test and train from the scene engine or from
     photos held out with `test_photos`, else test alone."""
+
+    def create_config_id(self, config_kwargs: dict, custom_features=None) -> str:
+        """The cache folder's name: `datasets` spells short kwargs out, so a run setting, an endpoint
+        or a key is named there as given, never by its value."""
+        named = {k: "given" if k in UNRECORDED else v for k, v in config_kwargs.items()}
+        return super().create_config_id(named, custom_features)
 
 
 def splits(config: BuildConfig) -> tuple[str, ...]:

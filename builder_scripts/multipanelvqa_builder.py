@@ -21,7 +21,7 @@ import datasets
 from dicobench.kit.errors import UserError
 
 from multipanelvqa.build import imported_sets, plan
-from multipanelvqa.build_config import BuildConfig
+from multipanelvqa.build_config import UNRECORDED, BuildConfig
 from multipanelvqa.generate import SYNTHETIC_CONFIGS, shard_rows
 from multipanelvqa.schema import features
 from multipanelvqa.sources.image_sets import PROCEDURAL
@@ -31,6 +31,12 @@ from multipanelvqa.sources.image_sets import PROCEDURAL
 class MultipanelVQAConfig(datasets.BuilderConfig, BuildConfig):
     """A `multipanelvqa.BuildConfig` named as a dataset config. The builder makes test and, from
     procedural sources alone, train (`split` is set per split; imported image sets give test only)."""
+
+    def create_config_id(self, config_kwargs: dict, custom_features=None) -> str:
+        """The cache folder's name: `datasets` spells short kwargs out, so a run setting, an endpoint
+        or a key is named there as given, never by its value."""
+        named = {k: "given" if k in UNRECORDED else v for k, v in config_kwargs.items()}
+        return super().create_config_id(named, custom_features)
 
 
 def splits(config: BuildConfig) -> tuple[str, ...]:

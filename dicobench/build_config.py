@@ -179,7 +179,7 @@ class BuildConfig:
         built, none that says how it runs or where a model is reached."""
         out = {}
         for f in dataclasses.fields(BuildConfig):
-            if f.metadata.get("recorded", True):
+            if f.name not in UNRECORDED:
                 value = getattr(self, f.name)
                 if f.name == "detection" and value is not None:
                     value = {k: v for k, v in value.info().items() if k != "description"}
@@ -187,6 +187,11 @@ class BuildConfig:
                     value = dataclasses.asdict(value)
                 out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+
+# the fields of how a build runs and where models are reached: neither in manifests nor in a builder's cache name
+UNRECORDED = frozenset(f.name for f in dataclasses.fields(BuildConfig) if f.metadata.get("recorded") is False)
 
 
 def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:

@@ -130,11 +130,16 @@ class BuildConfig:
         built, none that says how it runs or where a model is reached."""
         out = {}
         for f in dataclasses.fields(BuildConfig):
-            if f.metadata.get("recorded", True):
+            if f.name not in UNRECORDED:
                 value = getattr(self, f.name)
                 value = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
                 out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+
+# the fields of how a build runs and where models are reached: neither in manifests nor in a builder's cache name
+UNRECORDED = frozenset(f.name for f in dataclasses.fields(BuildConfig) if f.metadata.get("recorded") is False)
 
 
 def resolve_names(values, allowed: Sequence[str], what: str) -> list[str]:

@@ -35,3 +35,11 @@ def test_builder_refuses_a_bad_config_in_one_line(tmp_path):
     with pytest.raises(UserError, match="use dicobench build for"):
         DiCoBench(config_name="entity", source="folder:x", editor="diffusers:m", instructions="openai:m",
                   cache_dir=str(tmp_path / "cache")).download_and_prepare()
+
+
+def test_the_cache_name_never_holds_a_key(tmp_path):
+    def cache(**kwargs):
+        return DiCoBench(config_name="entity", cache_dir=str(tmp_path), **kwargs).cache_dir
+
+    assert "sk-short" not in cache(api_key="sk-short") and cache(api_key="sk-a") == cache(api_key="sk-b")
+    assert cache(per_task=2) != cache(per_task=3)

@@ -38,3 +38,11 @@ def test_builder_refuses_a_bad_config_in_one_line(tmp_path):
         MultipanelVQA(config_name="original", sources="flickr", cache_dir=str(tmp_path / "c")).download_and_prepare()
     with pytest.raises(UserError, match="use multipanelvqa build for"):
         MultipanelVQA(config_name="original", questions="openai:m", cache_dir=str(tmp_path / "c")).download_and_prepare()
+
+
+def test_the_cache_name_never_holds_a_key(tmp_path):
+    def cache(**kwargs):
+        return MultipanelVQA(config_name="original", cache_dir=str(tmp_path), **kwargs).cache_dir
+
+    assert "sk-short" not in cache(llm_api_key="sk-short") and cache(llm_api_key="sk-a") == cache(llm_api_key="sk-b")
+    assert cache(layouts="6") != cache(layouts="7")
