@@ -9,10 +9,10 @@ the bytes.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
+from dicobench.kit.engines.config import recorded, unrecorded, unrecorded_names
 from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count
 from dicobench.kit.errors import UserError
 from dicobench.kit.scene.camera import CameraBounds
@@ -26,12 +26,6 @@ if TYPE_CHECKING:
 PHOTO_KINDS = ("folder", "vstar", "hf", "coco")
 MAX_PER_TASK = 1_000_000  # rows per task a build plans (see validate)
 CAMERAS = ("none", "on")
-
-
-def unrecorded(default=None):
-    """A field that says how to run or where to reach a model, never what is built: the manifest
-    leaves it out (a resumed build may use other processes or another server; keys stay in memory)."""
-    return field(default=default, metadata={"recorded": False})
 
 
 @dataclass
@@ -85,7 +79,7 @@ class BuildConfig:
     instructions: str = "template"
     verify: str | None = None
     base_url: str | None = unrecorded()
-    api_key: str | None = field(default=None, repr=False, metadata={"recorded": False})
+    api_key: str | None = unrecorded(repr=False)
     edit_steps: int | None = None
     edit_size: int | None = None
     num_proc: int | None = unrecorded()
@@ -175,23 +169,13 @@ class BuildConfig:
             self.detection.check()
 
     def record(self) -> dict:
-        """The config as the manifest records it (JSON values): every field that says what is
-        built, none that says how it runs or where a model is reached."""
-        out = {}
-        for f in dataclasses.fields(BuildConfig):
-            if f.name not in UNRECORDED:
-                value = getattr(self, f.name)
-                if f.name == "detection" and value is not None:
-                    value = {k: v for k, v in value.info().items() if k != "description"}
-                elif dataclasses.is_dataclass(value):
-                    value = dataclasses.asdict(value)
-                out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
-
+        """The config as the manifest records it: every field that says what is built, none that
+        says how it runs or where a model is reached."""
+        return recorded(self, BuildConfig)
 
 
 # the fields of how a build runs and where models are reached: neither in manifests nor in a builder's cache name
-UNRECORDED = frozenset(f.name for f in dataclasses.fields(BuildConfig) if f.metadata.get("recorded") is False)
+UNRECORDED = unrecorded_names(BuildConfig)
 
 
 def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:

@@ -8,10 +8,10 @@ build's manifest records it (`record()`).
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
+from dicobench.kit.engines.config import recorded, unrecorded, unrecorded_names
 from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count, check_split
 from dicobench.kit.errors import UserError
 
@@ -23,12 +23,6 @@ from multipanelvqa.sources.image_sets import PROCEDURAL
 
 SOURCES = PROCEDURAL + ADAPTERS
 MAX_IMAGES = 100_000  # images per source a build plans (see validate)
-
-
-def unrecorded(default=None, **kwargs):
-    """A field that says how to run or where to reach a model, never what is built: the manifest
-    leaves it out (a resumed build may use other processes or another server; keys stay in memory)."""
-    return field(default=default, metadata={"recorded": False}, **kwargs)
 
 
 @dataclass
@@ -126,20 +120,13 @@ class BuildConfig:
         self.question_source()
 
     def record(self) -> dict:
-        """The config as the manifest records it (JSON values): every field that says what is
-        built, none that says how it runs or where a model is reached."""
-        out = {}
-        for f in dataclasses.fields(BuildConfig):
-            if f.name not in UNRECORDED:
-                value = getattr(self, f.name)
-                value = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
-                out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
-
+        """The config as the manifest records it: every field that says what is built, none that
+        says how it runs or where a model is reached."""
+        return recorded(self, BuildConfig)
 
 
 # the fields of how a build runs and where models are reached: neither in manifests nor in a builder's cache name
-UNRECORDED = frozenset(f.name for f in dataclasses.fields(BuildConfig) if f.metadata.get("recorded") is False)
+UNRECORDED = unrecorded_names(BuildConfig)
 
 
 def resolve_names(values, allowed: Sequence[str], what: str) -> list[str]:
