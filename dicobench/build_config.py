@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from dicobench.kit.engines.config import recorded, unrecorded, unrecorded_names
+from dicobench.kit.engines.config import recorded, unrecorded
 from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count
 from dicobench.kit.errors import UserError
 from dicobench.kit.scene.camera import CameraBounds
@@ -172,10 +172,6 @@ class BuildConfig:
         """The config as the manifest records it: every field that says what is built, none that
         says how it runs or where a model is reached."""
         return recorded(self, BuildConfig)
-
-
-# the fields of how a build runs and where models are reached: neither in manifests nor in a builder's cache name
-UNRECORDED = unrecorded_names(BuildConfig)
 
 
 def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:

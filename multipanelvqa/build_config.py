@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from dicobench.kit.engines.config import recorded, unrecorded, unrecorded_names
+from dicobench.kit.engines.config import recorded, unrecorded
 from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count, check_split
 from dicobench.kit.errors import UserError
 
@@ -123,10 +123,6 @@ class BuildConfig:
         """The config as the manifest records it: every field that says what is built, none that
         says how it runs or where a model is reached."""
         return recorded(self, BuildConfig)
-
-
-# the fields of how a build runs and where models are reached: neither in manifests nor in a builder's cache name
-UNRECORDED = unrecorded_names(BuildConfig)
 
 
 def resolve_names(values, allowed: Sequence[str], what: str) -> list[str]:
