@@ -17,6 +17,7 @@ displacement anywhere in the image, exposure and white-balance changes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing as mp
 import statistics
@@ -32,7 +33,8 @@ from dicobench.kit.io.imageio import decode
 from dicobench.kit.release.viewer import PAGE_BUDGET, VIEWER_LIMIT, VIEWER_PAGE_ROWS, bytes_per_row, largest_page
 from dicobench.kit.scene.camera import draw_cameras
 from dicobench import build
-from dicobench.build import Options, camera_bounds, generation_options
+from dicobench.build import generation_options
+from dicobench.build_config import BuildConfig
 from dicobench.generate import proposed_row
 from dicobench.rows import shot_pair
 from dicobench.schema import LETTERS, TASKS, track_of
@@ -170,8 +172,8 @@ def main() -> None:
         print(f"camera checks rejected (all tasks): {camera_rejections or 'none'}")
 
         difference = [t for t in tasks if track_of(t) == "difference"]
-        chosen = Options.of(camera="none", **settings(args))
-        opts, bounds = generation_options(chosen)[0], camera_bounds("on", chosen.source)
+        chosen = BuildConfig(camera="none", **settings(args))
+        opts, bounds = generation_options(chosen)[0], dataclasses.replace(chosen, camera="on").camera_bounds()
         written = rows_of(on, difference)
         jobs = [(r["task"], r["seed"], r["answer"], opts, bounds,
                  (written[i]["image_a"]["bytes"], written[i]["image_b"]["bytes"])

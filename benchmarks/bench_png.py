@@ -23,7 +23,8 @@ from PIL import Image
 from dicobench.kit.io.imageio import WRITERS, decode, encode_png
 from dicobench.kit.scene.camera import draw_cameras
 from dicobench.kit.scene.difficulty import preset
-from dicobench.build import Options, generation_options
+from dicobench.build import generation_options
+from dicobench.build_config import BuildConfig
 from dicobench.checks import Rejected
 from dicobench.generate import proposed_row, sample_seed
 from dicobench.rows import shot_pair
@@ -38,7 +39,7 @@ def pillow(pixels: np.ndarray, level: int) -> bytes:
 
 def images(difficulty: str, rows: int) -> list[np.ndarray]:
     """Both shots of the first `rows` accepted rows (one per task in turn), as a build takes them."""
-    opts, _, _ = generation_options(Options.of(difficulty=difficulty))
+    opts, _, _ = generation_options(BuildConfig(difficulty=difficulty))
     out, index = [], 0
     while len(out) < 2 * rows:
         task = TASKS[index % len(TASKS)]

@@ -1,10 +1,11 @@
 """`dicobench.build`: the DiCoBench side of the shared build driver (`dicobench.kit.engines.driver`).
 
-`Options` says what to build (procedural or photo settings apart) and how to run it; `build`
-resolves it into the generation options every worker receives (`dicobench.generate.BuildOptions`,
-which with the task list is the manifest that fixes the bytes), plans the missing shards and
-maps `make_shard` over them on the chosen engine. A shard is made and written by one worker,
-so any engine, and a resumed build, gives the same bytes.
+A `dicobench.build_config.BuildConfig` says what to build and how to run it; `build` resolves
+it (`generation_options`) into the generation options every worker receives
+(`dicobench.generate.BuildOptions`, which with the task list is the part of the manifest that
+fixes the bytes; the manifest also records the config), plans the missing shards and maps
+`make_shard` over them on the chosen engine. A shard is made and written by one worker, so any
+engine, and a resumed build, gives the same bytes.
 """
 
 from __future__ import annotations
@@ -15,123 +16,21 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Sequence
 
 from dicobench.kit import __version__
-from dicobench.kit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
-                             missing_shards, other_split_shards, refuse_shared, run_jobs)
+from dicobench.kit.engines.driver import (RunOptions, ShardSet, claimed, missing_shards, other_split_shards,
+                                          refuse_shared, run_jobs)
 from dicobench.kit.people.decisions import build_rejections, holds_rejected
-from dicobench.kit.scene.camera import CameraBounds
-from dicobench.kit.scene.difficulty import DEFAULT, Difficulty, preset
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.annotate import AnnotateOptions
-from dicobench.kit.photos.sources import PHOTO_SOURCES, SizePolicy, require_opencv, source_usages
+from dicobench.kit.photos.sources import PHOTO_SOURCES, SizePolicy, require_opencv
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges
+from dicobench.build_config import BuildConfig, resolve_tasks
 from dicobench.card import write_card
 from dicobench.generate import BuildOptions, photo_source, shard_rows
 from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.tasks.registry import get_task, tasks_from
 from dicobench.schema import MANIFEST_DIR, SOURCE_SEPARATOR, TASKS, features
-
-MAX_PER_TASK = 1_000_000  # rows per task a build plans (see generation_options)
-CAMERAS = ("none", "on")
-
-
-@dataclasses.dataclass(frozen=True)
-class Procedural:
-    """Rows from the offline scene engine, at a difficulty (default: `hard`; see
-    `dicobench.kit.scene.difficulty`)."""
-
-    scene: SceneConfig = dataclasses.field(default_factory=lambda: SceneConfig.from_difficulty(preset(DEFAULT)))
-
-    @classmethod
-    def at(cls, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None) -> "Procedural":
-        """Scenes at a preset (or `Difficulty`) with single dials (`axes`, field -> value) set apart."""
-        return cls(SceneConfig.from_difficulty(resolve_difficulty(difficulty, axes)))
-
-
-def resolve_difficulty(difficulty: str | Difficulty, axes: dict | None = None) -> Difficulty:
-    """The build's `Difficulty` from a preset name (or value) and single dials set apart."""
-    try:
-        chosen = preset(difficulty) if isinstance(difficulty, str) else difficulty
-        return chosen.with_axes(**(axes or {}))
-    except (ValueError, TypeError) as exc:
-        raise UserError(f"--difficulty: {exc}") from None
-
-
-@dataclasses.dataclass(frozen=True)
-class Photos:
-    """Rows from a photo source (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`, `coco:FILE[:DIR]`), edited by the
-    classical ops or by the model backends `models` (LLMs reached at `endpoint`, never recorded)."""
-
-    source: str
-    min_long_side: int = 1024
-    upscale: bool = False
-    test_photos: float | None = None  # share of the photos held out for the test split
-    models: ModelOptions = ModelOptions()
-    endpoint: Endpoint = Endpoint()
-    detection: AnnotateOptions | None = None  # a folder's objects found by open-vocabulary models first
-
-
-@dataclasses.dataclass(frozen=True)
-class Options:
-    """Everything a DiCoBench build takes; `Options.of` reads the keyword form of `build`."""
-
-    per_task: int = 96
-    seed: int = 0
-    tasks: Sequence[str] | str | None = None  # default: every task the source can give
-    source: Procedural | Photos = Procedural()
-    rows_per_shard: int = 48
-    num_shards: int | None = None  # shards per task, at most (overrides rows_per_shard)
-    compress_level: int | None = None  # default: the difficulty's `png_level` (procedural), else 1
-    run: RunOptions = RunOptions()
-    camera: str | CameraBounds | None = None  # "none", "on" or bounds of one's own; default: the difficulty's (photos: on)
-
-    @classmethod
-    def of(cls, *, per_task: int = 96, seed: int = 0, tasks: Sequence[str] | str | None = None,
-           source: str = "procedural", min_long_side: int = 1024, upscale: bool = False,
-           test_photos: float | None = None, editor: str | None = None, instructions: str = "template",
-           verify: str | None = None, base_url: str | None = None, api_key: str | None = None,
-           edit_steps: int | None = None, edit_size: int | None = None, num_proc: int | None = None,
-           split: str = "test", overwrite: bool = False, rows_per_shard: int = 48, num_shards: int | None = None,
-           compress_level: int | None = None, engine: str = "local", ray_address: str | None = None,
-           progress: bool = True, difficulty: str | Difficulty = DEFAULT, axes: dict | None = None,
-           camera: str | CameraBounds | None = None, detection: AnnotateOptions | None = None) -> "Options":
-        models = ModelOptions(editor, instructions, verify, edit_steps, edit_size)
-        chosen = source_settings(source, min_long_side, upscale, test_photos, models, Endpoint(base_url, api_key),
-                                 difficulty, axes, detection)
-        run = RunOptions(split, overwrite, engine, num_proc, ray_address, progress)
-        return cls(per_task, seed, tasks, chosen, rows_per_shard, num_shards, compress_level, run, camera)
-
-
-def source_settings(source: str, min_long_side: int = 1024, upscale: bool = False, test_photos: float | None = None,
-                    models: ModelOptions = ModelOptions(), endpoint: Endpoint = Endpoint(),
-                    difficulty: str | Difficulty = DEFAULT, axes: dict | None = None,
-                    detection: AnnotateOptions | None = None) -> Procedural | Photos:
-    """The settings of `--source`: the scene engine at a difficulty, or photos with their size
-    policy, models and detection (the difficulty dials are the scene engine's)."""
-    if source != "procedural":
-        if detection is not None and not source.startswith("folder:"):
-            raise UserError("--detector annotates plain photos: use it with --source folder:DIR")
-        return Photos(source, min_long_side, upscale, test_photos, models, endpoint, detection)
-    if models != ModelOptions() or test_photos is not None or detection is not None:
-        models.check()
-        raise UserError("--editor, --instructions, --verify, --detector and --test-photos apply to photo sources (--source)")
-    return Procedural.at(difficulty, axes)
-
-
-def camera_bounds(camera: str | CameraBounds | None, source: Procedural | Photos) -> CameraBounds | None:
-    """The bounds each image's camera is drawn within, or None for the clean renders: `camera`'s
-    own, "on" (the difficulty's bounds; photos: the default difficulty's), "none", or, when None,
-    the difficulty's default (`easy` none, `hard` and `extreme` on; photos on)."""
-    if isinstance(camera, CameraBounds):
-        return camera
-    if camera not in (None, *CAMERAS):
-        raise UserError(f"--camera must be one of {', '.join(CAMERAS)}, got {camera!r}")
-    difficulty = source.scene.difficulty if isinstance(source, Procedural) else preset(DEFAULT)
-    on = camera == "on" or (camera is None and (difficulty.camera_on or isinstance(source, Photos)))
-    return difficulty.camera if on else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,19 +79,17 @@ def make_shard(job: ShardJob) -> dict:
     return shards.stats[job.task]
 
 
-def _photo_tasks(photos: Photos, split: str) -> tuple[str, ...]:
+def _photo_tasks(config: BuildConfig) -> tuple[str, ...]:
     """The tasks a photo source can give: those with a photo proposer that the source offers
     (instance and category need annotations naming enough objects), within those its kind
     declares."""
-    if photos.source.partition(":")[0] not in PHOTO_SOURCES:
-        raise UserError(f"unknown source {photos.source!r}; expected procedural, {source_usages()}")
-    if photos.test_photos is not None and not 0 < photos.test_photos < 1:
-        raise UserError(f"--test-photos must be a share between 0 and 1, got {photos.test_photos}")
     require_opencv()  # before any proposer (which imports it) loads
-    chosen = photo_source(photos.source, SizePolicy(photos.min_long_side, photos.upscale), split, photos.test_photos)
+    chosen = photo_source(config.source, SizePolicy(config.min_long_side, config.upscale), config.split,
+                          config.test_photos)
     if not len(chosen):
-        raise UserError(f"source {photos.source!r} holds no photos" + (f" for the {split} split" if photos.test_photos else ""))
-    declared = PHOTO_SOURCES.get(photos.source.partition(":")[0]).tasks
+        raise UserError(f"source {config.source!r} holds no photos"
+                        + (f" for the {config.split} split" if config.test_photos else ""))
+    declared = PHOTO_SOURCES.get(config.source.partition(":")[0]).tasks
     return tuple(t for t in tasks_from("photos")
                  if (declared is None or t in declared) and offered(get_task(t).proposer("photos"), chosen))
 
@@ -202,26 +99,6 @@ def offered(proposer, source) -> bool:
     (annotated names, say) says so with `offers(source)`."""
     offers = getattr(proposer, "offers", None)
     return offers is None or offers(source)
-
-
-def _resolve_tasks(tasks: Sequence[str] | str | None, available: Sequence[str] = TASKS) -> list[str]:
-    if tasks is None:
-        return list(available)
-    if isinstance(tasks, str):
-        tasks = [t for t in tasks.split(",") if t]
-    if not tasks:
-        raise UserError("no task given")
-    out = []
-    for task in tasks:
-        if task == "all":
-            out.extend(available)
-        elif task not in TASKS:
-            raise UserError(f"unknown task {task!r}; expected one of {', '.join(TASKS)} or all")
-        elif task not in available:
-            raise UserError(f"task {task!r} is not available from this source; available: {', '.join(available)}")
-        else:
-            out.append(task)
-    return sorted(set(out), key=TASKS.index)
 
 
 def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
@@ -282,111 +159,79 @@ def _shard_stats(task: str, rows: list[dict], rejections: Counter) -> dict:
     }
 
 
-def generation_options(options: Options) -> tuple[BuildOptions, list[str], RunOptions]:
-    """Check `options`; return what every worker generates from, the tasks, and how to run."""
-    per_task, run = options.per_task, options.run
-    if not isinstance(per_task, int) or per_task <= 0:
-        raise UserError(f"--per-task must be a positive integer, got {per_task!r}")
-    check_count(per_task, MAX_PER_TASK, "--per-task", "the correct letters are balanced over a task's whole count, "
-                "a schedule every worker computes for each shard (about 24 MB and 2 s at the limit), and every shard "
-                "is planned before the first row (benchmarks/bench_plan.py)")
-    rows_per_shard = options.rows_per_shard
-    if options.num_shards is not None:
-        if options.num_shards <= 0:
-            raise UserError("--num-shards must be positive")
-        rows_per_shard = -(-per_task // options.num_shards)
-    if rows_per_shard <= 0:
-        raise UserError("rows per shard must be positive")
-    check_split(run.split)
-    photos = options.source if isinstance(options.source, Photos) else None
-    if photos is not None:
-        photos.models.check()
-        available = _photo_tasks(photos, run.split)
-        if photos.models.editor and run.num_proc is None:
-            run = dataclasses.replace(run, num_proc=1)  # each process loads the pipeline
-    else:
+def generation_options(config: BuildConfig) -> tuple[BuildOptions, list[str], RunOptions]:
+    """Validate `config`; return what every worker generates from, the tasks, and how to run:
+    the one place a config becomes the engine's options."""
+    config.validate()
+    rows_per_shard = config.rows_per_shard
+    if config.num_shards is not None:
+        rows_per_shard = -(-config.per_task // config.num_shards)
+    camera = config.camera_bounds()
+    common = dict(per_task=config.per_task, seed=config.seed, split=config.split, rows_per_shard=rows_per_shard,
+                  camera=camera)
+    if config.procedural:
+        difficulty = config.scene_difficulty()
+        level = difficulty.png_level if config.compress_level is None else config.compress_level
+        opts = BuildOptions(**common, compress_level=level, png_writer=difficulty.png_writer,
+                            scene=SceneConfig.from_difficulty(difficulty))
         available = TASKS
-    run.check()
-    level = options.compress_level
-    if level is None:
-        level = options.source.scene.difficulty.png_level if photos is None else 1
-    check_compress_level(level)
-    tasks = _resolve_tasks(options.tasks, available)
-    camera = camera_bounds(options.camera, options.source)
-    if photos is None:
-        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
-                            png_writer=options.source.scene.difficulty.png_writer,
-                            rows_per_shard=rows_per_shard, scene=options.source.scene, camera=camera)
     else:
-        opts = BuildOptions(per_task=per_task, seed=options.seed, split=run.split, compress_level=level,
-                            rows_per_shard=rows_per_shard, source=photos.source,
-                            photos=SizePolicy(photos.min_long_side, photos.upscale), test_photos=photos.test_photos,
-                            models=photos.models, camera=camera, detection=photos.detection)
-    return opts, tasks, run
+        level = 1 if config.compress_level is None else config.compress_level
+        opts = BuildOptions(**common, compress_level=level, source=config.source,
+                            photos=SizePolicy(config.min_long_side, config.upscale), test_photos=config.test_photos,
+                            models=config.models(), detection=config.detection)
+        available = _photo_tasks(config)
+    return opts, resolve_tasks(config.tasks, available), config.run_options()
 
 
-def annotated(options: Options, out: Location) -> Options:
-    """A folder build with `--detector`: its photos annotated once (`dicobench.kit.photos.annotate`)
+def annotated(config: BuildConfig, out: Location) -> BuildConfig:
+    """A folder build with `detection`: its photos annotated once (`dicobench.kit.photos.annotate`)
     into a COCO file cached beside the build, named by the folder and the detection options, so
     a rebuild (or a resumed one) sends nothing to the models; the build then reads that file."""
     from dicobench.kit.photos.annotate import annotate
 
-    photos = options.source
     if not isinstance(out, os.PathLike):
         raise UserError("--detector needs a local --out (the annotations are cached there)")
-    folder = Path(photos.source.removeprefix("folder:")).expanduser()
-    photos.detection.check()
-    key = hashlib.sha256(json.dumps([str(folder.resolve()), photos.detection.info()], sort_keys=True).encode()).hexdigest()[:16]
-    path = annotate(folder, Path(out) / MANIFEST_DIR / "annotations" / f"{key}.json", photos.detection, options.run.progress)
-    return dataclasses.replace(options, source=dataclasses.replace(photos, source=f"coco:{path}:{folder}"))
+    folder = Path(config.source.removeprefix("folder:")).expanduser()
+    key = hashlib.sha256(json.dumps([str(folder.resolve()), config.detection.info()], sort_keys=True).encode()).hexdigest()[:16]
+    path = annotate(folder, Path(out) / MANIFEST_DIR / "annotations" / f"{key}.json", config.detection, config.progress)
+    return dataclasses.replace(config, source=f"coco:{path}:{folder}")
 
 
-def build(out_dir: str | os.PathLike, options: Options | None = None, **settings) -> Location:
+def build(out_dir: str | os.PathLike, config: BuildConfig | None = None, **settings) -> Location:
     """Build DiCoBench into `out_dir` (per-task configs plus `all`) and return the folder
     (a `Path`, or the URL when `out_dir` is an fsspec URL such as `s3://bucket/dicobench`).
 
-    Give either an `Options` or its keyword form (`Options.of`): `per_task`, `seed`, `tasks`,
-    `source`, `num_proc`, `split`, `overwrite`, `rows_per_shard`, `num_shards`, `compress_level`,
-    `engine`, `ray_address`, `progress`, `camera` ("on": each image of a pair shot through its own
-    camera, "none": the clean renders, or a `dicobench.kit.scene.camera.CameraBounds`; default: on, except
-    at `easy`), for procedural builds `difficulty` (`easy`, `hard`, the
-    default, or `extreme`; or a `dicobench.kit.scene.difficulty.Difficulty`) and `axes` (single dials set
-    apart from it, field name -> value), and for photo sources `min_long_side`, `upscale`,
-    `test_photos`, `editor`, `instructions`, `verify`, `base_url`, `api_key`, `edit_steps`, `edit_size`,
-    and for a `folder:` source `detection` (a `dicobench.kit.photos.annotate.AnnotateOptions`: its photos'
-    objects found by a zero-shot detector and segmenter first, cached beside the build).
-
-    `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes the file
-    layout, so a rebuild gives the same file names and, for unchanged shards, the same
-    bytes. `engine="ray"` runs the shards on Ray (`ray_address`: a cluster, else a local
-    Ray with `num_proc` CPUs); the result is byte-identical to the local engine's.
+    Give either a `config` (`dicobench.BuildConfig`) or its fields as keywords (`per_task`, `seed`,
+    `tasks`, `source`, `num_proc`, ...; its docstring says what each does); a keyword that is no
+    field is a TypeError. `num_shards` (shards per task, at most; overrides `rows_per_shard`) fixes
+    the file layout, so a rebuild gives the same file names and, for unchanged shards, the same
+    bytes. `engine="ray"` runs the shards on Ray (`ray_address`: a cluster, else a local Ray with
+    `num_proc` CPUs); the result is byte-identical to the local engine's.
 
     Photo sources (`folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`, `coco:ANNOTATIONS.json[:IMAGES_DIR]`)
-    give the difference track, and instance and category where photos carry annotated names. `test_photos` holds that
-    share of the photos out for the test split (train uses the rest). `editor`
-    (`diffusers:<model-id>`), `instructions` and `verify` (`openai:<model>`, at `base_url`,
-    key `api_key` or `$OPENAI_API_KEY`) choose the model backends; an editor build runs one
-    process unless `num_proc` says otherwise, as each process loads the pipeline.
+    give the difference track, and instance and category where photos carry annotated names.
     """
-    if options is None:
-        options = Options.of(**settings)
+    if config is None:
+        config = BuildConfig(**settings)
     elif settings:
-        raise TypeError("build() takes an Options object or keyword settings, not both")
+        raise TypeError("build() takes a BuildConfig or its fields as keywords, not both")
+    config.validate()
     out = location(out_dir)
-    if isinstance(options.source, Photos) and options.source.detection is not None:
-        options = annotated(options, out)
-    opts, tasks, run = generation_options(options)
+    asked = config.record()
+    if config.detection is not None:
+        config = annotated(config, out)
+    opts, tasks, run = generation_options(config)
     if opts.models.uses_llm and not isinstance(out, os.PathLike):
         raise UserError("--instructions/--verify need a local --out (their reply cache is a local folder)")
     with claimed(out, child(out, MANIFEST_DIR, f"{run.split}.json"), _manifest(opts, tasks), TASKS, run,
-                 f"{run.split} split"):
-        endpoint = options.source.endpoint if isinstance(options.source, Photos) else Endpoint()
+                 f"{run.split} split", asked):
         held_out = held_out_sources(out, run.split)
         ranges = shard_ranges(opts.per_task, opts.rows_per_shard)
         rejected = build_rejections(out)  # rows reviewers rejected (`dicobench review`) are regenerated
         todo = missing_shards(out, tasks, run.split, ranges, stale=lambda path: holds_rejected(path, rejected),
                               features=features())
-        jobs = [ShardJob(opts, task, k, str(todo[k][task]), held_out, endpoint, rejected)
+        jobs = [ShardJob(opts, task, k, str(todo[k][task]), held_out, config.endpoint(), rejected)
                 for task in tasks for k in sorted(todo) if task in todo[k]]
         run_jobs(make_shard, jobs, sum(len(ranges[j.shard]) for j in jobs), f"dicobench {run.split}", run)
         write_card(out)

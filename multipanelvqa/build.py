@@ -14,20 +14,20 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from dicobench.kit import __version__
-from dicobench.kit.engines.driver import (RunOptions, ShardSet, check_compress_level, check_count, check_split, claimed,
-                             missing_shards, other_split_shards, refuse_shared, run_jobs)
+from dicobench.kit.engines.driver import (RunOptions, ShardSet, claimed, missing_shards, other_split_shards,
+                                          refuse_shared, run_jobs)
 from dicobench.kit.people.decisions import build_rejections, holds_rejected
 from dicobench.kit.engines.local import map_jobs
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
 
+from multipanelvqa.build_config import BuildConfig
 from multipanelvqa.sources.adapters import ADAPTERS, load_sets
-from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve
+from multipanelvqa.difficulty import PanelDifficulty
 from multipanelvqa.card import manifest_name, write_card
 from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
@@ -39,21 +39,7 @@ from multipanelvqa.schema import CHOICE_LETTERS, MANIFEST_DIR, QUESTION_TYPES, f
 from multipanelvqa.sources.image_sets import PROCEDURAL
 from multipanelvqa.sources.procedural import procedural_set
 
-SOURCES = PROCEDURAL + ADAPTERS
 ROWS_PER_IMAGE = len(QUESTION_TYPES)
-MAX_IMAGES = 100_000  # images per source a build plans (see build)
-
-
-def _resolve(values, allowed: Sequence[str], what: str) -> list[str]:
-    if isinstance(values, str):
-        values = [v for v in values.split(",") if v]
-    values = list(values)
-    if not values:
-        raise UserError(f"no {what} given")
-    unknown = [v for v in values if v not in allowed]
-    if unknown:
-        raise UserError(f"unknown {what} {', '.join(map(repr, unknown))}; expected any of {', '.join(allowed)}")
-    return sorted(set(values), key=list(allowed).index)
 
 
 def parse_layouts(spec, count: int) -> list[int]:
@@ -152,103 +138,47 @@ def _shard_stats(config: str, rows: list[dict]) -> dict:
 
 
 @dataclasses.dataclass(frozen=True)
-class Options:
-    """Everything a MultipanelVQA build takes; `Options.of` reads the keyword form of `build`."""
+class Plan:
+    """What a validated config resolves to on the driver: every image to make (in schedule order,
+    for no config yet), the configs, the adapters' data and the manifest that fixes the bytes."""
 
-    seed: int = 0
-    sources: Sequence[str] | str = PROCEDURAL
-    layouts: Sequence[int] | str | None = None  # layout ids, e.g. "0-6,140" (default: all)
-    configs: Sequence[str] | str | None = None  # default: every synthetic config
-    source_data: dict[str, str] | None = None  # magicbrush/vqav2 adapters: a Hub id or local Parquet
-    source_split: dict[str, str] | None = None
-    questions: str = "template"  # or "openai:<model>"
-    llm_base_url: str | None = None
-    llm_api_key: str | None = dataclasses.field(default=None, repr=False)
-    images_per_shard: int = 42
-    num_shards: int | None = None  # per config, at most (overrides images_per_shard)
-    compress_level: int = 1
-    images: int | None = None  # per source (default one per layout)
-    run: RunOptions = RunOptions()
-    difficulty: str | PanelDifficulty = DEFAULT  # a preset name or settings (multipanelvqa.difficulty)
-    axes: dict | None = None  # dials set apart from the preset, by field name
-
-    @classmethod
-    def of(cls, *, num_proc: int | None = None, overwrite: bool = False, engine: str = "local",
-           ray_address: str | None = None, progress: bool = True, split: str = "test", **fields) -> "Options":
-        return cls(**fields, run=RunOptions(split, overwrite, engine, num_proc, ray_address, progress))
-
-    def panels(self) -> PanelDifficulty:
-        """The resolved panel difficulty; a clear error for a bad preset or dial."""
-        try:
-            return resolve(self.difficulty, self.axes)
-        except (ValueError, TypeError) as exc:
-            raise UserError(f"--difficulty: {exc}") from None
+    tasks: tuple[ImageTask, ...]
+    configs: tuple[str, ...]
+    images_per_shard: int
+    data: dict[str, str | None]  # adapter source -> its Hub id or Parquet (None: the default)
+    data_split: dict[str, str | None]
+    questions: QuestionSource
+    manifest: dict
 
 
-def build(out_dir: str | os.PathLike, options: Options | None = None, **settings) -> Location:
-    """Build the synthetic MultipanelVQA configs into `out_dir` and return the folder.
-
-    Give either an `Options` or its fields as keywords, with `num_proc`, `overwrite`, `engine`,
-    `ray_address`, `progress` and `split` (`Options.of`).
-    Default: 210 layouts x 2 procedural sources x 3 questions = 1260 rows in each of the 7
-    configs. `layouts` picks layout ids (e.g. "0-6"), `source_data`/`source_split` point the
-    magicbrush/vqav2 adapters at a Hub id or local Parquet, `questions="openai:<model>"` asks
-    an OpenAI-compatible model with the paper's prompt instead of the templates.
-    `num_shards` (per config, at most) overrides `images_per_shard`; `engine="ray"` makes the
-    shards on Ray (`ray_address`, else a local Ray), byte-identical to the local engine.
-    `split="train"` draws image sets from the train range (`generate.set_range`), disjoint
-    from test's, and refuses rows whose panel images another split in the folder uses;
-    `images` (per source, default one per layout) cycles the layouts with fresh image sets.
-    `difficulty` (a preset of `multipanelvqa.difficulty`, default hard; `easy` gives the first
-    release's bytes) and `axes` (single dials set apart) decide what the procedural panels hold.
-    `out_dir` may be an fsspec URL (`s3://...`); the result is then that URL, else a `Path`.
-    """
-    if options is None:
-        options = Options.of(**settings)
-    elif settings:
-        raise TypeError("build() takes an Options object or keyword settings, not both")
-    o, run = options, options.run
-    check_split(run.split)
-    if o.images is not None and (not isinstance(o.images, int) or o.images <= 0):
-        raise UserError(f"--images must be a positive integer, got {o.images!r}")
-    if o.images is not None:
-        check_count(o.images, MAX_IMAGES, "--images", "Q1's yes/no and Q3's letters are balanced over a source's "
-                    "whole count and every image is planned on the driver before the first shard (about 140 MB and "
-                    "a minute at the limit)")
-    source_list = _resolve(o.sources, SOURCES, "source")
-    config_list = _resolve(o.configs if o.configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
-    if o.num_shards is not None and o.num_shards <= 0:
-        raise UserError("--num-shards must be positive")
-    if o.images_per_shard <= 0:
-        raise UserError("images per shard must be positive")
-    check_compress_level(o.compress_level)
-    panels = o.panels()
-    run.check()
-    qsource = QuestionSource.parse(o.questions, o.llm_base_url, o.llm_api_key)
-    all_layouts = generate_layouts(o.seed)
-    layout_ids = parse_layouts(o.layouts, len(all_layouts))
+def plan(config: BuildConfig) -> Plan:
+    """Validate `config` and draw its layouts and image schedule: the one place a config becomes
+    the images every worker makes."""
+    config.validate()
+    source_list, config_list, panels, qsource = (config.source_list(), config.config_list(), config.panels(),
+                                                 config.question_source())
+    all_layouts = generate_layouts(config.seed)
+    layout_ids = parse_layouts(config.layouts, len(all_layouts))
     # a layout whose panels cannot all be named in the difficulty's words is not built (the card says which)
     unnamed = [i for i in layout_ids if not describable(all_layouts[i].boxes, panels.position_words)]
     layout_ids = [i for i in layout_ids if i not in unnamed]
     if not layout_ids:
         raise UserError(f"layouts {', '.join(map(str, unnamed))} have no unambiguous {panels.position_words} position "
                         "words for every panel; pick other --layouts or --position-words short")
-    per_source = len(layout_ids) if o.images is None else o.images
-    if (run.split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
+    per_source = len(layout_ids) if config.images is None else config.images
+    if (config.split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
         raise UserError("--split train and more --images than layouts need procedural sources (imported image sets cannot be drawn fresh)")
-    schedule = _images(source_list, [all_layouts[i] for i in layout_ids], o.seed, per_source, panels.q1_forms)
+    schedule = _images(source_list, [all_layouts[i] for i in layout_ids], config.seed, per_source, panels.q1_forms)
     cycles = [(i % per_source) // len(layout_ids) for i in range(len(schedule))]
-    images_per_shard = o.images_per_shard if o.num_shards is None else -(-len(schedule) // o.num_shards)
-    data = {s: (o.source_data or {}).get(s) for s in source_list if s in ADAPTERS}
-    data_split = {s: (o.source_split or {}).get(s) for s in source_list if s in ADAPTERS}
-    out = location(out_dir)
-    if qsource.model is not None and not isinstance(out, Path):
-        raise UserError("--questions openai:<model> needs a local --out (the reply cache is a local folder)")
+    images_per_shard = (config.images_per_shard if config.num_shards is None
+                        else -(-len(schedule) // config.num_shards))
+    data = {s: (config.source_data or {}).get(s) for s in source_list if s in ADAPTERS}
+    data_split = {s: (config.source_split or {}).get(s) for s in source_list if s in ADAPTERS}
     manifest = json.loads(json.dumps({
         "generator": f"multipanelvqa {__version__}",
-        "split": run.split,
+        "split": config.split,
         "images": per_source,
-        "seed": o.seed,
+        "seed": config.seed,
         "sources": source_list,
         "source_data": data,
         "source_split": data_split,
@@ -256,37 +186,69 @@ def build(out_dir: str | os.PathLike, options: Options | None = None, **settings
         "configs": config_list,
         "questions": qsource.spec,
         "images_per_shard": images_per_shard,
-        "compress_level": o.compress_level,
+        "compress_level": config.compress_level,
         "difficulty": {"description": panels.describe(), **dataclasses.asdict(panels)},
         **({"layouts_without_words": unnamed} if unnamed else {}),
     }))
-    with claimed(out, child(out, MANIFEST_DIR, manifest_name(run.split)), manifest, SYNTHETIC_CONFIGS, run,
-                 f"synthetic {run.split} build"):
-        ranges = shard_ranges(len(schedule), images_per_shard)
-        rejected = build_rejections(out) if qsource.model is None else frozenset()  # images reviewers rejected
+    tasks = tuple(ImageTask(*image, config.seed, (), config.compress_level, split=config.split, cycle=cycle,
+                            difficulty=panels) for image, cycle in zip(schedule, cycles))
+    return Plan(tasks, tuple(config_list), images_per_shard, data, data_split, qsource, manifest)
+
+
+def build(out_dir: str | os.PathLike, config: BuildConfig | None = None, **settings) -> Location:
+    """Build the synthetic MultipanelVQA configs into `out_dir` and return the folder.
+
+    Give either a `config` (`multipanelvqa.BuildConfig`) or its fields as keywords (its docstring
+    says what each does); a keyword that is no field is a TypeError.
+    Default: 210 layouts x 2 procedural sources x 3 questions = 1260 rows in each of the 7
+    configs. `questions="openai:<model>"` asks an OpenAI-compatible model with the paper's
+    prompt instead of the templates. `engine="ray"` makes the shards on Ray, byte-identical to
+    the local engine. `split="train"` draws image sets from the train range
+    (`generate.set_range`), disjoint from test's, and refuses rows whose panel images another
+    split in the folder uses. `difficulty` (default hard; `easy` gives the first release's bytes)
+    decides what the procedural panels hold. `out_dir` may be an fsspec URL (`s3://...`); the
+    result is then that URL, else a `Path`.
+    """
+    if config is None:
+        config = BuildConfig(**settings)
+    elif settings:
+        raise TypeError("build() takes a BuildConfig or its fields as keywords, not both")
+    chosen, run = plan(config), config.run_options()
+    out = location(out_dir)
+    if chosen.questions.model is not None and not isinstance(out, Path):
+        raise UserError("--questions openai:<model> needs a local --out (the reply cache is a local folder)")
+    with claimed(out, child(out, MANIFEST_DIR, manifest_name(run.split)), chosen.manifest, SYNTHETIC_CONFIGS, run,
+                 f"synthetic {run.split} build", config.record()):
+        ranges = shard_ranges(len(chosen.tasks), chosen.images_per_shard)
+        rejected = build_rejections(out) if chosen.questions.model is None else frozenset()  # images reviewers rejected
         # a rejected question redraws its image, and so every config's rows of it
-        todo = missing_shards(out, config_list, run.split, ranges, ROWS_PER_IMAGE,
+        todo = missing_shards(out, chosen.configs, run.split, ranges, ROWS_PER_IMAGE,
                               stale=lambda path: holds_rejected(path, rejected), linked=True, features=features())
         if todo:
-            tasks = [ImageTask(*image, o.seed, (), o.compress_level, split=run.split, cycle=cycle, difficulty=panels)
-                     for image, cycle in zip(schedule, cycles)]
-            tasks = [dataclasses.replace(t, redo=redo_count(t, config_list, rejected)) for t in tasks]
-            jobs = _jobs(out, tasks, ranges, todo, o.seed, data, data_split, qsource, held_out_panels(out, run.split),
-                         run)
+            tasks = [dataclasses.replace(t, redo=redo_count(t, chosen.configs, rejected)) for t in chosen.tasks]
+            jobs = _jobs(out, tasks, ranges, todo, config.seed, chosen, held_out_panels(out, run.split), run)
             total = sum(len(j.tasks) * len(j.paths) * ROWS_PER_IMAGE for j in jobs)
             run_jobs(make_shard, jobs, total, f"multipanelvqa {run.split}", run)
         write_card(out)
     return out
 
 
-def _jobs(out, images, ranges, todo, seed, data, data_split, qsource, held_out, run: RunOptions) -> list[ShardJob]:
+def imported_sets(tasks, chosen: Plan) -> dict[tuple[str, int], object]:
+    """The image sets of adapter sources that `tasks` use, loaded once on the driver, by
+    (source, set index); procedural sets are made by the workers."""
+    sets: dict[tuple[str, int], object] = {}
+    for source in sorted({t.source for t in tasks if t.source in ADAPTERS}):
+        loaded = load_sets(source, chosen.data[source], chosen.data_split[source], BASES_PER_STYLE)
+        sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
+    return sets
+
+
+def _jobs(out, images, ranges, todo, seed, chosen: Plan, held_out, run: RunOptions) -> list[ShardJob]:
     """The shard jobs, with imported image sets and LLM questions resolved here, on the driver."""
+    qsource = chosen.questions
     tasks = {i: dataclasses.replace(images[i], configs=tuple(todo[k])) for k in sorted(todo) for i in ranges[k]}
     needed = sorted({(t.source, t.set_index) for t in tasks.values()})
-    sets: dict[tuple[str, int], object] = {}
-    for source in sorted({s for s, _ in needed if s in ADAPTERS}):
-        loaded = load_sets(source, data[source], data_split[source], BASES_PER_STYLE)
-        sets.update({(source, b): loaded[b % len(loaded)] for b in range(BASES_PER_STYLE)})
+    sets = imported_sets(tasks.values(), chosen)
     if qsource.model is not None:  # the prompt needs every image's target: make the sets here
         difficulty = next(iter(tasks.values())).difficulty
         procedural = [(s, b, seed, 0, difficulty) for s, b in needed if s in PROCEDURAL]

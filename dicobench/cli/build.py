@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from dicobench.kit.cli.commands import add_build_arguments, build_handler, http_url, positive_int, run_options
 from dicobench.kit.scene.difficulty import DEFAULT, PRESETS, Difficulty
 from dicobench.cli.annotate import add_detection_arguments, detection_options
-from dicobench.build import CAMERAS, Options, build, source_settings
-from dicobench.editors.models import Endpoint, ModelOptions
+from dicobench.build import build
+from dicobench.build_config import CAMERAS, BuildConfig
 from dicobench.schema import TASKS
 
 
-def options(args: argparse.Namespace) -> Options:
-    """The build options the command line gives."""
-    run = run_options(args)
-    models = ModelOptions(args.editor, args.instructions, args.verify, args.edit_steps, args.edit_size)
-    source = source_settings(args.source, args.min_long_side, args.upscale, args.test_photos, models,
-                             Endpoint(args.base_url, args.api_key), args.difficulty,
-                             {f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()}, detection_options(args))
-    return Options(args.per_task, args.seed, args.tasks, source, args.rows_per_shard, args.num_shards,
-                   args.compress_level, run, args.camera)
+def config(args: argparse.Namespace) -> BuildConfig:
+    """The build config the command line gives (each flag fills the field of its name)."""
+    return BuildConfig(
+        per_task=args.per_task, seed=args.seed, tasks=args.tasks, source=args.source, min_long_side=args.min_long_side,
+        upscale=args.upscale, test_photos=args.test_photos, editor=args.editor, instructions=args.instructions,
+        verify=args.verify, base_url=args.base_url, api_key=args.api_key, edit_steps=args.edit_steps,
+        edit_size=args.edit_size, rows_per_shard=args.rows_per_shard, num_shards=args.num_shards,
+        compress_level=args.compress_level, difficulty=args.difficulty,
+        axes={f.name: getattr(args, f.name) for f, _, _ in Difficulty.axis_fields()}, camera=args.camera,
+        detection=detection_options(args), **dataclasses.asdict(run_options(args)))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -65,4 +67,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     dials = p.add_argument_group("difficulty dials (procedural scenes)")
     for f, axis, doc in Difficulty.axis_fields():
         dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}")
-    p.set_defaults(func=build_handler(build, options))
+    p.set_defaults(func=build_handler(build, config))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from dicobench.kit.scene.catalogue import VERSIONS
 from dicobench.kit.cli.commands import add_build_arguments, build_handler, http_url, run_options
 
 from multipanelvqa.sources.adapters import DEFAULT_DATA
-from multipanelvqa.build import SOURCES, Options, build
+from multipanelvqa.build import build
+from multipanelvqa.build_config import SOURCES, BuildConfig
 from multipanelvqa.difficulty import DEFAULT, POSITION_WORDS, PRESETS, Q1_FORMS, SCENE_QUESTIONS, PanelDifficulty
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.sources.image_sets import PROCEDURAL
@@ -17,9 +19,9 @@ from multipanelvqa.sources.image_sets import PROCEDURAL
 CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS}
 
 
-def options(args: argparse.Namespace) -> Options:
-    """The build options the command line gives."""
-    return Options(
+def config(args: argparse.Namespace) -> BuildConfig:
+    """The build config the command line gives."""
+    return BuildConfig(
         seed=args.seed,
         sources=args.sources,
         layouts=args.layouts,
@@ -33,9 +35,9 @@ def options(args: argparse.Namespace) -> Options:
         num_shards=args.num_shards,
         compress_level=args.compress_level,
         images=args.images,
-        run=run_options(args),
         difficulty=args.difficulty,
         axes={f.name: getattr(args, f.name) for f, _, _ in PanelDifficulty.axis_fields()},
+        **dataclasses.asdict(run_options(args)),
     )
 
 
@@ -61,4 +63,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     for f, axis, doc in PanelDifficulty.axis_fields():
         kind = {"choices": CHOICES[f.name]} if f.name in CHOICES else {}
         dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}", **kind)
-    p.set_defaults(func=build_handler(build, options))
+    p.set_defaults(func=build_handler(build, config))

@@ -28,7 +28,7 @@ def test_build_stays_the_function_once_its_submodule_is_imported():
     """`build` loads on first use too; importing the submodule of the same name first (as the
     command line does) must not leave the module where the function is expected."""
     code = ("import inspect, dicobench, multipanelvqa\n"
-            "from dicobench.build import Options\nfrom multipanelvqa.build import SOURCES\n"
+            "from dicobench.build import generation_options\nfrom multipanelvqa.build import plan\n"
             "from dicobench import build\nimport multipanelvqa\n"
             "print(inspect.isfunction(build), inspect.isfunction(multipanelvqa.build), "
             "dicobench.build.__module__, multipanelvqa.build.__module__)")

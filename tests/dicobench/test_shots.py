@@ -16,7 +16,8 @@ from dicobench.kit.scene.camera import Camera, CameraBounds, draw_cameras, photo
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.scene.render import background, render
-from dicobench.build import Options, Photos, Procedural, camera_bounds, generation_options
+from dicobench.build import generation_options
+from dicobench.build_config import BuildConfig
 from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Rejected, check_change_within, check_cues_drawn, check_shots_written
 from dicobench.generate import BuildOptions, proposed_row, sample_seed
 from dicobench.schema import COMMONALITY_TASKS, DIFFERENCE_TASKS, LETTERS
@@ -168,17 +169,17 @@ def test_shot_checks_reject():
 
 
 def test_camera_option_defaults_and_errors():
-    assert camera_bounds(None, Procedural.at("hard")) == HARD.camera
-    assert camera_bounds(None, Procedural.at("easy")) is None
-    assert camera_bounds("on", Procedural.at("easy")) == HARD.camera
-    assert camera_bounds("none", Procedural.at("extreme")) is None
-    assert camera_bounds(None, Photos("folder:x")) == HARD.camera
+    assert BuildConfig(difficulty="hard").camera_bounds() == HARD.camera
+    assert BuildConfig(difficulty="easy").camera_bounds() is None
+    assert BuildConfig(camera="on", difficulty="easy").camera_bounds() == HARD.camera
+    assert BuildConfig(camera="none", difficulty="extreme").camera_bounds() is None
+    assert BuildConfig(source="folder:x").camera_bounds() == HARD.camera
     own = CameraBounds(shift=1.0)
-    assert camera_bounds(own, Procedural.at("hard")) == own
+    assert BuildConfig(camera=own).camera_bounds() == own
     with pytest.raises(UserError, match="--camera must be one of none, on"):
-        camera_bounds("yes", Procedural.at("hard"))
-    assert generation_options(Options.of(camera="none"))[0].camera is None
-    assert generation_options(Options.of())[0].camera == HARD.camera
+        BuildConfig(camera="yes").camera_bounds()
+    assert generation_options(BuildConfig(camera="none"))[0].camera is None
+    assert generation_options(BuildConfig())[0].camera == HARD.camera
 
 
 def test_cli_camera_none_writes_the_clean_renders_and_records_it(tmp_path):

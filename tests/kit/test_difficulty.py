@@ -9,7 +9,7 @@ import pytest
 from dicobench.kit.scene.difficulty import EASY, EXTREME, HARD, PRESETS, Difficulty, preset
 from dicobench.kit.scene.render import footprint, render
 from dicobench.kit.scene.random_scenes import SceneConfig, clashes, random_scene
-from dicobench.build import resolve_difficulty
+from dicobench.build_config import resolve_difficulty
 from dicobench.kit.errors import UserError
 from dicobench.generate import BuildOptions, generate_row
 

@@ -73,8 +73,8 @@ def check_compress_level(level: int) -> None:
 
 @contextmanager
 def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Sequence[str], run: RunOptions,
-            what: str) -> Iterator[None]:
-    """Record the manifest in `out`, refusing a folder holding another build (`--overwrite` first
+            what: str, config: dict) -> Iterator[None]:
+    """Record the manifest (with the build `config` it was resolved from) in `out`, refusing a folder holding another build (`--overwrite` first
     deletes this split's shards in every config folder), for the build inside the block.
 
     A first build that fails before any shard of its split is written takes its manifest and the
@@ -87,7 +87,7 @@ def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Seq
         for config in configs:
             remove_shards(child(out, config), run.split)
 
-    claim_folder(out, manifest_path, manifest, run.overwrite, clear, what)
+    claim_folder(out, manifest_path, manifest, run.overwrite, clear, what, config)
     try:
         yield
     except BaseException:
