@@ -12,10 +12,10 @@ named by a `Ref` and imported on first use.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import TYPE_CHECKING, Any, Callable
 
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
+from dicobench.kit.registry import resolve
 
 if TYPE_CHECKING:
     import datasets
@@ -37,8 +37,7 @@ class Ref:
             raise ValueError(f"expected module:attribute, got {self.path!r}")
 
     def load(self) -> Any:
-        module, _, name = self.path.partition(":")
-        return getattr(importlib.import_module(module), name)
+        return resolve(self.path)
 
     def __call__(self, *args, **kwargs):
         return self.load()(*args, **kwargs)
@@ -84,7 +83,7 @@ class Harnesses:
 
     @property
     def flavour(self) -> Flavour:
-        return importlib.import_module(self.vlmevalkit_module).VLMEVALKIT
+        return resolve(f"{self.vlmevalkit_module}:VLMEVALKIT")
 
 
 @dataclasses.dataclass(frozen=True)
