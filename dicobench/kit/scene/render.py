@@ -21,7 +21,7 @@ from dicobench.kit.scene.catalogue import by_name, font_path
 from dicobench.kit.scene.geometry import Box, bounding
 from dicobench.kit.scene.palette import COLOURS
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
-from dicobench.kit.scene.textures import SurfaceView, make_background
+from dicobench.kit.scene.textures import SurfaceView, make_background, shading
 from dicobench.kit.scene.warping import warp
 
 
@@ -162,6 +162,18 @@ def object_patch(obj: PlacedObject) -> Patch:
 
 @functools.lru_cache(maxsize=4096)
 def _object_pixels(obj: PlacedObject):
+    rgb, alpha = _upright(dataclasses.replace(obj, rotation=0, shadow=0.0))
+    rgb, alpha = _rotate(rgb, alpha, obj.rotation)
+    rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
+    rh, rw = alpha.shape
+    dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
+    return rgb, alpha, dx, dy, _tight_box(alpha, dx, dy)
+
+
+@functools.lru_cache(maxsize=4096)
+def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
+    """The object's colour and coverage before it is turned and given its shadow: a camera's
+    shot turns every object a little more, and draws each from here again."""
     entry = by_name()[obj.name]
     font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
     mask = glyph_mask(entry.codepoint, font_style, obj.size)
@@ -181,11 +193,10 @@ def _object_pixels(obj: PlacedObject):
     rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
     edge = _rgb(obj.colour) * 0.4
     rgb = fill * mask[..., None] + edge * (1 - mask)[..., None]
-    rgb, alpha = _rotate(np.clip(rgb, 0, 255), np.maximum(mask, rim), obj.rotation)
-    rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
-    rh, rw = alpha.shape
-    dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
-    return rgb, alpha, dx, dy, _tight_box(alpha, dx, dy)
+    rgb, alpha = np.clip(rgb, 0, 255), np.maximum(mask, rim)
+    rgb.setflags(write=False)
+    alpha.setflags(write=False)
+    return rgb, alpha
 
 
 # ---- traces on the surface -------------------------------------------------------------
@@ -402,5 +413,5 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 
 def clear_caches() -> None:
     """Forget drawn pixels: a build calls this between rows, whose scenes share nothing."""
-    for cached in (_object_pixels, _trace_pixels, glyph_mask, _background):
+    for cached in (_object_pixels, _upright, _trace_pixels, glyph_mask, _background, shading):
         cached.cache_clear()
