@@ -161,9 +161,11 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     if cell > 1:
         small = make_background(kind, variant, tint, -(-width // cell), -(-height // cell), seed, marks * cell * cell, grain,
                                 view=None if view is None else view.at_cell(cell))
-        sh, sw = small.shape[:2]
-        blocks = np.broadcast_to(small[:, None, :, None], (sh, cell, sw, cell, 3)).reshape(sh * cell, sw * cell, 3)
-        return np.ascontiguousarray(blocks[:height, :width])
+        wide = small.repeat(cell, axis=1)[:, :width]
+        out = np.empty((height, width, 3), np.uint8)
+        for row in range(cell):  # each row of cells is `cell` rows of the canvas
+            out[row::cell] = wide[: -(-(height - row) // cell)]
+        return out
     if kind not in _SHADERS:
         raise ValueError(f"unknown background {kind!r}; expected one of {', '.join(KINDS)}")
     shade = shading(kind, height, width, seed)
