@@ -126,12 +126,9 @@ def _damage(obj: PlacedObject, fill: np.ndarray, mask: np.ndarray) -> None:
         fill[:] = fill * (1 - 0.95 * burn[..., None]) + soot * (0.95 * burn[..., None])
 
 
-def _rotate(rgb: np.ndarray, alpha: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
-    if degrees % 360 == 0:
-        return rgb, alpha
-    rgba = np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8)
-    img = Image.fromarray(rgba, "RGBA").rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True)
-    out = np.asarray(img, np.float32)
+def _turned(rgba: Image.Image, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """Colour and coverage of an upright RGBA drawing turned by `degrees`, grown to hold it."""
+    out = np.asarray(rgba.rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True), np.float32)
     return out[..., :3], out[..., 3] / 255.0
 
 
@@ -143,13 +140,15 @@ def _with_shadow(rgb: np.ndarray, alpha: np.ndarray, size: int, opacity: float) 
     c = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
     c[pad : pad + h, pad : pad + w] = rgb
     if opacity > 0:
-        dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1
-        shifted = np.zeros_like(a)
-        shifted[dy:, dx:] = a[:-dy, :-dx]
-        img = Image.fromarray(np.clip(shifted * 255 + 0.5, 0, 255).astype(np.uint8), "L")
-        shadow = np.asarray(img.filter(ImageFilter.GaussianBlur(size * 0.04 + 1)), np.float32) / 255.0 * opacity
-        out_a = a + shadow * (1 - a)
-        c = c * (a / np.maximum(out_a, 1e-6))[..., None] + 20.0 * (shadow * (1 - a) / np.maximum(out_a, 1e-6))[..., None]
+        dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1  # under the pad for any size
+        shifted = np.zeros(a.shape, np.uint8)
+        shifted[pad + dy : pad + dy + h, pad + dx : pad + dx + w] = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
+        blurred = Image.fromarray(shifted, "L").filter(ImageFilter.GaussianBlur(size * 0.04 + 1))
+        shadow = np.asarray(blurred, np.float32) / 255.0 * opacity
+        seen = shadow * (1 - a)  # the shadow where the object does not cover it
+        out_a = a + seen
+        held = np.maximum(out_a, 1e-6)
+        c = c * (a / held)[..., None] + 20.0 * (seen / held)[..., None]
         a = out_a
     return c, a, pad
 
@@ -162,8 +161,9 @@ def object_patch(obj: PlacedObject) -> Patch:
 
 @functools.lru_cache(maxsize=4096)
 def _object_pixels(obj: PlacedObject):
-    rgb, alpha = _upright(dataclasses.replace(obj, rotation=0, shadow=0.0))
-    rgb, alpha = _rotate(rgb, alpha, obj.rotation)
+    rgb, alpha, rgba = _upright(dataclasses.replace(obj, rotation=0, shadow=0.0))
+    if obj.rotation % 360:
+        rgb, alpha = _turned(rgba, obj.rotation)
     rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
     rh, rw = alpha.shape
     dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
@@ -171,9 +171,10 @@ def _object_pixels(obj: PlacedObject):
 
 
 @functools.lru_cache(maxsize=4096)
-def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
-    """The object's colour and coverage before it is turned and given its shadow: a camera's
-    shot turns every object a little more, and draws each from here again."""
+def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray, Image.Image]:
+    """The object's colour and coverage before it is turned and given its shadow, and the two
+    as the RGBA drawing that is turned: a camera's shot turns every object a little more, and
+    turns each from here again."""
     entry = by_name()[obj.name]
     font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
     mask = glyph_mask(entry.codepoint, font_style, obj.size)
@@ -194,9 +195,10 @@ def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
     edge = _rgb(obj.colour) * 0.4
     rgb = fill * mask[..., None] + edge * (1 - mask)[..., None]
     rgb, alpha = np.clip(rgb, 0, 255), np.maximum(mask, rim)
+    rgba = Image.fromarray(np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8), "RGBA")
     rgb.setflags(write=False)
     alpha.setflags(write=False)
-    return rgb, alpha
+    return rgb, alpha, rgba
 
 
 # ---- traces on the surface -------------------------------------------------------------
