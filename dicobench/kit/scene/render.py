@@ -153,8 +153,10 @@ def _with_shadow(rgb: np.ndarray, alpha: np.ndarray, size: int, opacity: float) 
     return c, a, pad
 
 
+@functools.lru_cache(maxsize=8192)
 def object_patch(obj: PlacedObject) -> Patch:
-    """The object's pixels where it stands; drawn once per look, whatever the place."""
+    """The object's pixels where it stands; drawn once per look, whatever the place (and kept
+    per place too: a row's renders ask for each placed object many times)."""
     rgb, alpha, dx, dy, box = _object_pixels(dataclasses.replace(obj, uid=0, cx=0, cy=0))
     return Patch(rgb, alpha, obj.cx + dx, obj.cy + dy, (obj.cx + box[0], obj.cy + box[1], box[2], box[3]))
 
@@ -347,8 +349,13 @@ def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> P
     """An element of `scene` where `camera`'s shot sees it: an object drawn again in its new pose,
     a trace resampled."""
     if isinstance(element, PlacedObject):
-        return object_patch(camera.place(element, scene.width, scene.height))
+        return object_patch(_seen_at(element, scene.width, scene.height, camera))
     return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
+
+
+@functools.lru_cache(maxsize=8192)
+def _seen_at(obj: PlacedObject, width: int, height: int, camera: Camera) -> PlacedObject:
+    return camera.place(obj, width, height)
 
 
 def _warped(patch: Patch, matrix: np.ndarray) -> Patch:
@@ -415,5 +422,5 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 
 def clear_caches() -> None:
     """Forget drawn pixels: a build calls this between rows, whose scenes share nothing."""
-    for cached in (_object_pixels, _upright, _trace_pixels, glyph_mask, _background, shading):
+    for cached in (object_patch, _seen_at, _object_pixels, _upright, _trace_pixels, glyph_mask, _background, shading):
         cached.cache_clear()
