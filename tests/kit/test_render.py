@@ -73,8 +73,8 @@ def test_an_object_turned_by_a_camera_is_drawn_as_if_drawn_turned_from_the_start
     r.clear_caches()
     r.object_patch(obj)  # its clean look: drawn upright, then turned
     turned = r.object_patch(dataclasses.replace(obj, rotation=12.1))  # a shot's look, from the same upright drawing
-    assert r._upright.cache_info().hits == 1
+    assert r._drawing.cache_info().hits == 1
     r.clear_caches()
     fresh = r.object_patch(dataclasses.replace(obj, rotation=12.1))
-    assert r._upright.cache_info().currsize == 1
+    assert r._drawing.cache_info().currsize == 1
     assert np.array_equal(turned.rgb, fresh.rgb) and np.array_equal(turned.alpha, fresh.alpha) and turned.box == fresh.box

@@ -163,9 +163,8 @@ def object_patch(obj: PlacedObject) -> Patch:
 
 @functools.lru_cache(maxsize=4096)
 def _object_pixels(obj: PlacedObject):
-    rgb, alpha, rgba = _upright(dataclasses.replace(obj, rotation=0, shadow=0.0))
-    if obj.rotation % 360:
-        rgb, alpha = _turned(rgba, obj.rotation)
+    upright = dataclasses.replace(obj, rotation=0, shadow=0.0)
+    rgb, alpha = _turned(_drawing(upright), obj.rotation) if obj.rotation % 360 else _upright(upright)
     rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
     rh, rw = alpha.shape
     dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
@@ -173,10 +172,15 @@ def _object_pixels(obj: PlacedObject):
 
 
 @functools.lru_cache(maxsize=4096)
-def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray, Image.Image]:
-    """The object's colour and coverage before it is turned and given its shadow, and the two
-    as the RGBA drawing that is turned: a camera's shot turns every object a little more, and
-    turns each from here again."""
+def _drawing(obj: PlacedObject) -> Image.Image:
+    """The upright object as the RGBA drawing that is turned: a camera's shot turns every object
+    a little more, and turns each from here again (kept in bytes, a quarter of its floats' memory)."""
+    rgb, alpha = _upright(obj)
+    return Image.fromarray(np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8), "RGBA")
+
+
+def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
+    """The object's colour and coverage before it is turned and given its shadow."""
     entry = by_name()[obj.name]
     font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
     mask = glyph_mask(entry.codepoint, font_style, obj.size)
@@ -196,11 +200,7 @@ def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray, Image.Image]:
     rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
     edge = _rgb(obj.colour) * 0.4
     rgb = fill * mask[..., None] + edge * (1 - mask)[..., None]
-    rgb, alpha = np.clip(rgb, 0, 255), np.maximum(mask, rim)
-    rgba = Image.fromarray(np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8), "RGBA")
-    rgb.setflags(write=False)
-    alpha.setflags(write=False)
-    return rgb, alpha, rgba
+    return np.clip(rgb, 0, 255), np.maximum(mask, rim)
 
 
 # ---- traces on the surface -------------------------------------------------------------
@@ -422,5 +422,5 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 
 def clear_caches() -> None:
     """Forget drawn pixels: a build calls this between rows, whose scenes share nothing."""
-    for cached in (object_patch, _seen_at, _object_pixels, _upright, _trace_pixels, glyph_mask, _background, shading):
+    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _trace_pixels, glyph_mask, _background, shading):
         cached.cache_clear()
