@@ -78,16 +78,22 @@ def check_difference_pair(a: np.ndarray, b: np.ndarray, is_none: bool, cues: lis
 
 
 def check_difference_pixels(
-    a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict], within: tuple[int, int, int, int] | None = None
+    a: np.ndarray, b: np.ndarray, is_none: bool, cues: list[dict], within: tuple[int, int, int, int] | None = None,
+    size: tuple[int, int] | None = None,
 ) -> float:
     """The pixel checks. `within` limits the comparison to a box the caller knows holds every
-    possible change (an edit re-renders only its dirty boxes), which makes checking cheap."""
+    possible change (an edit re-renders only its dirty boxes), which makes checking cheap. With
+    `size`, the images' (height, width), `a` and `b` are only the part `within` of them (a box
+    inside the image): the same verdict, before anyone draws the whole images."""
     if a.shape != b.shape:
         raise Rejected("size_mismatch", f"{a.shape} vs {b.shape}")
-    h, w = a.shape[:2]
-    x0, y0, bw, bh = within or (0, 0, w, h)
-    x0, y0 = max(x0, 0), max(y0, 0)
-    a, b = a[y0 : y0 + bh, x0 : x0 + bw], b[y0 : y0 + bh, x0 : x0 + bw]
+    if size is None:
+        h, w = a.shape[:2]
+        x0, y0, bw, bh = within or (0, 0, w, h)
+        x0, y0 = max(x0, 0), max(y0, 0)
+        a, b = a[y0 : y0 + bh, x0 : x0 + bw], b[y0 : y0 + bh, x0 : x0 + bw]
+    else:
+        (h, w), (x0, y0) = size, within[:2]
     diff = (a != b).any(axis=2)
     if is_none:
         if diff.any() or cues:

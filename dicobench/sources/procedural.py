@@ -26,7 +26,7 @@ from dicobench.kit.scene.random_scenes import (SceneConfig, occupied_boxes, plac
 from dicobench.kit.scene.textures import TINTS
 from dicobench.kit.scene.difficulty import EASY
 from dicobench import descriptors
-from dicobench.checks import Rejected
+from dicobench.checks import Rejected, check_difference_pixels, check_options
 from dicobench.editors.scene import Cue
 from dicobench.schema import LETTERS
 from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
@@ -45,6 +45,7 @@ def scene_difference(propose):
         edits = propose(rng, base, opts.scene)
         if edits is None:
             raise Rejected("too_few_edits")
+        check_edits_first(task, base, edits)
         pixels_a = render(base)
         candidates = tuple(
             Candidate(render_edit(pixels_a, e.scene, list(e.dirty)), e.text, e.subject, cue_dicts(e.cues), bounding(e.dirty))
@@ -59,6 +60,27 @@ def scene_difference(propose):
                         describe, SceneShots(base, base, tuple(e.scene for e in edits)))
 
     return proposer
+
+
+def check_edits_first(task, base: Scene, edits) -> None:
+    """The checks `dicobench.rows.make_row` starts with (the options, then each candidate's
+    pixels), in its order, run on the edits' boxes alone, which render by themselves to the very
+    pixels the whole scene has there: a proposal rejected there (most often `change_not_visible`)
+    is rejected for the same reason before its whole scene is drawn. `make_row` runs them all
+    again on the whole images."""
+    check_options([e.text for e in edits] + [task.none_option], [e.subject for e in edits], task.none_option)
+    for e in edits:
+        x, y, w, h = bounding(e.dirty)
+        x0, y0 = max(x, 0), max(y, 0)
+        box = (x0, y0, max(min(x + w, base.width) - x0, 0), max(min(y + h, base.height) - y0, 0))
+        before = render(base, box)
+        after = before.copy()
+        for d in e.dirty:
+            dx0, dy0 = max(d[0], x0), max(d[1], y0)
+            dx1, dy1 = min(d[0] + d[2], x0 + box[2]), min(d[1] + d[3], y0 + box[3])
+            if dx1 > dx0 and dy1 > dy0:
+                after[dy0 - y0 : dy1 - y0, dx0 - x0 : dx1 - x0] = render(e.scene, (dx0, dy0, dx1 - dx0, dy1 - dy0))
+        check_difference_pixels(before, after, False, cue_dicts(e.cues), within=box, size=(base.height, base.width))
 
 
 @dataclass(frozen=True)

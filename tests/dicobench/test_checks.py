@@ -51,3 +51,22 @@ def test_option_checks():
     check_options(["a", "b", "c", "d", none], ["x", "y", "y", "x"], none)  # paired distractors: two objects twice
     with pytest.raises(Rejected, match="subjects_not_balanced"):
         check_options(["a", "b", "c", "d", none], ["x", "x", "x", "w"], none)
+
+
+@pytest.mark.parametrize("step, box", [(80, (10, 10, 20, 20)), (3, (10, 10, 20, 20)), (80, (0, 0, 0, 0))])
+@pytest.mark.parametrize("cues", [[{"image": 1, "bbox": [5, 5, 30, 30]}], [{"image": 1, "bbox": [50, 50, 10, 10]}],
+                                  [{"image": 1, "bbox": [0, 0, 200, 200]}]])
+def test_the_part_of_a_pair_gives_the_whole_pairs_verdict(step, box, cues):
+    from dicobench.checks import check_difference_pixels
+
+    def verdict(*args, **kwargs):
+        try:
+            return check_difference_pixels(*args, **kwargs)
+        except Rejected as rej:
+            return rej.reason
+
+    a, b = _pair(box, step)
+    part = (4, 6, 40, 30)  # holds every changed pixel
+    x, y, w, h = part
+    whole = verdict(a, b, False, cues, within=part)
+    assert verdict(a[y : y + h, x : x + w], b[y : y + h, x : x + w], False, cues, within=part, size=(300, 400)) == whole

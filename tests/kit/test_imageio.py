@@ -71,3 +71,27 @@ def test_pillow_writes_what_pillow_writes_and_sub_up_leaves_grey_images_to_it():
 def test_unknown_writer_is_refused():
     with pytest.raises(ValueError, match="unknown PNG writer"):
         encode_png(grainy(4, 4), 6, "fast")
+
+
+def test_sub_up_chooses_each_filter_by_pngs_rule():
+    # the rule written out byte by byte: a filtered byte costs its distance from zero as a signed byte
+    pixels = grainy(BAND + 9, 41, seed=3)
+    pixels[5:9] = np.random.default_rng(4).integers(0, 256, (4, 41, 3), dtype=np.uint8)  # costs near 128 a byte
+    rows = pixels.reshape(len(pixels), -1).astype(np.int64)
+    sub = (rows - np.pad(rows, ((0, 0), (3, 0)))[:, :-3]) % 256
+    up = (rows - np.pad(rows, ((1, 0), (0, 0)))[:-1]) % 256
+    cost = lambda f: np.minimum(f, 256 - f).sum(axis=1)  # noqa: E731
+    expected = np.where(cost(up) < cost(sub), 2, 1)
+    found = chunks(encode_png(pixels, 6, "sub-up"))
+    stream = np.frombuffer(zlib.decompress(b"".join(d for k, d in found if k == b"IDAT")), np.uint8).reshape(len(pixels), -1)
+    assert np.array_equal(stream[:, 0], expected) and set(expected) == {1, 2}
+    assert np.array_equal(stream[:, 1:], np.where(expected[:, None] == 2, up, sub))
+
+
+@pytest.mark.parametrize("shape", [(1536, 2048), (3000, 4000)])  # one block of Pillow's memory, then several
+def test_decode_gives_the_pixels_read_only_at_any_size(shape):
+    pixels = grainy(*shape)
+    decoded = decode(encode_png(pixels, 0))
+    assert decoded.shape == pixels.shape and np.array_equal(decoded, pixels) and not decoded.flags.writeable
+    grey = decode(encode_png(pixels[..., 1], 0))
+    assert np.array_equal(grey, np.repeat(pixels[..., 1:2], 3, axis=2))

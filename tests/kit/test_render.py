@@ -47,3 +47,34 @@ def test_removing_an_object_restores_the_background_there():
     bare = render(dataclasses.replace(scene, objects=()))
     assert np.array_equal(without[y : y + h, x : x + w], bare[y : y + h, x : x + w])
     assert not np.array_equal(render(scene)[y : y + h, x : x + w], bare[y : y + h, x : x + w])
+
+
+def test_a_surface_seen_through_a_camera_shares_its_shading_and_enlarges_its_cells():
+    from dicobench.kit.scene.camera import Camera
+    from dicobench.kit.scene.textures import SurfaceView, make_background, shading
+
+    shading.cache_clear()
+    cam = Camera(1.5, -0.5, 0.1, 1.001, 0.99, (1.0, 1.005, 0.996), 7)
+    view = SurfaceView(tuple(cam.matrix(301, 203).ravel()), cam.gains, cam.noise)
+    clean = make_background("wood", 1, "warm", 301, 203, 5, 60, 3.0, cell=2)
+    shade = shading("wood", 102, 151, 5).copy()
+    shot = make_background("wood", 1, "warm", 301, 203, 5, 60, 3.0, cell=2, view=view)
+    assert shading.cache_info().misses == 1 and np.array_equal(shading("wood", 102, 151, 5), shade)  # drawn once, unchanged
+    assert clean.shape == shot.shape == (203, 301, 3) and not np.array_equal(clean, shot)
+    small = make_background("wood", 1, "warm", 151, 102, 5, 240, 3.0)
+    assert np.array_equal(clean, small.repeat(2, axis=0).repeat(2, axis=1)[:203, :301])
+
+
+def test_an_object_turned_by_a_camera_is_drawn_as_if_drawn_turned_from_the_start():
+    from dicobench.kit.scene import render as r
+
+    scene = random_scene(np.random.default_rng(2), SceneConfig())
+    obj = dataclasses.replace(scene.objects[0], rotation=12.0)
+    r.clear_caches()
+    r.object_patch(obj)  # its clean look: drawn upright, then turned
+    turned = r.object_patch(dataclasses.replace(obj, rotation=12.1))  # a shot's look, from the same upright drawing
+    assert r._drawing.cache_info().hits == 1
+    r.clear_caches()
+    fresh = r.object_patch(dataclasses.replace(obj, rotation=12.1))
+    assert r._drawing.cache_info().currsize == 1
+    assert np.array_equal(turned.rgb, fresh.rgb) and np.array_equal(turned.alpha, fresh.alpha) and turned.box == fresh.box

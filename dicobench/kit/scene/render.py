@@ -21,7 +21,7 @@ from dicobench.kit.scene.catalogue import by_name, font_path
 from dicobench.kit.scene.geometry import Box, bounding
 from dicobench.kit.scene.palette import COLOURS
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
-from dicobench.kit.scene.textures import SurfaceView, make_background
+from dicobench.kit.scene.textures import SurfaceView, make_background, shading
 from dicobench.kit.scene.warping import warp
 
 
@@ -126,12 +126,9 @@ def _damage(obj: PlacedObject, fill: np.ndarray, mask: np.ndarray) -> None:
         fill[:] = fill * (1 - 0.95 * burn[..., None]) + soot * (0.95 * burn[..., None])
 
 
-def _rotate(rgb: np.ndarray, alpha: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
-    if degrees % 360 == 0:
-        return rgb, alpha
-    rgba = np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8)
-    img = Image.fromarray(rgba, "RGBA").rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True)
-    out = np.asarray(img, np.float32)
+def _turned(rgba: Image.Image, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """Colour and coverage of an upright RGBA drawing turned by `degrees`, grown to hold it."""
+    out = np.asarray(rgba.rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True), np.float32)
     return out[..., :3], out[..., 3] / 255.0
 
 
@@ -143,25 +140,47 @@ def _with_shadow(rgb: np.ndarray, alpha: np.ndarray, size: int, opacity: float) 
     c = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
     c[pad : pad + h, pad : pad + w] = rgb
     if opacity > 0:
-        dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1
-        shifted = np.zeros_like(a)
-        shifted[dy:, dx:] = a[:-dy, :-dx]
-        img = Image.fromarray(np.clip(shifted * 255 + 0.5, 0, 255).astype(np.uint8), "L")
-        shadow = np.asarray(img.filter(ImageFilter.GaussianBlur(size * 0.04 + 1)), np.float32) / 255.0 * opacity
-        out_a = a + shadow * (1 - a)
-        c = c * (a / np.maximum(out_a, 1e-6))[..., None] + 20.0 * (shadow * (1 - a) / np.maximum(out_a, 1e-6))[..., None]
+        dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1  # under the pad for any size
+        shifted = np.zeros(a.shape, np.uint8)
+        shifted[pad + dy : pad + dy + h, pad + dx : pad + dx + w] = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
+        blurred = Image.fromarray(shifted, "L").filter(ImageFilter.GaussianBlur(size * 0.04 + 1))
+        shadow = np.asarray(blurred, np.float32) / 255.0 * opacity
+        seen = shadow * (1 - a)  # the shadow where the object does not cover it
+        out_a = a + seen
+        held = np.maximum(out_a, 1e-6)
+        c = c * (a / held)[..., None] + 20.0 * (seen / held)[..., None]
         a = out_a
     return c, a, pad
 
 
+@functools.lru_cache(maxsize=8192)
 def object_patch(obj: PlacedObject) -> Patch:
-    """The object's pixels where it stands; drawn once per look, whatever the place."""
+    """The object's pixels where it stands; drawn once per look, whatever the place (and kept
+    per place too: a row's renders ask for each placed object many times)."""
     rgb, alpha, dx, dy, box = _object_pixels(dataclasses.replace(obj, uid=0, cx=0, cy=0))
     return Patch(rgb, alpha, obj.cx + dx, obj.cy + dy, (obj.cx + box[0], obj.cy + box[1], box[2], box[3]))
 
 
 @functools.lru_cache(maxsize=4096)
 def _object_pixels(obj: PlacedObject):
+    upright = dataclasses.replace(obj, rotation=0, shadow=0.0)
+    rgb, alpha = _turned(_drawing(upright), obj.rotation) if obj.rotation % 360 else _upright(upright)
+    rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
+    rh, rw = alpha.shape
+    dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
+    return rgb, alpha, dx, dy, _tight_box(alpha, dx, dy)
+
+
+@functools.lru_cache(maxsize=4096)
+def _drawing(obj: PlacedObject) -> Image.Image:
+    """The upright object as the RGBA drawing that is turned: a camera's shot turns every object
+    a little more, and turns each from here again (kept in bytes, a quarter of its floats' memory)."""
+    rgb, alpha = _upright(obj)
+    return Image.fromarray(np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8), "RGBA")
+
+
+def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
+    """The object's colour and coverage before it is turned and given its shadow."""
     entry = by_name()[obj.name]
     font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
     mask = glyph_mask(entry.codepoint, font_style, obj.size)
@@ -181,11 +200,7 @@ def _object_pixels(obj: PlacedObject):
     rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
     edge = _rgb(obj.colour) * 0.4
     rgb = fill * mask[..., None] + edge * (1 - mask)[..., None]
-    rgb, alpha = _rotate(np.clip(rgb, 0, 255), np.maximum(mask, rim), obj.rotation)
-    rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
-    rh, rw = alpha.shape
-    dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
-    return rgb, alpha, dx, dy, _tight_box(alpha, dx, dy)
+    return np.clip(rgb, 0, 255), np.maximum(mask, rim)
 
 
 # ---- traces on the surface -------------------------------------------------------------
@@ -334,8 +349,13 @@ def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> P
     """An element of `scene` where `camera`'s shot sees it: an object drawn again in its new pose,
     a trace resampled."""
     if isinstance(element, PlacedObject):
-        return object_patch(camera.place(element, scene.width, scene.height))
+        return object_patch(_seen_at(element, scene.width, scene.height, camera))
     return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
+
+
+@functools.lru_cache(maxsize=8192)
+def _seen_at(obj: PlacedObject, width: int, height: int, camera: Camera) -> PlacedObject:
+    return camera.place(obj, width, height)
 
 
 def _warped(patch: Patch, matrix: np.ndarray) -> Patch:
@@ -402,5 +422,5 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 
 def clear_caches() -> None:
     """Forget drawn pixels: a build calls this between rows, whose scenes share nothing."""
-    for cached in (_object_pixels, _trace_pixels, glyph_mask, _background):
+    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _trace_pixels, glyph_mask, _background, shading):
         cached.cache_clear()

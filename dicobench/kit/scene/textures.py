@@ -7,6 +7,7 @@ looks like a surface at 2K and keeps lossless PNGs compact, unlike per-pixel noi
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -111,6 +112,15 @@ _SHADERS = {
 }
 
 
+@functools.lru_cache(maxsize=2)
+def shading(kind: str, height: int, width: int, seed: int) -> np.ndarray:
+    """The surface's texture shading (HxW float32, read-only), before any view of it: a scene's
+    clean render and both cameras' shots share it (a row has at most two surfaces)."""
+    shade = _SHADERS[kind](np.random.default_rng(seed), height, width).astype(np.float32)
+    shade.setflags(write=False)
+    return shade
+
+
 def base_colour(kind: str, variant: int) -> tuple[int, int, int]:
     colours = BASE_COLOURS[kind]
     return colours[variant % len(colours)]
@@ -151,13 +161,17 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     if cell > 1:
         small = make_background(kind, variant, tint, -(-width // cell), -(-height // cell), seed, marks * cell * cell, grain,
                                 view=None if view is None else view.at_cell(cell))
-        return np.ascontiguousarray(small.repeat(cell, axis=0).repeat(cell, axis=1)[:height, :width])
+        wide = small.repeat(cell, axis=1)[:, :width]
+        out = np.empty((height, width, 3), np.uint8)
+        for row in range(cell):  # each row of cells is `cell` rows of the canvas
+            out[row::cell] = wide[: -(-(height - row) // cell)]
+        return out
     if kind not in _SHADERS:
         raise ValueError(f"unknown background {kind!r}; expected one of {', '.join(KINDS)}")
-    rng = np.random.default_rng(seed)
-    shade = _SHADERS[kind](rng, height, width).astype(np.float32)
+    shade = shading(kind, height, width, seed)
     if view is not None:  # nearest: weaves, seams and grout stay as crisp (and as cheap in PNG) as drawn
-        shade = warp(shade, view.affine(), resample=Image.Resampling.NEAREST).copy()
+        shade = warp(shade, view.affine(), resample=Image.Resampling.NEAREST)
+    shade = shade.copy()
     yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
     xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
     shade *= 1.0 - 0.06 * (xx**2 + yy**2)  # soft vignette
@@ -204,9 +218,8 @@ def _add_detail(rgb: np.ndarray, rng: np.random.Generator, marks: int, grain: fl
                 a, length = float(rng.uniform(0, np.pi)), float(rng.uniform(6, 20))
                 draw.line(at(x, y) + at(x + length * np.cos(a), y + length * np.sin(a)), fill=tone, width=int(rng.integers(1, 3)))
         factor = np.asarray(layer, np.uint8)
-        for y0 in range(0, h, ROWS_AT_ONCE):
-            band = rgb[y0 : y0 + ROWS_AT_ONCE]
-            band[:] = np.clip(band * (factor[y0 : y0 + ROWS_AT_ONCE, :, None] / np.float32(100)) + 0.5, 0, 255)
+        ys, xs = np.nonzero(factor != 100)  # elsewhere the factor is 1: each pixel stays as it is
+        rgb[ys, xs] = np.clip(rgb[ys, xs] * (factor[ys, xs, None] / np.float32(100)) + 0.5, 0, 255)
     if grain:
         if view is not None:
             rng = np.random.default_rng(view.grain_seed)

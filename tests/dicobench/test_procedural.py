@@ -1,0 +1,46 @@
+"""The procedural proposers' early checks give the verdict the row's own checks give."""
+
+import dataclasses
+
+import numpy as np
+
+from dicobench.checks import Rejected, check_difference_pixels, check_options
+from dicobench.kit.scene.difficulty import HARD
+from dicobench.kit.scene.geometry import bounding
+from dicobench.kit.scene.random_scenes import SceneConfig, random_scene, with_same_kind
+from dicobench.kit.scene.render import render, render_edit
+from dicobench.sources.procedural import check_edits_first, cue_dicts, cue_objects
+from dicobench.tasks import attribute
+from dicobench.tasks.registry import get_task
+
+
+def _verdict(check):
+    try:
+        check()
+    except Rejected as rej:
+        return rej.reason.code
+    return None
+
+
+def test_edits_checked_on_their_boxes_alone_get_the_whole_images_verdict():
+    # hard's surfaces at a small canvas: several of these seeds' edits are too faint to see
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=512, max_canvas=560))
+    spec = get_task("attribute")
+    verdicts = []
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        base = random_scene(rng, cfg)
+        base = with_same_kind(rng, base, cfg, cue_objects(base, cfg))
+        edits = attribute.propose(rng, base, cfg)
+
+        def whole():  # what make_row checks first, on the whole images the proposer renders
+            pixels_a = render(base)
+            check_options([e.text for e in edits] + [spec.none_option], [e.subject for e in edits], spec.none_option)
+            for e in edits:
+                image_b = render_edit(pixels_a, e.scene, list(e.dirty))
+                check_difference_pixels(pixels_a, image_b, False, cue_dicts(e.cues), within=bounding(e.dirty))
+
+        first = _verdict(lambda: check_edits_first(spec, base, edits))
+        assert first == _verdict(whole), seed
+        verdicts.append(first)
+    assert None in verdicts and "change_not_visible" in verdicts
