@@ -163,6 +163,12 @@ def generation_options(config: BuildConfig) -> tuple[BuildOptions, list[str], Ru
     """Validate `config`; return what every worker generates from, the tasks, and how to run:
     the one place a config becomes the engine's options."""
     config.validate()
+    return _resolved(config)
+
+
+def _resolved(config: BuildConfig) -> tuple[BuildOptions, list[str], RunOptions]:
+    """`generation_options` of a config validated already (`build`'s, whose `--detector` source has
+    become the COCO file it annotated, with the detection kept for the card)."""
     rows_per_shard = config.rows_per_shard
     if config.num_shards is not None:
         rows_per_shard = -(-config.per_task // config.num_shards)
@@ -221,7 +227,7 @@ def build(out_dir: str | os.PathLike, config: BuildConfig | None = None, **setti
     asked = config.record()
     if config.detection is not None:
         config = annotated(config, out)
-    opts, tasks, run = generation_options(config)
+    opts, tasks, run = _resolved(config)
     if opts.models.uses_llm and not isinstance(out, os.PathLike):
         raise UserError("--instructions/--verify need a local --out (their reply cache is a local folder)")
     with claimed(out, child(out, MANIFEST_DIR, f"{run.split}.json"), _manifest(opts, tasks), TASKS, run,

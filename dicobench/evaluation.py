@@ -93,6 +93,8 @@ def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "t
     `Judge`, e.g. `Judge.from_spec("openai:gpt-4o", base_url=...)`) adds the error analysis of wrong
     answers; for compatibility a spec string with `judge_base_url`, `judge_api_key` and
     `judge_cache` builds that Judge."""
+    if not judge and any(v is not None for v in (judge_base_url, judge_api_key, judge_cache)):
+        raise UserError("judge_base_url, judge_api_key and judge_cache apply only with judge=")
     if judge:
         from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
 

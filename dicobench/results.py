@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING
 
 from dicobench.analysis import ERROR_TYPES
 from dicobench.error_judge import JUDGE_TYPES
-from dicobench.kit.cli.commands import PARTIAL_REMEDY, partial_reason
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval import provenance
-from dicobench.kit.eval.completeness import format_value, interval, percent, text_table
+from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interval, partial_reason, percent, text_table
 from dicobench.kit.eval.report import Completeness, Figure, Report
 from dicobench.kit.io.predictions import join, load_references, read_records, read_sample
 from dicobench.kit.people import study_scores as study

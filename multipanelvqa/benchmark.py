@@ -45,7 +45,7 @@ BENCHMARK = Benchmark(
         lmms_eval_module="multipanelvqa.harnesses.lmms_eval_task",
         text_columns=("question", "question_type"),
         vlmevalkit_module="multipanelvqa.harnesses.vlmevalkit_task",
-        inspect_task=Ref("multipanelvqa.harnesses.inspect_task:multipanelvqa"),
+        inspect_task=Ref("dicobench.harnesses.inspect_tasks:multipanelvqa"),
     ),
     human=Human("multipanelvqa.human", judge=True),
     commands=(

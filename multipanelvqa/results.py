@@ -12,10 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from dicobench.kit.cli.commands import PARTIAL_REMEDY, partial_reason
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval import provenance
-from dicobench.kit.eval.completeness import format_value, interval, percent, text_table
+from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interval, partial_reason, percent, text_table
 from dicobench.kit.eval.report import Completeness, Figure, Report
 from dicobench.kit.io.predictions import join, load_references, read_records, read_sample, texts
 from dicobench.kit.people import study_scores as study

@@ -20,8 +20,8 @@ from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from multipanelvqa.factors import check_names as check_factor_names
 from multipanelvqa.factors import factors as compare_factors
 from multipanelvqa.schema import LAYOUT_STYLES
-from multipanelvqa.rules import (CHOICE_LETTERS, PROMPT_ANSWER, PROMPT_CHOICE, judge_prompt, judge_verdict,  # noqa: F401
-                                 normalise, rule_verdict)
+from multipanelvqa.rules import (PROMPT_ANSWER, judge_prompt, judge_verdict, normalise,  # noqa: F401 (re-exported)
+                                 rule_verdict)
 
 if TYPE_CHECKING:
     from dicobench.kit.eval.judge import Judge

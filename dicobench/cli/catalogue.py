@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from dicobench.kit.cli.commands import output_folder, positive_int
+from dicobench.kit.cli.commands import positive_int
+from dicobench.kit.io.outputs import output_folder
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,6 +1,7 @@
 """Inspect tasks `dicobench/dicobench` and `dicobench/multipanelvqa`: this module is the
-distribution's entry point in the group `inspect_ai`, so it registers both (MultipanelVQA's task
-lives in `multipanelvqa.harnesses.inspect_task`).
+distribution's entry point in the group `inspect_ai`, so it declares both (MultipanelVQA's task is
+built in `multipanelvqa.harnesses.inspect_task`; it is declared here because Inspect names a task
+by the top-level package of the module that declares it).
 
     inspect eval dicobench/dicobench -T dataset=./dicobench-data --model openai/gpt-4o
 
@@ -18,7 +19,7 @@ from inspect_ai.solver import TaskState
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.eval.harnesses.inspect_task import make_task
 from dicobench.prompting import prompt
-from multipanelvqa.harnesses.inspect_task import multipanelvqa  # noqa: F401  (registered with this entry point)
+from multipanelvqa.harnesses.inspect_task import multipanelvqa_task
 
 
 @scorer(metrics=[accuracy(), stderr()])
@@ -39,3 +40,9 @@ def dicobench(dataset: str, config: str = "all", split: str = "test", limit: int
               max_tokens: int | None = None) -> Task:
     return make_task("dicobench", dataset, config, split, limit, max_tokens, ("image_a", "image_b"), prompt,
                      _metadata, choice_letter())
+
+
+@task
+def multipanelvqa(dataset: str, config: str = "all", split: str = "test", limit: int | None = None,
+                  max_tokens: int | None = None) -> Task:
+    return multipanelvqa_task(dataset, config, split, limit, max_tokens)

@@ -73,7 +73,6 @@ class Harnesses:
     text_columns: tuple[str, ...]  # the columns its prompt text is made of
     vlmevalkit_module: str  # its VLMEVALKIT is the benchmark's `dicobench.kit.eval.harnesses.vlmevalkit.Flavour`
     inspect_task: Ref  # the Inspect @task (found through the distribution's `inspect_ai` entry point)
-    default_config: str = "all"
     max_new_tokens: int = 64
 
     @property

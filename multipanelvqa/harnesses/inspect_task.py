@@ -1,5 +1,6 @@
-"""The Inspect task `dicobench/multipanelvqa` (registered by the distribution's `inspect_ai` entry
-point, `dicobench.harnesses.inspect_tasks`, which imports it):
+"""The Inspect task `dicobench/multipanelvqa`, built here and declared with `@task` by the
+distribution's `inspect_ai` entry point, `dicobench.harnesses.inspect_tasks` (Inspect names a task
+by the top-level package of the module that declares it):
 
     inspect eval dicobench/multipanelvqa -T dataset=./multipanelvqa-data -T config=original --model ...
 
@@ -9,7 +10,7 @@ Its scorer reads replies by MultipanelVQA's rules, as `multipanelvqa score` does
 
 from __future__ import annotations
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import TaskState
 
@@ -33,8 +34,8 @@ def _metadata(row: dict) -> dict:
             "augmentation": row["augmentation"]}
 
 
-@task
-def multipanelvqa(dataset: str, config: str = "all", split: str = "test", limit: int | None = None,
-                  max_tokens: int | None = None) -> Task:
+def multipanelvqa_task(dataset: str, config: str = "all", split: str = "test", limit: int | None = None,
+                       max_tokens: int | None = None) -> Task:
+    """The Task of `dataset`'s `config`/`split` (its first `limit` rows)."""
     return make_task("multipanelvqa", dataset, config, split, limit, max_tokens, ("image",), prompt, _metadata,
                      multipanel_rules())

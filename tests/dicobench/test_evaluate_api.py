@@ -205,7 +205,7 @@ def test_evaluate_takes_a_judge_whose_key_is_written_nowhere(small_build, tmp_pa
         judge = dicobench.Judge.from_spec("openai:j", base_url=stub.base_url, api_key=SECRET, cache=tmp_path / "cache")
         result = dicobench.evaluate(small_build, lambda images, prompt: "E", out=tmp_path / "run", limit=4,
                                     mode="describe", judge=judge)
-        mpv = write_multipanel(tmp_path / "mpv")
+        write_multipanel(tmp_path / "mpv")
         mpv_result = multipanelvqa.evaluate(tmp_path / "mpv", lambda images, prompt: "maybe", out=tmp_path / "mpv-run",
                                             judge=multipanelvqa.Judge.from_spec(
                                                 "openai:j", base_url=stub.base_url, api_key=SECRET,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.server
 import io
-import json
 import threading
 import urllib.request
 

@@ -9,7 +9,7 @@ from dicobench.kit.scene.difficulty import EXTREME, HARD
 from dicobench.kit.scene.model import Trace
 from dicobench.kit.scene.palette import COLOURS, lab_distance
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
-from dicobench.kit.scene.render import background, changed_box, footprint, render, render_edit
+from dicobench.kit.scene.render import changed_box, footprint, render, render_edit
 from dicobench.kit.scene.warping import warp
 
 SMALL = SceneConfig(min_long_side=700, max_long_side=800, min_objects=12, max_objects=16)

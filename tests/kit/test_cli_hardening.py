@@ -5,7 +5,6 @@ secrets echoed in usage errors."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import subprocess

@@ -56,8 +56,10 @@ def redact(message: str, argv: Sequence[str]) -> str:
 
 def add_dataset_argument(parser: argparse.ArgumentParser, help: str, *, dest: str = "dataset",
                          type: Callable = str) -> None:
-    """`--dataset DIR_OR_REPO`, the one way every command names the dataset it reads. The bare
-    positional of the first release (`push DIR`) is still read, unlisted; `run` requires one of them."""
+    """`--dataset DIR_OR_REPO` for the commands whose first release took the dataset as a bare
+    positional (`push DIR`, `info`, `preview`, `review`, `study`, `human`): that positional is still
+    read, unlisted, and `run` requires one of the two. (`eval`, `score`, `export` and `import` have
+    always required `--dataset`.)"""
     parser.add_argument("--dataset", dest=dest, metavar="DIR_OR_REPO", type=type, default=None, help=help)
     parser.add_argument(f"{dest}_positional", nargs="?", type=type, default=None, help=argparse.SUPPRESS)
     parser.set_defaults(_dataset_dest=dest)
@@ -163,28 +165,6 @@ def describe_os_error(exc: OSError) -> str:
     return first_line(exc)
 
 
-def output_folder(path: Path | str, flag: str = "--out") -> Path:
-    """Create the folder `path` (and its parents) for a command's output; a one-line UserError
-    where it cannot be (a file is in the way, no permission)."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise UserError(f"{flag} {path} exists and is not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"{flag} {path}: cannot create the folder ({exc.strerror or exc})") from None
-    return path
-
-
-def output_file(path: Path | str, flag: str = "--out") -> Path:
-    """Make sure the file `path` can be written: its folder exists (or is created) and it is not a folder."""
-    path = Path(path)
-    if path.is_dir():
-        raise UserError(f"{flag} {path} is a folder; give a file name")
-    output_folder(path.parent, f"the folder of {flag}")
-    return path
-
-
 def non_negative_int(text: str) -> int:
     """argparse type: an integer >= 0."""
     value = int(text)
@@ -248,12 +228,6 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
                         "the rows without a prediction are unscored and the result reports bounds, not an accuracy")
 
 
-def partial_reason(missing: int) -> str:
-    """What an incomplete result's message says of the rows a partial run did not answer."""
-    return f"{missing} rows have no prediction (a partial run)" if missing else ""
-
-
-PARTIAL_REMEDY = "score a run over every row for a headline accuracy"
 
 
 def run_options(args: argparse.Namespace):

@@ -96,3 +96,11 @@ def headline(result: Mapping) -> str | None:
 def resume_message(result: Mapping, reasons: str, how: str) -> str:
     """The one line a command prints on stderr before exiting with INCOMPLETE_STATUS (after `PROG: `)."""
     return f"incomplete: {result['unscored']} rows unscored ({reasons}); {how}"
+
+
+def partial_reason(missing: int) -> str:
+    """What an incomplete result's message says of the rows a partial run did not answer."""
+    return f"{missing} rows have no prediction (a partial run)" if missing else ""
+
+
+PARTIAL_REMEDY = "score a run over every row for a headline accuracy"

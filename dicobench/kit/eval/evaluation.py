@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Sequence
 from tqdm.auto import tqdm
 
 from dicobench.kit.eval import provenance
-from dicobench.kit.cli.commands import output_folder
+from dicobench.kit.io.outputs import output_folder
 from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
 from dicobench.kit.eval.report import Report, write_report, wrote
 from dicobench.kit.io.dataset_input import check_features

@@ -78,7 +78,7 @@ class Report:
 def write_report(report: Report, out: str | Path) -> list[Path]:
     """Write OUT/scores.json and the report's charts (PNG and SVG); the paths: scores.json, then
     each chart's PNG. `out` is created when missing."""
-    from dicobench.kit.cli.commands import output_folder
+    from dicobench.kit.io.outputs import output_folder
     from dicobench.kit.report import plots  # deferred: matplotlib is for the charts only
 
     folder = output_folder(out)

@@ -20,19 +20,9 @@ from dicobench.kit.errors import UserError, first_line
 TEXT_FIELDS = ("response", "prediction")
 
 
-def read_predictions(path: str | Path) -> dict[str, str | None]:
-    """Map id -> response text (None where the model gave no reply, scored as unparsed)."""
-    return texts(read_records(path))
-
-
 def texts(records: dict[str, tuple[str | None, str | None]]) -> dict[str, str | None]:
     """Map id -> response text of records from `read_records`."""
     return {key: text for key, (text, _) in records.items()}
-
-
-def failed_ids(records: dict[str, tuple[str | None, str | None]]) -> set[str]:
-    """The ids whose model call failed (an `error` was recorded)."""
-    return {key for key, (_, error) in records.items() if error is not None}
 
 
 def read_records(path: str | Path) -> dict[str, tuple[str | None, str | None]]:

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 import datasets
 from PIL import Image, ImageDraw, ImageFont
 
-from dicobench.kit.cli.commands import output_file
+from dicobench.kit.io.outputs import output_file
 from dicobench.kit.io.dataset_input import check_features, locate, missing_hint
 from dicobench.kit.errors import UserError, first_line
 from dicobench.kit.release.verify import verify_dataset

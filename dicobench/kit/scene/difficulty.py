@@ -17,7 +17,6 @@ from dicobench.kit.io.imageio import WRITERS
 from dicobench.kit.scene.camera import CameraBounds
 from dicobench.kit.scene.catalogue import VERSIONS
 
-AXES = ("resolution", "cue scale", "clutter", "background", "subtlety", "names and looks")
 DISTRACTORS = ("objects", "pairs")
 
 

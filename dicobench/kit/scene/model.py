@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 STYLES = ("plain", "outline", "striped", "dotted", "two_tone")
 MARKINGS = (None, "sticker", "band", "spots")
-DAMAGE = (None, "crack", "scorch")
 
 
 @dataclass(frozen=True)

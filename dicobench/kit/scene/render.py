@@ -264,9 +264,6 @@ def _draw_trace(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, r
     raise ValueError(f"unknown trace kind {trace.kind!r}")
 
 
-TRACE_KINDS = ("footprints", "paw_prints", "spill", "puddle", "crumbs", "shards", "tyre_tracks")
-
-
 def trace_extent(trace: Trace) -> int:
     """Side of the square patch a trace is drawn in."""
     if trace.kind in ("footprints", "paw_prints"):
