@@ -7,7 +7,8 @@ their seeds: the share of rows where the window of the cue's size holding the mo
 (summed over channels) overlaps a cue box, for the clean pair, with only image a through its
 camera, with only image b through its camera, and with both (what `--camera on` writes); first
 with no alignment, then after shifting image b by the whole-pixel offset (up to 16 px) that
-best aligns it with image a (cross-correlation). And the cameras drawn: their largest
+best aligns it with image a (cross-correlation), and after aligning each 64 px tile on its own
+(the best whole-pixel shift per tile within 6 px of the best global one, exposure and white balance undone). And the cameras drawn: their largest
 displacement anywhere in the image, exposure and white-balance changes.
 
     python benchmarks/bench_camera.py [--per-task 32] [--num-proc 2] [--difficulty hard] [--tasks ...]
@@ -40,6 +41,8 @@ from dicobench.rows import shot_pair
 from dicobench.schema import LETTERS, TASKS, track_of
 
 MAX_SHIFT = 16  # px an aligning attacker searches
+TILE, TILE_REACH = 64, 6  # the local attacker's blocks and how far (px) it searches for each
+ALIGNMENTS = ("none", "global", "tiles")
 VARIANTS = {"none": (False, False), "camera a only": (True, False), "camera b only": (False, True), "both": (True, True)}
 
 
@@ -59,15 +62,59 @@ def best_shift(a: np.ndarray, b: np.ndarray, reach: int = MAX_SHIFT) -> tuple[in
     return shift
 
 
-def strongest_window(a: np.ndarray, b: np.ndarray, size: tuple[int, int], shift: tuple[int, int] = (0, 0)):
-    """The top-left (in image a) of the size[0] x size[1] window with the most |a - b| summed,
-    image b read `shift` = (dx, dy) away (pixels without a counterpart count as no difference)."""
+def shifted_diff(a: np.ndarray, b: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
+    """|a - b| per pixel (summed over channels), image b read `shift` = (dx, dy) away (pixels
+    without a counterpart count as no difference)."""
     h, w = a.shape[:2]
     dx, dy = shift
     diff = np.zeros((h, w), np.int64)
     ys, xs = slice(max(0, -dy), min(h, h - dy)), slice(max(0, -dx), min(w, w - dx))
     yb, xb = slice(ys.start + dy, ys.stop + dy), slice(xs.start + dx, xs.stop + dx)
     diff[ys, xs] = np.abs(a[ys, xs].astype(np.int16) - b[yb, xb].astype(np.int16)).sum(axis=2)
+    return diff
+
+
+def tile_aligned_diff(a: np.ndarray, b: np.ndarray, tile: int = TILE, reach: int = TILE_REACH) -> np.ndarray:
+    """|a - b| with each tile x tile block of image a compared with image b at the whole-pixel
+    shift that leaves the least |a - b| of grey levels in that block (searched within `reach` of
+    the best global shift, the nearest on ties), after image b's channels are scaled to image a's
+    means (undoing exposure and white balance): an attacker who aligns locally and so follows
+    the cameras' rotation and scale across the frame."""
+    scale = a.reshape(-1, 3).mean(axis=0) / np.maximum(b.reshape(-1, 3).mean(axis=0), 1e-6)
+    b = np.clip(b * scale + 0.5, 0, 255).astype(np.uint8)
+    ga, gb = (img.astype(np.int16).sum(axis=2) for img in (a, b))
+    h, w = ga.shape
+    th, tw = h // tile, w // tile  # whole tiles; the rest of the frame is left out (no difference)
+    gx, gy = best_shift(a, b)
+    best = np.full((th, tw), np.iinfo(np.int64).max)
+    chosen = np.zeros((th, tw, 2), int)
+    for dx, dy in sorted(((gx + dx, gy + dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)),
+                         key=lambda s: (s[0] - gx) ** 2 + (s[1] - gy) ** 2):
+        diff = np.zeros((th * tile, tw * tile), np.int32)
+        ys, xs = slice(max(0, -dy), min(th * tile, h - dy)), slice(max(0, -dx), min(tw * tile, w - dx))
+        diff[ys, xs] = np.abs(ga[ys, xs] - gb[ys.start + dy : ys.stop + dy, xs.start + dx : xs.stop + dx])
+        sums = diff.reshape(th, tile, tw, tile).sum(axis=(1, 3), dtype=np.int64)
+        better = sums < best
+        best[better] = sums[better]
+        chosen[better] = (dx, dy)
+    out = np.zeros((h, w), np.int64)
+    for ty in range(th):
+        for tx in range(tw):
+            y, x = ty * tile, tx * tile
+            dx, dy = chosen[ty, tx]
+            yb, xb = y + dy, x + dx
+            if 0 <= yb and yb + tile <= h and 0 <= xb and xb + tile <= w:
+                seen = b[yb : yb + tile, xb : xb + tile]
+                out[y : y + tile, x : x + tile] = np.abs(a[y : y + tile, x : x + tile].astype(np.int16) - seen).sum(axis=2)
+    return out
+
+
+def strongest_window(a: np.ndarray, b: np.ndarray, size: tuple[int, int], shift: tuple[int, int] = (0, 0),
+                     diff: np.ndarray | None = None):
+    """The top-left (in image a) of the size[0] x size[1] window with the most |a - b| summed,
+    image b read `shift` = (dx, dy) away, or of the window with the most of `diff`."""
+    h, w = a.shape[:2]
+    diff = shifted_diff(a, b, shift) if diff is None else diff
     total = np.pad(diff.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
     ww, wh = min(size[0], w), min(size[1], h)
     sums = total[wh:, ww:] - total[:-wh, ww:] - total[wh:, :-ww] + total[:-wh, :-ww]
@@ -80,12 +127,14 @@ def overlaps(x: int, y: int, w: int, h: int, box) -> bool:
     return x < bx + bw and bx < x + w and y < by + bh and by < y + h
 
 
-def found(a: np.ndarray, b: np.ndarray, cues: list[dict], align: bool) -> bool:
+def found(a: np.ndarray, b: np.ndarray, cues: list[dict], align: str) -> bool:
     """Whether the strongest cue-sized window of |a - b| overlaps a cue box (image b's cues
-    brought into image a's frame by the alignment's shift)."""
-    shift = best_shift(a, b) if align else (0, 0)
+    brought into image a's frame by the alignment's shift), aligned as `align` says: "none",
+    "global" (one whole-pixel shift) or "tiles" (a shift per tile; image b's cues are taken as
+    they are, which a few pixels' offset can only favour the attack)."""
+    shift = best_shift(a, b) if align == "global" else (0, 0)
     w, h = max((c["bbox"][2:] for c in cues), key=lambda s: s[0] * s[1])
-    x, y = strongest_window(a, b, (w, h), shift)
+    x, y = strongest_window(a, b, (w, h), shift, tile_aligned_diff(a, b) if align == "tiles" else None)
     boxes = [c["bbox"] if c["image"] == 0 else (c["bbox"][0] - shift[0], c["bbox"][1] - shift[1], *c["bbox"][2:])
              for c in cues]
     return any(overlaps(x, y, w, h, box) for box in boxes)
@@ -99,7 +148,7 @@ def measure_row(job) -> dict:
     out = {"task": task}
     for name, (on_a, on_b) in VARIANTS.items():
         (a, b), cues = shot_pair(proposal, letter, (cameras[0] if on_a else None, cameras[1] if on_b else None))
-        out[name] = (found(a, b, cues, False), found(a, b, cues, True))
+        out[name] = tuple(found(a, b, cues, align) for align in ALIGNMENTS)
         if name == "both" and written is not None:
             out["same as written"] = all(np.array_equal(decode(png), img) for png, img in zip(written, (a, b)))
     h, w = proposal.image_a.shape[:2]
@@ -183,15 +232,16 @@ def main() -> None:
         with mp.get_context("spawn").Pool(args.num_proc) as pool:
             results = pool.map(measure_row, jobs, chunksize=1)
         print(f"\nthe strongest cue-sized window of |a - b| lands on the cue ({len(results)} difference rows with a "
-              f"change, regenerated in {time.perf_counter() - start:.0f} s): no alignment / best whole-pixel shift")
+              f"change, regenerated in {time.perf_counter() - start:.0f} s): no alignment / best whole-pixel shift / "
+              f"best shift per {TILE} px tile, gains undone")
         by_task = defaultdict(list)
         for r in results:
             by_task[r["task"]].append(r)
         for name in VARIANTS:
-            cells = [f"{t} {sum(r[name][0] for r in rs)}/{sum(r[name][1] for r in rs)} of {len(rs)}" for t, rs in by_task.items()]
-            naive = sum(r[name][0] for r in results) / len(results)
-            aligned = sum(r[name][1] for r in results) / len(results)
-            print(f"  {name:14} {100 * naive:5.1f}% / {100 * aligned:5.1f}%   ({'; '.join(cells)})")
+            cells = ["{} {} of {}".format(t, "/".join(str(sum(r[name][k] for r in rs)) for k in range(len(ALIGNMENTS))), len(rs))
+                     for t, rs in by_task.items()]
+            shares = " / ".join(f"{100 * sum(r[name][k] for r in results) / len(results):5.1f}%" for k in range(len(ALIGNMENTS)))
+            print(f"  {name:14} {shares}   ({'; '.join(cells)})")
         checked = [r["same as written"] for r in results if "same as written" in r]
         print(f"'both' is what the camera-on build wrote: {sum(checked)} of {len(checked)} rows of the same seed")
         shifts = [r["displacement"] for r in results]

@@ -13,7 +13,7 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from dicobench.kit.io.imageio import decode
+from dicobench.kit.io.imageio import decodes_to
 from dicobench.kit.scene.render import object_patch
 
 MAX_AREA = 0.05  # the paper's bound on a changed region
@@ -135,7 +135,7 @@ def check_shots_written(pngs: tuple[bytes, bytes], shots: tuple[np.ndarray, np.n
     """The encoded pair decodes to what the cameras took, the two images are not one, and every
     cue box lies inside its image."""
     for png, shot, name in zip(pngs, shots, ("image_a", "image_b")):
-        if not np.array_equal(decode(png, name), shot):
+        if not decodes_to(png, shot, name):
             raise Rejected("shot_not_written", name)
     if pngs[0] == pngs[1]:
         raise Rejected("shots_identical")

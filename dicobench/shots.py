@@ -4,7 +4,7 @@ A pair rendered twice from one scene is pixel-identical outside the edit, so `ab
 the change without looking. `dicobench.rows.make_row` therefore checks every pair on its clean
 renders, as always, and then writes image a as camera A takes it and image b as camera B does
 (`dicobench.kit.scene.camera`): procedural scenes are rendered again through the camera (objects
-moved and turned, the surface's shading resampled, its marks redrawn, this shot's own grain),
+moved, the surface's shading resampled, its marks redrawn, this shot's own grain),
 photos go through the pixel-level camera (`photograph`). Cue boxes are mapped through their
 image's camera; each row records both cameras in its `generator` column (`cameras(row)`).
 """

@@ -4,12 +4,14 @@ import itertools
 import numpy as np
 import pytest
 
-from dicobench.kit.scene.camera import Camera, CameraBounds, draw_cameras, framed, photograph
-from dicobench.kit.scene.difficulty import EXTREME, HARD
+import math
+
+from dicobench.kit.scene.camera import POSE_TOLERANCE, Camera, CameraBounds, draw_cameras, framed, photograph
+from dicobench.kit.scene.difficulty import EXTREME, HARD, PRESETS
 from dicobench.kit.scene.model import Trace
 from dicobench.kit.scene.palette import COLOURS, lab_distance
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
-from dicobench.kit.scene.render import changed_box, footprint, render, render_edit
+from dicobench.kit.scene.render import changed_box, footprint, object_patch, render, render_edit
 from dicobench.kit.scene.warping import warp
 
 SMALL = SceneConfig(min_long_side=700, max_long_side=800, min_objects=12, max_objects=16)
@@ -73,6 +75,24 @@ def test_a_shot_is_the_scene_seen_through_the_camera():
         far = np.abs(shot / gains - moved).max(axis=2) > 24
         unmoved = np.abs(shot.astype(int) - clean.astype(int)).max(axis=2) > 24
         assert far.mean() < 0.02 and far.mean() < unmoved.mean() / 2
+
+
+def test_a_shot_moves_objects_and_turns_them_only_past_the_tolerance():
+    """Every preset's cameras leave its objects' poses as drawn (a turn of a fraction of a degree
+    moves no outline by a quarter pixel, so each shot reuses the clean drawing); a larger turn
+    turns them."""
+    for difficulty in PRESETS.values():
+        assert math.radians(difficulty.camera.rotation) * difficulty.max_size <= POSE_TOLERANCE, difficulty.preset
+    scene = random_scene(np.random.default_rng(3), SMALL)
+    for obj in scene.objects[:6]:
+        largest = dataclasses.replace(obj, size=max(d.max_size for d in PRESETS.values()))
+        turn = math.degrees(POSE_TOLERANCE / largest.size)
+        seen = Camera(dx=3.0, rotation=turn).place(largest, scene.width, scene.height)
+        assert seen.rotation == largest.rotation and (seen.cx, seen.cy) != (largest.cx, largest.cy)
+        drawn, turned = object_patch(largest), object_patch(dataclasses.replace(largest, rotation=largest.rotation + turn))
+        if drawn.alpha.shape == turned.alpha.shape:  # what the tolerance gives up: under a quarter of a pixel's coverage
+            assert np.abs(drawn.alpha - turned.alpha).max() < POSE_TOLERANCE
+        assert Camera(rotation=8.0).place(obj, scene.width, scene.height).rotation == obj.rotation + 8.0
 
 
 def test_the_identity_camera_draws_the_same_surface_with_its_own_grain():

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from dicobench.kit.io.imageio import BAND, IDAT_SIZE, WRITERS, decode, encode_png
+from dicobench.kit.errors import UserError
+from dicobench.kit.io.imageio import BAND, IDAT_SIZE, WRITERS, decode, decodes_to, encode_png
 
 
 def grainy(h: int, w: int, seed: int = 0) -> np.ndarray:
@@ -95,3 +96,15 @@ def test_decode_gives_the_pixels_read_only_at_any_size(shape):
     assert decoded.shape == pixels.shape and np.array_equal(decoded, pixels) and not decoded.flags.writeable
     grey = decode(encode_png(pixels[..., 1], 0))
     assert np.array_equal(grey, np.repeat(pixels[..., 1:2], 3, axis=2))
+
+
+def test_decodes_to_is_true_only_for_the_very_pixels():
+    pixels = np.random.default_rng(3).integers(0, 256, (67, 91, 3), dtype=np.uint8)
+    png = encode_png(pixels, 6, "sub-up")
+    assert decodes_to(png, pixels) and decodes_to(png, pixels[:, ::-1][:, ::-1])  # a strided view of the same pixels
+    off_by_one = pixels.copy()
+    off_by_one[40, 17, 2] ^= 1
+    assert not decodes_to(png, off_by_one)
+    assert not decodes_to(png, pixels[:-1]) and not decodes_to(png, pixels.transpose(1, 0, 2))
+    with pytest.raises(UserError, match="shot: cannot decode"):
+        decodes_to(png[: len(png) // 2], pixels, "shot")

@@ -78,3 +78,19 @@ def test_an_object_turned_by_a_camera_is_drawn_as_if_drawn_turned_from_the_start
     fresh = r.object_patch(dataclasses.replace(obj, rotation=12.1))
     assert r._drawing.cache_info().currsize == 1
     assert np.array_equal(turned.rgb, fresh.rgb) and np.array_equal(turned.alpha, fresh.alpha) and turned.box == fresh.box
+
+
+def test_glyphs_outlive_a_row_and_drawn_objects_do_not():
+    """Rows share glyphs (kept, read-only, bounded) but not placed objects (forgotten between
+    rows); an object drawn from a kept glyph is drawn as from a fresh one."""
+    from dicobench.kit.scene import render as r
+
+    obj = random_scene(np.random.default_rng(2), SceneConfig()).objects[0]
+    r.clear_caches()
+    r._body.cache_clear()
+    first = r.object_patch(obj)
+    r.clear_caches()
+    assert r.object_patch.cache_info().currsize == 0 and r._body.cache_info().currsize == 1
+    again = r.object_patch(obj)
+    assert r._body.cache_info().hits == 1
+    assert np.array_equal(first.rgb, again.rgb) and np.array_equal(first.alpha, again.alpha)

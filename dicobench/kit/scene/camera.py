@@ -29,6 +29,9 @@ from dicobench.kit.scene.textures import GRAIN_STEPS
 from dicobench.kit.scene.warping import warp
 
 CAMERA_STREAM = 0xCA3E7A  # the cameras' random stream, apart from everything a row's seed draws
+# px: the most a shot's turn may move an object's outline (about radians x size: no point of a
+# glyph lies farther than its size from its centre) and still leave the object drawn unturned
+POSE_TOLERANCE = 0.25
 CUE_MARGIN = 3  # px a mapped box grows by (pixel rounding of placed objects, the resampling kernel's reach) and may leave the frame by
 
 
@@ -125,10 +128,14 @@ class Camera:
 
     def place(self, obj, width: int, height: int):
         """A placed object (`dicobench.kit.scene.model.PlacedObject`) as this shot sees it: its centre
-        mapped, its pose turned with the camera (its size is kept: a fraction of a percent is under
-        half a pixel for every object the engine draws)."""
+        mapped, its size kept (a fraction of a percent is under half a pixel for every object the
+        engine draws) and its pose turned with the camera only where the turn moves its outline by
+        more than `POSE_TOLERANCE`: the presets' fractions of a degree move none of their objects'
+        outlines that far, so a shot draws each object as the clean render does, only moved."""
         x, y = self.point(obj.cx + 0.5, obj.cy + 0.5, width, height)
-        return dataclasses.replace(obj, cx=math.floor(x), cy=math.floor(y), rotation=obj.rotation + self.rotation)
+        turned = math.radians(abs(self.rotation)) * obj.size > POSE_TOLERANCE
+        return dataclasses.replace(obj, cx=math.floor(x), cy=math.floor(y),
+                                   rotation=obj.rotation + self.rotation if turned else obj.rotation)
 
     def describe(self) -> str:
         """The recorded form: `dx=+1.25 dy=-0.50 rotation=+0.120 scale=1.00210 gain=0.9870

@@ -173,22 +173,35 @@ def _object_pixels(obj: PlacedObject):
 
 @functools.lru_cache(maxsize=4096)
 def _drawing(obj: PlacedObject) -> Image.Image:
-    """The upright object as the RGBA drawing that is turned: a camera's shot turns every object
-    a little more, and turns each from here again (kept in bytes, a quarter of its floats' memory)."""
+    """The upright object as the RGBA drawing that is turned: objects of one look in other poses
+    (and a camera's larger turns) are turned from here again (kept in bytes, a quarter of its
+    floats' memory)."""
     rgb, alpha = _upright(obj)
     return Image.fromarray(np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8), "RGBA")
+
+
+@functools.lru_cache(maxsize=2048)
+def _body(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A glyph's coverage as an object is drawn (`ring`: a ring of the solid glyph, for a hollow
+    look the icon has no outline style for) and its dark rim, read-only. Kept across rows, as
+    `glyph_mask` is: a few kilobytes each, and each is asked for again by many rows."""
+    mask = glyph_mask(codepoint, font_style, size)
+    if ring:
+        k = max(3, (size // 10) | 1)
+        eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)), np.float32) / 255
+        mask = np.clip(mask - eroded, 0, 1)
+    # A dark rim, as a real object's edge has, keeps it visible on any surface.
+    rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
+    for array in (mask, rim):
+        array.setflags(write=False)
+    return mask, rim
 
 
 def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
     """The object's colour and coverage before it is turned and given its shadow."""
     entry = by_name()[obj.name]
     font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
-    mask = glyph_mask(entry.codepoint, font_style, obj.size)
-    if obj.style == "outline" and font_style == "solid":
-        # No outline glyph: keep a ring of the solid one so the object reads as hollow.
-        k = max(3, (obj.size // 10) | 1)
-        eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)), np.float32) / 255
-        mask = np.clip(mask - eroded, 0, 1)
+    mask, rim = _body(entry.codepoint, font_style, obj.size, obj.style == "outline" and font_style == "solid")
     h, w = mask.shape
     fill = np.broadcast_to(_rgb(obj.colour), (h, w, 3)).copy()
     fill[_pattern(obj, h, w)] = _rgb(obj.accent)
@@ -196,8 +209,6 @@ def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
     fill *= grad[:, None, None]
     if obj.damage:
         _damage(obj, fill, mask)
-    # A dark rim, as a real object's edge has, keeps it visible on any surface.
-    rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
     edge = _rgb(obj.colour) * 0.4
     rgb = fill * mask[..., None] + edge * (1 - mask)[..., None]
     return np.clip(rgb, 0, 255), np.maximum(mask, rim)
@@ -343,8 +354,8 @@ def element_patches(scene: Scene, camera: Camera | None = None) -> list[Patch]:
 
 
 def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> Patch:
-    """An element of `scene` where `camera`'s shot sees it: an object drawn again in its new pose,
-    a trace resampled."""
+    """An element of `scene` where `camera`'s shot sees it: an object moved there (and turned, for a
+    turn past `dicobench.kit.scene.camera.POSE_TOLERANCE`), a trace resampled."""
     if isinstance(element, PlacedObject):
         return object_patch(_seen_at(element, scene.width, scene.height, camera))
     return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
@@ -418,6 +429,7 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 
 
 def clear_caches() -> None:
-    """Forget drawn pixels: a build calls this between rows, whose scenes share nothing."""
-    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _trace_pixels, glyph_mask, _background, shading):
+    """Forget drawn pixels: a build calls this between rows, whose scenes share nothing (glyphs,
+    which they do share, are kept: their caches are bounded)."""
+    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _trace_pixels, _background, shading):
         cached.cache_clear()

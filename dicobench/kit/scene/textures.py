@@ -121,6 +121,16 @@ def shading(kind: str, height: int, width: int, seed: int) -> np.ndarray:
     return shade
 
 
+@functools.lru_cache(maxsize=2)
+def _vignette(height: int, width: int) -> np.ndarray:
+    """The lens's soft vignette (HxW float32, read-only), the same for every view of a canvas."""
+    yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
+    xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
+    factor = 1.0 - 0.06 * (xx**2 + yy**2)
+    factor.setflags(write=False)
+    return factor
+
+
 def base_colour(kind: str, variant: int) -> tuple[int, int, int]:
     colours = BASE_COLOURS[kind]
     return colours[variant % len(colours)]
@@ -171,10 +181,7 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     shade = shading(kind, height, width, seed)
     if view is not None:  # nearest: weaves, seams and grout stay as crisp (and as cheap in PNG) as drawn
         shade = warp(shade, view.affine(), resample=Image.Resampling.NEAREST)
-    shade = shade.copy()
-    yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
-    xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
-    shade *= 1.0 - 0.06 * (xx**2 + yy**2)  # soft vignette
+    shade = shade * _vignette(height, width)
     # brightness -> colour through a lookup table: one gather instead of float maths per channel
     colour = np.asarray(base_colour(kind, variant), np.float32) * np.asarray(TINTS[tint], np.float32)
     if view is not None:
