@@ -14,7 +14,7 @@ from dicobench.kit.people.decisions import REVIEW_REJECTION
 from dicobench.kit.release.licences import GLYPHS, Licence, annotated_licences, combine, unknown, user_licence
 from dicobench.kit.people.review_report import review_section
 from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
-from dicobench.kit.photos.sources import source_kind
+from dicobench.kit.photos.sources import PHOTO_SOURCES
 from dicobench.kit.scene.camera import CameraBounds
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
@@ -56,7 +56,7 @@ def _licence(out: Location, manifests: dict[str, dict]) -> Licence:
     per_source = []
     for manifest in manifests.values():
         source = manifest["source"]
-        kind = source_kind(source)  # None for procedural builds
+        kind = PHOTO_SOURCES.for_spec(source)  # None for procedural builds
         if source == "procedural":
             per_source.append(GLYPHS)
         elif kind is not None and kind.licence is not None:
@@ -73,7 +73,7 @@ def _source_datasets(manifests: dict[str, dict]) -> list[str]:
     out = []
     for manifest in manifests.values():
         source = manifest["source"]
-        kind = source_kind(source)
+        kind = PHOTO_SOURCES.for_spec(source)
         out.append("original" if source == "procedural" else kind.source_dataset(source) if kind else "extended")
     return list(dict.fromkeys(out))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicobench.kit.errors import UserError
-from dicobench.editors.registry import EditorKind, PixelEditor, editor_kind, editor_usages
+from dicobench.editors.registry import EDITOR_KINDS, EditorKind, PixelEditor, editor_usages
 
 TEMPLATE = "template"
 
@@ -30,7 +30,7 @@ class ModelOptions:
 
     def check(self) -> None:
         """Refuse malformed specs before any work starts (one clear line each)."""
-        if self.editor is not None and editor_kind(self.editor) is None:
+        if self.editor is not None and EDITOR_KINDS.for_spec(self.editor) is None:
             raise UserError(f"unknown editor {self.editor!r}; expected {editor_usages()}")
         for flag, value in (("--edit-steps", self.edit_steps), ("--edit-size", self.edit_size)):
             if value is not None and (self.editor is None or value <= 0):
@@ -103,7 +103,7 @@ def open_backends(models: ModelOptions, endpoint: Endpoint, cache_dir: Path | No
 
     backends = Backends(options=models)
     if models.editor:
-        backends.editor = _editor(editor_kind(models.editor), models.editor.partition(":")[2], models.edit_steps,
+        backends.editor = _editor(EDITOR_KINDS.for_spec(models.editor), models.editor.partition(":")[2], models.edit_steps,
                                   models.edit_size)
     if models.instructions != TEMPLATE:
         backends.writer = InstructionGenerator(client("--instructions", models.instructions))

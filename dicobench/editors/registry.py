@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Protocol, runtime_checkable
 
-from dicobench.kit.registry import Registry
+from dicobench.kit.registry import Registry, usages
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,12 +59,6 @@ def register_editor(kind: EditorKind) -> EditorKind:
     return EDITOR_KINDS.register(kind.prefix, kind)
 
 
-def editor_kind(spec: str) -> EditorKind | None:
-    """The kind `spec` names, None when its prefix is unknown or nothing follows it."""
-    prefix, _, rest = spec.partition(":")
-    return EDITOR_KINDS.get(prefix) if prefix in EDITOR_KINDS and rest else None
-
-
 def editor_usages() -> str:
-    return " or ".join(k.usage for k in EDITOR_KINDS)
+    return usages([k.usage for k in EDITOR_KINDS])
 

@@ -71,6 +71,12 @@ class Registry(Generic[T]):
     def __len__(self) -> int:
         return len(self._entries)
 
+    def for_spec(self, spec: str) -> T | None:
+        """The entry a "prefix:rest" spec names (`--source coco:FILE`, `--editor diffusers:ID`);
+        None when its prefix is not registered or nothing follows it."""
+        prefix, _, rest = spec.partition(":")
+        return self._entries.get(prefix) if rest else None
+
     def items(self) -> list[tuple[str, T]]:
         return list(self._entries.items())
 
@@ -78,6 +84,11 @@ class Registry(Generic[T]):
               after: tuple[str, ...] = ()) -> "Names":
         """A live view of the names (of the entries `keep` accepts), between fixed `before` and `after`."""
         return Names(lambda: before + tuple(n for n, e in self._entries.items() if keep is None or keep(e)) + after)
+
+
+def usages(forms: Sequence[str]) -> str:
+    """Spec forms for a message: "folder:DIR, vstar:DIR or coco:FILE"."""
+    return ", ".join(forms[:-1]) + " or " + forms[-1] if len(forms) > 1 else "".join(forms)
 
 
 class Names(Sequence[str]):

@@ -19,7 +19,7 @@ from dicobench.kit.eval import runners
 from dicobench.kit.eval.runners import RunnerOption, register_runner
 from dicobench.kit.eval.runners.options import collect
 from dicobench.kit.photos.sources import PHOTO_SOURCES, open_source, register_photo_source
-from dicobench.kit.registry import Names, Registry
+from dicobench.kit.registry import Names, Registry, usages
 from dicobench.schema import CONFIGS, DIFFERENCE_TASKS, TASKS
 from dicobench.tasks.registry import TASK_REGISTRY, Task, Track, register_task
 from multipanelvqa.augmentations import AUGMENTATION_REGISTRY, Augmentation, register_augmentation
@@ -146,3 +146,11 @@ def test_names_are_a_live_tuple():
         registry.register("a", 4)
     with pytest.raises(ValueError, match="unknown thing 'z'; expected one of a, b"):
         registry.get("z")
+
+
+def test_a_spec_names_its_entry_by_prefix():
+    registry = Registry("source", [("folder", 1), ("coco", 2)])
+    assert registry.for_spec("coco:a.json:images") == 2 and registry.for_spec("folder:x") == 1
+    assert registry.for_spec("coco:") is None and registry.for_spec("coco") is None and registry.for_spec("hf:x") is None
+    assert usages(["folder:DIR", "hf:REPO", "coco:FILE"]) == "folder:DIR, hf:REPO or coco:FILE"
+    assert usages(["folder:DIR"]) == "folder:DIR" and usages([]) == ""

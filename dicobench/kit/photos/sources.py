@@ -32,7 +32,7 @@ from PIL import Image
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.pixels import decode_photo
-from dicobench.kit.registry import Registry
+from dicobench.kit.registry import Registry, usages
 from dicobench.kit.release.licences import VSTAR, Licence
 from dicobench.kit.scene.render import Box
 
@@ -417,21 +417,13 @@ def register_photo_source(kind: PhotoSourceKind) -> PhotoSourceKind:
 
 def source_usages() -> str:
     """Every registered spec form, for messages ("folder:DIR, vstar:DIR, ... or coco:...")."""
-    usages = [k.usage for k in PHOTO_SOURCES]
-    return ", ".join(usages[:-1]) + " or " + usages[-1] if len(usages) > 1 else usages[0]
-
-
-def source_kind(spec: str) -> PhotoSourceKind | None:
-    """The declaration of the source `spec` names (None when its prefix is not registered or
-    nothing follows it)."""
-    prefix, _, rest = spec.partition(":")
-    return PHOTO_SOURCES.get(prefix) if prefix in PHOTO_SOURCES and rest else None
+    return usages([k.usage for k in PHOTO_SOURCES])
 
 
 def open_source(spec: str, policy: SizePolicy = SizePolicy()) -> PhotoSource:
     """A registered spec (the build's `--source`): `folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`,
     `coco:ANNOTATIONS.json[:IMAGES_DIR]` or one added with `register_photo_source`."""
-    kind = source_kind(spec)
+    kind = PHOTO_SOURCES.for_spec(spec)
     if kind is None:
         raise UserError(f"unknown photo source {spec!r}; expected {source_usages()}")
     return kind.open(spec.partition(":")[2], policy)
