@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from dicobench.kit.eval import evaluation
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.views import VIEWS, apply_view
+from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.prompting import prompt
 from dicobench.results import score_predictions
 from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
 
-if TYPE_CHECKING:
-    from dicobench.kit.eval.judge import Judge
 
 MODES = ("direct", "describe")
 DIRECT_INSTRUCTION = PROMPT_TEMPLATE.rsplit("\n", 1)[1]
@@ -95,10 +94,7 @@ def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "t
     `judge_cache` builds that Judge."""
     if not judge and any(v is not None for v in (judge_base_url, judge_api_key, judge_cache)):
         raise UserError("judge_base_url, judge_api_key and judge_cache apply only with judge=")
-    if judge:
-        from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
-
-        judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=judge_cache)
+    judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=judge_cache)
     return evaluation.evaluate(benchmark(mode, view, judge or None), str(dataset), model, config=config, split=split, out=out,
                                limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
                                progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)

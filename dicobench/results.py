@@ -9,7 +9,6 @@ nothing anywhere; a `Judge` (dicobench.kit.eval.judge) adds the error analysis o
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dicobench.analysis import ERROR_TYPES
 from dicobench.error_judge import JUDGE_TYPES
@@ -19,11 +18,10 @@ from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interv
 from dicobench.kit.eval.report import Completeness, Figure, Report
 from dicobench.kit.io.predictions import join, load_references, read_records, read_sample
 from dicobench.kit.people import study_scores as study
+from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.schema import CONFIGS, TASKS
 from dicobench.scoring import score
 
-if TYPE_CHECKING:
-    from dicobench.kit.eval.judge import Judge
 
 # Columns that can group rows built from the same base scene, in order of preference.
 CLUSTER_COLUMNS = ("source",)
@@ -45,10 +43,7 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
     predictions = Path(predictions)
     if config not in CONFIGS:
         raise UserError(f"unknown task or config {config!r}; expected one of {', '.join(CONFIGS)}")
-    if judge:
-        from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
-
-        judge = as_judge(judge)
+    judge = as_judge(judge)
     records = read_records(predictions)
     wanted = ["id", "task", "answer", "options", *CLUSTER_COLUMNS] + (["question", "cues"] if judge else [])
     if cluster_by not in ("auto", "none"):

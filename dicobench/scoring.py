@@ -8,19 +8,18 @@ Rows whose model call failed are unscored: they bound the accuracy (dicobench.ki
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Hashable, Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 
 from dicobench.kit.eval.completeness import bounded, completeness
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.eval.stats import cluster_bootstrap_ci
+from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.analysis import error_types
 from dicobench.error_judge import classify
 from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
 
-if TYPE_CHECKING:
-    from dicobench.kit.eval.judge import Judge
 
 NONE_LETTER = LETTERS[-1]
 
@@ -60,12 +59,9 @@ def score(
                          ("failed", failed), ("questions", questions), ("cue_labels", cue_labels)):
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
-    if judge:
-        from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
-
-        judge = as_judge(judge)  # a bad spec fails before any work
-        if questions is None or options is None or cue_labels is None:
-            raise ValueError("judging error types needs questions, options and cue_labels")
+    judge = as_judge(judge)  # a bad spec fails before any work
+    if judge and (questions is None or options is None or cue_labels is None):
+        raise ValueError("judging error types needs questions, options and cue_labels")
     refs = [_letter(r) for r in references]
     names = [_task(t) for t in tasks] if tasks is not None else None
     scored = np.array([not f for f in failed] if failed is not None else [True] * n, dtype=bool)

@@ -11,19 +11,17 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from dicobench.kit.eval import evaluation
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.eval.runners import Prompt
+from dicobench.kit.eval.judge import Judge, as_judge
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.results import score_predictions
 from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 from multipanelvqa.views import VIEWS, apply_view, targets_one
-
-if TYPE_CHECKING:
-    from dicobench.kit.eval.judge import Judge
 
 
 def make_prompt(view: str) -> Callable[[dict], Prompt]:
@@ -73,10 +71,7 @@ def evaluate(dataset: str | Path, model, *, config: str = DEFAULT_CONFIG, split:
     with `runner_options`. `progress`, `concurrency`, `raise_on_error`, `limit` and
     `allow_partial` work as in `dicobench.evaluate`. While rows fail the result is incomplete
     (`complete` False, `accuracy_lower`/`accuracy_upper` instead of `accuracy`)."""
-    if judge:
-        from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import
-
-        judge = as_judge(judge)
+    judge = as_judge(judge)
     return evaluation.evaluate(benchmark(view, judge or None), str(dataset), model, config=config, split=split, out=out,
                                limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
                                progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)

@@ -10,7 +10,7 @@ subfigures, the interference factors) and why the result is incomplete, if it is
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval import provenance
@@ -18,13 +18,11 @@ from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interv
 from dicobench.kit.eval.report import Completeness, Figure, Report
 from dicobench.kit.io.predictions import join, load_references, read_records, read_sample, texts
 from dicobench.kit.people import study_scores as study
+from dicobench.kit.eval.judge import Judge, as_judge
 from multipanelvqa.schema import QUESTION_TYPES
-from multipanelvqa.scoring import decide, resolve_judge, score
+from multipanelvqa.scoring import decide, score
 from multipanelvqa.singles import controlled
 from multipanelvqa.views import targets_one
-
-if TYPE_CHECKING:
-    from dicobench.kit.eval.judge import Judge
 
 
 def score_predictions(predictions: str | Path, dataset: str | Path, *, config: str = "all", split: str = "test",
@@ -41,7 +39,7 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
     `require_singles` the predictions of `eval --view single` for the paper's singles control;
     `factors` the interference factors to compare (default: all present). Bad input raises UserError."""
     predictions = Path(predictions)
-    judge = resolve_judge(judge)
+    judge = as_judge(judge)
     records = read_records(predictions)
     wanted = ["id", "question_type", "question", "answer", "choices", "subset", "augmentation", "layout_style",
               "num_subfigures", "source"]

@@ -11,20 +11,19 @@ nor left out; a result with unscored rows is incomplete and reports accuracy bou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Hashable, Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 
 from dicobench.kit.eval.completeness import bounded, completeness
 from dicobench.kit.eval.stats import cluster_bootstrap_ci
+from dicobench.kit.eval.judge import Judge, as_judge
 from multipanelvqa.factors import check_names as check_factor_names
 from multipanelvqa.factors import factors as compare_factors
 from multipanelvqa.schema import LAYOUT_STYLES
 from multipanelvqa.rules import (PROMPT_ANSWER, judge_prompt, judge_verdict, normalise,  # noqa: F401 (re-exported)
                                  rule_verdict)
 
-if TYPE_CHECKING:
-    from dicobench.kit.eval.judge import Judge
 
 QUESTION_TYPES = ("q1", "q2", "q3")
 SUBSETS = ("synthetic", "real_world")
@@ -76,7 +75,7 @@ def score(
     for name, values in inputs:
         if values is not None and len(values) != n:
             raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
-    judge = resolve_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
+    judge = as_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
     subset_names = [_label(s, SUBSETS, "subset") for s in subsets] if subsets is not None else None
     styles = [_label(s, LAYOUT_STYLES, "layout style") for s in layout_styles] if layout_styles is not None else None
@@ -140,15 +139,7 @@ def decide(predictions: Sequence[str | None], references: Sequence[str], questio
     qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
     row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
     answered = [not f for f in failed] if failed is not None else [True] * n
-    return _decide(predictions, references, questions, qtypes, row_choices, answered, resolve_judge(judge))[0]
-
-
-def resolve_judge(judge: Judge | str | None) -> Judge | None:
-    if not judge:
-        return None
-    from dicobench.kit.eval.judge import as_judge  # deferred: openai takes ~0.5 s to import; rules need none of it
-
-    return as_judge(judge)
+    return _decide(predictions, references, questions, qtypes, row_choices, answered, as_judge(judge))[0]
 
 
 def _decide(predictions, references, questions, qtypes, row_choices, answered,

@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from dicobench.kit.eval.judge import as_judge
 from dicobench.kit.release.citations import DICOBENCH as _CITATION
 from dicobench.scoring import score
 
@@ -67,10 +68,7 @@ class DicobenchAccuracy(evaluate.Metric):
     def _compute(self, predictions, references, tasks=None, options=None, clusters=None, failed=None, judge=None,
                  questions=None, cue_labels=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
                  judge_concurrency=None, judge_timeout=None, confidence=0.95, n_boot=2000, seed=0):
-        if judge:  # deferred: only a judged analysis needs the openai client
-            from dicobench.kit.eval.judge import as_judge
-
-            judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
-                             concurrency=judge_concurrency, timeout=judge_timeout)
+        judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
+                         concurrency=judge_concurrency, timeout=judge_timeout)
         return score(predictions, references, tasks, options, clusters, failed=failed, judge=judge,
                      questions=questions, cue_labels=cue_labels, confidence=confidence, n_boot=n_boot, seed=seed)

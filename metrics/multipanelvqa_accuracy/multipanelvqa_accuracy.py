@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from dicobench.kit.eval.judge import as_judge
 from dicobench.kit.release.citations import MULTIPANELVQA as _CITATION
 from multipanelvqa.scoring import score
 
@@ -85,11 +86,8 @@ class MultipanelvqaAccuracy(evaluate.Metric):
                  subsets=None, clusters=None, failed=None, ids=None, layout_styles=None, num_subfigures=None,
                  sources=None, factors=None, controlled=None, judge=None, judge_base_url=None, judge_api_key=None,
                  cache_dir=None, judge_concurrency=None, judge_timeout=None, confidence=0.95, n_boot=2000, seed=0):
-        if judge:  # deferred: rules need no openai client
-            from dicobench.kit.eval.judge import as_judge
-
-            judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
-                             concurrency=judge_concurrency, timeout=judge_timeout)
+        judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
+                         concurrency=judge_concurrency, timeout=judge_timeout)
         return score(predictions, references, questions, question_types, judge, choices=choices,
                      augmentations=augmentations, subsets=subsets, clusters=clusters, failed=failed, ids=ids,
                      layout_styles=layout_styles, num_subfigures=num_subfigures, sources=sources, factors=factors,

@@ -20,16 +20,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-import openai
-
 from dicobench.kit.eval.reply_cache import CompletionCache, default_cache_dir, request_key
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.endpoint import check_endpoint
-from dicobench.kit.eval.retry import call_with_retries
 
 Messages = Sequence[dict]
 
-_FATAL = (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
 _SECRET = re.compile(r"\b(?:sk|key|token)-[\w*\-]{3,}", re.IGNORECASE)
 
 
@@ -124,8 +120,8 @@ def as_judge(judge: "Judge | str | None", **settings) -> "Judge | None":
     judge."""
     if isinstance(judge, Judge) and any(v is not None for v in settings.values()):
         raise UserError("a Judge carries its own settings: give them to Judge.from_spec, not beside it")
-    if judge is None or isinstance(judge, Judge):
-        return judge
+    if not judge or isinstance(judge, Judge):
+        return judge or None
     if isinstance(judge, str):
         return Judge.from_spec(judge, **{k: v for k, v in settings.items() if v is not None})
     raise UserError(f"judge: expected a Judge or 'openai:<model>', got {type(judge).__name__}")
@@ -156,6 +152,8 @@ class ChatClient:
                 raise UserError(f"no API key for {model}: set OPENAI_API_KEY or pass an API key")
             key = "EMPTY"  # local servers (vLLM, Ollama, llama.cpp) ignore it; the openai package needs one
         self._key = key
+        import openai  # deferred (about 0.5 s): scoring by rules, and every Judge not yet used, need none of it
+
         self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
         self.model = model
         self.temperature = temperature
@@ -223,6 +221,10 @@ class ChatClient:
 
     def _send(self, request: dict) -> Completion:
         """Send with retries; a failure after the last retry comes back as an error Completion."""
+        import openai  # loaded by __init__ already
+
+        from dicobench.kit.eval.retry import call_with_retries  # it imports openai
+
         start = time.perf_counter()
 
         def create():
@@ -237,7 +239,7 @@ class ChatClient:
         try:
             reply = call_with_retries(create, max_retries=self.max_retries, base=self.backoff,
                                       cap=self.max_backoff, on_retry=count_retry)
-        except _FATAL as exc:
+        except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
             raise UserError(
                 f"the endpoint refused the request for {self.model} "
                 f"({type(exc).__name__}, status {exc.status_code}): "
