@@ -250,8 +250,9 @@ def _camera_note(manifest: dict) -> str:
         "they land, the exposure applied, this shot's own sensor grain); photos are resampled, exposed and "
         "given grain. This defeats subtracting the two images, and aligning them as a whole; a difference "
         "taken after aligning each part of the frame and undoing the exposure still shows the change, as "
-        "between two photos registered that way (`benchmarks/bench_camera.py`). The checks above ran on the clean renders; `cues` are mapped through each "
-        "image's camera and grown by a few pixels, and `changed_area` is the clean renders'. The parameters "
+        "between two photos registered that way (`benchmarks/bench_camera.py`). The checks above ran on "
+        "the clean renders; `cues` are mapped through each image's camera and grown by a few pixels, and "
+        "`changed_area` is the clean renders'. The parameters "
         "of both cameras are recorded in `generator` (`camera a: dx=... dy=... rotation=... scale=... gain=... "
         "wb=r,g,b noise=SEED; camera b: ...`), read back by `dicobench.cameras(row)`."
     )

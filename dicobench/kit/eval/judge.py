@@ -223,7 +223,7 @@ class ChatClient:
         """Send with retries; a failure after the last retry comes back as an error Completion."""
         import openai  # loaded by __init__ already
 
-        from dicobench.kit.eval.retry import call_with_retries  # it imports openai
+        from dicobench.kit.eval.retry import call_with_retries  # deferred with openai, which it imports
 
         start = time.perf_counter()
 
