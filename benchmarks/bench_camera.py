@@ -62,14 +62,19 @@ def best_shift(a: np.ndarray, b: np.ndarray, reach: int = MAX_SHIFT) -> tuple[in
     return shift
 
 
+def overlap(shape: tuple[int, int], shift: tuple[int, int], extent: tuple[int, int] | None = None):
+    """The rows and columns of image a (within its first `extent` ones) and of image b (both of
+    `shape`) that meet when image b is read `shift` = (dx, dy) away."""
+    (h, w), (eh, ew), (dx, dy) = shape, extent or shape, shift
+    ys, xs = slice(max(0, -dy), min(eh, h - dy)), slice(max(0, -dx), min(ew, w - dx))
+    return ys, xs, slice(ys.start + dy, ys.stop + dy), slice(xs.start + dx, xs.stop + dx)
+
+
 def shifted_diff(a: np.ndarray, b: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
     """|a - b| per pixel (summed over channels), image b read `shift` = (dx, dy) away (pixels
     without a counterpart count as no difference)."""
-    h, w = a.shape[:2]
-    dx, dy = shift
-    diff = np.zeros((h, w), np.int64)
-    ys, xs = slice(max(0, -dy), min(h, h - dy)), slice(max(0, -dx), min(w, w - dx))
-    yb, xb = slice(ys.start + dy, ys.stop + dy), slice(xs.start + dx, xs.stop + dx)
+    diff = np.zeros(a.shape[:2], np.int64)
+    ys, xs, yb, xb = overlap(a.shape[:2], shift)
     diff[ys, xs] = np.abs(a[ys, xs].astype(np.int16) - b[yb, xb].astype(np.int16)).sum(axis=2)
     return diff
 
@@ -91,8 +96,8 @@ def tile_aligned_diff(a: np.ndarray, b: np.ndarray, tile: int = TILE, reach: int
     for dx, dy in sorted(((gx + dx, gy + dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)),
                          key=lambda s: (s[0] - gx) ** 2 + (s[1] - gy) ** 2):
         diff = np.zeros((th * tile, tw * tile), np.int32)
-        ys, xs = slice(max(0, -dy), min(th * tile, h - dy)), slice(max(0, -dx), min(tw * tile, w - dx))
-        diff[ys, xs] = np.abs(ga[ys, xs] - gb[ys.start + dy : ys.stop + dy, xs.start + dx : xs.stop + dx])
+        ys, xs, yb, xb = overlap((h, w), (dx, dy), (th * tile, tw * tile))
+        diff[ys, xs] = np.abs(ga[ys, xs] - gb[yb, xb])
         sums = diff.reshape(th, tile, tw, tile).sum(axis=(1, 3), dtype=np.int64)
         better = sums < best
         best[better] = sums[better]

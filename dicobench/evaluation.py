@@ -95,6 +95,6 @@ def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "t
     if not judge and any(v is not None for v in (judge_base_url, judge_api_key, judge_cache)):
         raise UserError("judge_base_url, judge_api_key and judge_cache apply only with judge=")
     judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=judge_cache)
-    return evaluation.evaluate(benchmark(mode, view, judge or None), str(dataset), model, config=config, split=split, out=out,
+    return evaluation.evaluate(benchmark(mode, view, judge), str(dataset), model, config=config, split=split, out=out,
                                limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
                                progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)

@@ -72,6 +72,6 @@ def evaluate(dataset: str | Path, model, *, config: str = DEFAULT_CONFIG, split:
     `allow_partial` work as in `dicobench.evaluate`. While rows fail the result is incomplete
     (`complete` False, `accuracy_lower`/`accuracy_upper` instead of `accuracy`)."""
     judge = as_judge(judge)
-    return evaluation.evaluate(benchmark(view, judge or None), str(dataset), model, config=config, split=split, out=out,
+    return evaluation.evaluate(benchmark(view, judge), str(dataset), model, config=config, split=split, out=out,
                                limit=limit, name=name, runner_options={**runner_options, "concurrency": concurrency},
                                progress=progress, allow_partial=allow_partial, raise_on_error=raise_on_error)
