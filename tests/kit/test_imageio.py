@@ -108,3 +108,71 @@ def test_decodes_to_is_true_only_for_the_very_pixels():
     assert not decodes_to(png, pixels[:-1]) and not decodes_to(png, pixels.transpose(1, 0, 2))
     with pytest.raises(UserError, match="shot: cannot decode"):
         decodes_to(png[: len(png) // 2], pixels, "shot")
+
+
+def png_filtered_with(pixels: np.ndarray, kinds: list[int]) -> bytes:
+    """A PNG whose row i is filtered with kinds[i] (0-4), written out from PNG's definitions."""
+    h, w, _ = pixels.shape
+    x = pixels.reshape(h, -1).astype(np.int64)
+    above = np.vstack([np.zeros_like(x[:1]), x[:-1]])
+    left, corner = (np.pad(v, ((0, 0), (3, 0)))[:, :-3] for v in (x, above))
+    p = left + above - corner
+    paeth = np.where((abs(p - left) <= abs(p - above)) & (abs(p - left) <= abs(p - corner)), left,
+                     np.where(abs(p - above) <= abs(p - corner), above, corner))
+    predicted = [0 * x, left, above, (left + above) // 2, paeth]
+    rows = [bytes([k]) + ((x[i] - predicted[k][i]) % 256).astype(np.uint8).tobytes() for i, k in enumerate(kinds)]
+    header = w.to_bytes(4, "big") + h.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("kinds", [[0], [1], [2], [3], [4], [0, 1, 2], [1, 2, 3, 4, 0]])
+def test_decodes_to_agrees_with_pillow_for_every_filter(kinds):
+    rng = np.random.default_rng(len(kinds) * 10 + kinds[0])
+    pixels = grainy(BAND + 30, 23, seed=kinds[0])
+    png = png_filtered_with(pixels, [kinds[i % len(kinds)] for i in range(len(pixels))])
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), pixels)  # the writer above is right
+    assert decodes_to(png, pixels)
+    for _ in range(30):  # any one byte off, at any row or filter, is found
+        wrong = pixels.copy()
+        wrong[tuple(int(rng.integers(n)) for n in wrong.shape)] ^= np.uint8(1 << int(rng.integers(8)))
+        assert not decodes_to(png, wrong)
+
+
+def pillow_verdict(png: bytes, pixels: np.ndarray):
+    """What decoding with Pillow says: the same pixels or not, or that it cannot decode."""
+    try:
+        with Image.open(io.BytesIO(png)) as img:
+            return np.array_equal(np.asarray(img.convert("RGB")), pixels)
+    except Exception:
+        return "cannot decode"
+
+
+def chunk(kind: bytes, data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+
+
+def test_decodes_to_agrees_with_pillow_on_damaged_and_unusual_files():
+    pixels = grainy(40, 30)
+    png = encode_png(pixels, 6, "sub-up")
+    _, (_, idat), _ = chunks(png)
+    stream = zlib.decompress(idat)
+    at = png.index(b"IDAT") + 20
+    variants = {
+        "as written": png,
+        "a byte of the stream flipped": png[:at] + bytes([png[at] ^ 4]) + png[at + 1 :],
+        "truncated": png[: len(png) // 2],
+        "no IEND": png[:-12],
+        "a text chunk": png[:-12] + chunk(b"tEXt", b"k\x00v") + png[-12:],
+        "rows to spare": png[:33] + chunk(b"IDAT", zlib.compress(stream + stream[: 91])) + png[-12:],
+        "a row short": png[:33] + chunk(b"IDAT", zlib.compress(stream[:-91])) + png[-12:],
+        "an unknown filter": png[:33] + chunk(b"IDAT", zlib.compress(b"\x07" + stream[1:])) + png[-12:],
+        "two IDAT chunks": png[:33] + chunk(b"IDAT", idat[:100]) + chunk(b"IDAT", idat[100:]) + png[-12:],
+    }
+    for name, data in variants.items():
+        for expected in (pixels, grainy(40, 30, seed=1), pixels[:, :-1]):
+            verdict = pillow_verdict(data, expected)
+            if verdict == "cannot decode":
+                with pytest.raises(UserError, match="cannot decode"):
+                    decodes_to(data, expected)
+            else:
+                assert decodes_to(data, expected) is verdict, name

@@ -189,10 +189,11 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     levels = np.arange(LUT_SIZE, dtype=np.float32)[:, None] / LUT_SCALE
     lut = np.clip(levels * colour + 0.5, 0, 255).astype(np.uint8)
     index = np.clip(shade * LUT_SCALE + 0.5, 0, LUT_SIZE - 1).astype(np.uint16)
-    out = lut[index]
-    if marks or grain:
-        _add_detail(out, np.random.default_rng([seed, 1]), marks, grain, view)
-    return out
+    rng = np.random.default_rng([seed, 1])
+    marked = _marks(rng, width, height, marks, view) if marks else None
+    if view is not None:
+        rng = np.random.default_rng(view.grain_seed)
+    return _coloured(lut, index, marked, rng, grain)
 
 
 MARK_TONES = (0.55, 0.7, 1.25, 1.4)  # darker and lighter specks, relative to the surface
@@ -202,38 +203,56 @@ GRAIN_STEPS = np.array([-np.sqrt(2), 0, 0, np.sqrt(2)], np.float32)
 ROWS_AT_ONCE = 512  # grain is added band by band, so memory stays flat at 8K
 
 
-def _add_detail(rgb: np.ndarray, rng: np.random.Generator, marks: int, grain: float, view: SurfaceView | None = None) -> None:
-    """Scatter small marks (specks, dot clusters, scratches) and add grain, in place: the kind
-    of detail a real surface has and a cue must be found against. Through a `view` the marks are
-    the same ones, drawn where the shot sees them, and the grain is the shot's own."""
-    h, w = rgb.shape[:2]
-    if marks:
-        layer = Image.new("L", (w, h), 100)  # 100: leave the surface as it is
-        draw = ImageDraw.Draw(layer)
-        at, k = _seen(view)
-        for _ in range(int(marks * w * h / 1e6)):
-            x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
-            tone = int(100 * MARK_TONES[rng.integers(len(MARK_TONES))])
-            kind, r = int(rng.integers(3)), float(rng.uniform(1.2, 4.0))
-            if kind == 0:
-                _ellipse(draw, at(x, y), r * k, r * 0.8 * k, tone)
-            elif kind == 1:
-                for _ in range(3):
-                    dx, dy = rng.normal(0, 2.5 * r, 2)
-                    _ellipse(draw, at(x + dx, y + dy), r / 2 * k, r / 2 * k, tone)
-            else:
-                a, length = float(rng.uniform(0, np.pi)), float(rng.uniform(6, 20))
-                draw.line(at(x, y) + at(x + length * np.cos(a), y + length * np.sin(a)), fill=tone, width=int(rng.integers(1, 3)))
-        factor = np.asarray(layer, np.uint8)
-        ys, xs = np.nonzero(factor != 100)  # elsewhere the factor is 1: each pixel stays as it is
-        rgb[ys, xs] = np.clip(rgb[ys, xs] * (factor[ys, xs, None] / np.float32(100)) + 0.5, 0, 255)
-    if grain:
-        if view is not None:
-            rng = np.random.default_rng(view.grain_seed)
-        for y0 in range(0, h, ROWS_AT_ONCE):
-            band = rgb[y0 : y0 + ROWS_AT_ONCE]
-            noise = GRAIN_STEPS[rng.integers(len(GRAIN_STEPS), size=(band.shape[0], w, 1))] * np.float32(grain)
-            band[:] = np.clip(band + noise + 0.5, 0, 255)
+def _marks(rng: np.random.Generator, w: int, h: int, marks: int, view: SurfaceView | None) -> tuple:
+    """Where small marks (specks, dot clusters, scratches) darken or lighten the surface: the
+    kind of detail a real surface has and a cue must be found against. Through a `view` the
+    marks are the same ones, drawn where the shot sees them. Gives the marked pixels' rows and
+    columns (row by row) and each one's factor, in hundredths."""
+    layer = Image.new("L", (w, h), 100)  # 100: leave the surface as it is
+    draw = ImageDraw.Draw(layer)
+    at, k = _seen(view)
+    for _ in range(int(marks * w * h / 1e6)):
+        x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+        tone = int(100 * MARK_TONES[rng.integers(len(MARK_TONES))])
+        kind, r = int(rng.integers(3)), float(rng.uniform(1.2, 4.0))
+        if kind == 0:
+            _ellipse(draw, at(x, y), r * k, r * 0.8 * k, tone)
+        elif kind == 1:
+            for _ in range(3):
+                dx, dy = rng.normal(0, 2.5 * r, 2)
+                _ellipse(draw, at(x + dx, y + dy), r / 2 * k, r / 2 * k, tone)
+        else:
+            a, length = float(rng.uniform(0, np.pi)), float(rng.uniform(6, 20))
+            draw.line(at(x, y) + at(x + length * np.cos(a), y + length * np.sin(a)), fill=tone, width=int(rng.integers(1, 3)))
+    factor = np.asarray(layer, np.uint8)
+    ys, xs = np.nonzero(factor != 100)  # elsewhere the factor is 1: each pixel stays as it is
+    return ys, xs, factor[ys, xs]
+
+
+def _coloured(lut: np.ndarray, index: np.ndarray, marked: tuple | None, rng: np.random.Generator, grain: float) -> np.ndarray:
+    """The surface's pixels: `lut[index]`, the `marked` pixels scaled by their factors, then
+    `grain` drawn from `rng` (the sensor's noise) added to every pixel, band by band.
+
+    Grain takes four steps and a pixel 256 values, so colour and grain are one table per
+    channel (step x brightness -> level): one gather per channel makes the pixels, and only the
+    marked ones are worked out apart, in the order the table folds together."""
+    h, w = index.shape
+    steps = GRAIN_STEPS * np.float32(grain) if grain else np.zeros(1, np.float32)
+    with_grain = np.clip(np.arange(256, dtype=np.uint8) + steps[:, None] + 0.5, 0, 255).astype(np.uint8)  # step x level
+    tables = [with_grain[:, lut[:, c]].ravel() for c in range(3)]  # step x brightness, for each channel
+    out = np.empty((h, w, 3), np.uint8)
+    for y0 in range(0, h, ROWS_AT_ONCE):
+        band = slice(y0, y0 + ROWS_AT_ONCE)
+        step = rng.integers(len(GRAIN_STEPS), size=index[band].shape + (1,))[..., 0] if grain else 0
+        at = np.multiply(step, LUT_SIZE, dtype=np.intp)
+        at += index[band]
+        for c, table in enumerate(tables):
+            np.take(table, at, out=out[band, :, c])
+        if marked is not None:
+            ys, xs, factor = (v[np.searchsorted(marked[0], y0) : np.searchsorted(marked[0], y0 + ROWS_AT_ONCE)] for v in marked)
+            level = np.clip(lut[index[ys, xs]] * (factor[:, None] / np.float32(100)) + 0.5, 0, 255).astype(np.uint8)
+            out[ys, xs] = with_grain[(step[ys - y0, xs] if grain else 0), level.T].T
+    return out
 
 
 def _seen(view: SurfaceView | None):
