@@ -249,7 +249,8 @@ def _coloured(lut: np.ndarray, index: np.ndarray, marked: tuple | None, rng: np.
         for c, table in enumerate(tables):
             np.take(table, at, out=out[band, :, c])
         if marked is not None:
-            ys, xs, factor = (v[np.searchsorted(marked[0], y0) : np.searchsorted(marked[0], y0 + ROWS_AT_ONCE)] for v in marked)
+            first, end = np.searchsorted(marked[0], (y0, y0 + ROWS_AT_ONCE))  # the marked pixels in this band
+            ys, xs, factor = (v[first:end] for v in marked)
             level = np.clip(lut[index[ys, xs]] * (factor[:, None] / np.float32(100)) + 0.5, 0, 255).astype(np.uint8)
             out[ys, xs] = with_grain[(step[ys - y0, xs] if grain else 0), level.T].T
     return out
