@@ -70,3 +70,20 @@ def test_the_part_of_a_pair_gives_the_whole_pairs_verdict(step, box, cues):
     x, y, w, h = part
     whole = verdict(a, b, False, cues, within=part)
     assert verdict(a[y : y + h, x : x + w], b[y : y + h, x : x + w], False, cues, within=part, size=(300, 400)) == whole
+
+
+def test_differing_finds_every_changed_pixel_and_only_those():
+    from dicobench.checks import differing
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 256, (120, 90, 3), dtype=np.uint8)
+    assert differing(a, a.copy()) is None
+    for _ in range(20):
+        b = a.copy()
+        ys, xs, chs = rng.integers(0, 120, 5), rng.integers(0, 90, 5), rng.integers(0, 3, 5)
+        b[ys, xs, chs] ^= 1  # one channel of a few pixels
+        mask, top, left = differing(a, b)
+        whole = np.zeros(a.shape[:2], bool)
+        whole[top : top + mask.shape[0], left : left + mask.shape[1]] = mask
+        assert np.array_equal(whole, (a != b).any(axis=2))
+        assert (top, left) == (ys.min(), xs.min()) and mask.shape == (ys.max() - top + 1, xs.max() - left + 1)

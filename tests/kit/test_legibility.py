@@ -69,3 +69,33 @@ def test_every_object_of_hard_scenes_keeps_the_rules():
         surface = surface_colour(scene)
         assert all(drawable(o, surface, cfg) for o in scene.objects)
         assert all(o.colour in COLOURS for o in scene.objects)
+
+
+def _flood_pieces(mask):
+    """A plain 4-connected flood fill: each piece's pixel count per row."""
+    seen, out = np.zeros(mask.shape, bool), []
+    for y, x in zip(*np.nonzero(mask)):
+        if seen[y, x]:
+            continue
+        rows, stack = np.zeros(mask.shape[0], int), [(y, x)]
+        seen[y, x] = True
+        while stack:
+            cy, cx = stack.pop()
+            rows[cy] += 1
+            for ny, nx in ((cy + 1, cx), (cy - 1, cx), (cy, cx + 1), (cy, cx - 1)):
+                if 0 <= ny < mask.shape[0] and 0 <= nx < mask.shape[1] and mask[ny, nx] and not seen[ny, nx]:
+                    seen[ny, nx] = True
+                    stack.append((ny, nx))
+        out.append(tuple(rows))
+    return sorted(out)
+
+
+def test_pieces_are_the_four_connected_components():
+    from dicobench.kit.scene.legibility import _mask, _pieces
+
+    rng = np.random.default_rng(1)
+    masks = [rng.random((rng.integers(1, 25), rng.integers(1, 25))) < rng.uniform(0.2, 0.8) for _ in range(100)]
+    masks += [np.zeros((4, 4), bool), np.ones((3, 5), bool), np.eye(6, dtype=bool)]  # diagonal: six pieces
+    masks += [_mask(name, 22) for name in ("satellite dish", "bicycle", "mug")]
+    for mask in masks:
+        assert sorted(tuple(int(v) for v in rows) for rows in _pieces(mask)) == _flood_pieces(mask)

@@ -94,3 +94,11 @@ def test_glyphs_outlive_a_row_and_drawn_objects_do_not():
     again = r.object_patch(obj)
     assert r._body.cache_info().hits == 1
     assert np.array_equal(first.rgb, again.rgb) and np.array_equal(first.alpha, again.alpha)
+
+
+def test_regions_meet_exactly_the_patches_that_reach_them():
+    scene = random_scene(np.random.default_rng(9), SMALL)
+    full = render(scene)
+    for box in [(0, 0, 1, 1), (200, 150, 64, 48), (scene.width - 5, scene.height - 7, 5, 7), (0, 0, scene.width, 40)]:
+        x, y, w, h = box
+        assert np.array_equal(render(scene, box), full[y : y + h, x : x + w])

@@ -53,23 +53,37 @@ def _mask(name: str, size: int, style: str = "solid") -> np.ndarray:
     return glyph_mask(entry.codepoint, style if style in entry.styles else "solid", size) > 0.5
 
 
-def _components(mask: np.ndarray) -> list[np.ndarray]:
-    """The 4-connected pieces of a boolean mask, each as a mask of its own."""
-    labels = np.zeros(mask.shape, np.int32)
-    count = 0
-    for y, x in zip(*np.nonzero(mask)):
-        if labels[y, x]:
-            continue
-        count += 1
-        labels[y, x] = count
-        stack = [(y, x)]
-        while stack:
-            cy, cx = stack.pop()
-            for ny, nx in ((cy + 1, cx), (cy - 1, cx), (cy, cx + 1), (cy, cx - 1)):
-                if 0 <= ny < mask.shape[0] and 0 <= nx < mask.shape[1] and mask[ny, nx] and not labels[ny, nx]:
-                    labels[ny, nx] = count
-                    stack.append((ny, nx))
-    return [labels == k for k in range(1, count + 1)]
+def _pieces(mask: np.ndarray) -> np.ndarray:
+    """The 4-connected pieces of a boolean mask, as each piece's pixel count on each row
+    (pieces x rows). Traced run by run: a row's runs of set pixels join the pieces of the runs
+    they touch on the row above (a union-find over a few hundred runs, not over pixels)."""
+    h, w = mask.shape
+    edges = np.diff(np.pad(mask.astype(np.int8), ((0, 0), (1, 1))), axis=1)
+    ys, starts = (v.tolist() for v in np.nonzero(edges == 1))
+    ends = np.nonzero(edges == -1)[1].tolist()  # row by row, so the k-th end closes the k-th start
+    parent = list(range(len(ys)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    above, first = [], 0  # the previous row's runs, and where this row's start
+    for k in range(1, len(ys) + 1):
+        if k == len(ys) or ys[k] != ys[first]:
+            row = range(first, k)
+            if above and ys[above[0]] == ys[first] - 1:
+                for r in row:
+                    for q in above:
+                        if starts[r] < ends[q] and starts[q] < ends[r]:  # the runs share a column
+                            parent[root(r)] = root(q)
+            above, first = list(row), k
+    roots = [root(i) for i in range(len(ys))]
+    index = {r: n for n, r in enumerate(dict.fromkeys(roots))}
+    counts = np.zeros((len(index), h), np.int64)
+    np.add.at(counts, ([index[r] for r in roots], ys), np.subtract(ends, starts))
+    return counts
 
 
 @functools.lru_cache(maxsize=8192)
@@ -77,10 +91,10 @@ def two_tone_holds(name: str, size: int) -> bool:
     """Both halves of the glyph read as parts of it: where the split cuts a part of the glyph,
     neither side of the cut is a speck of that part."""
     mask = _mask(name, size)
-    lower = np.arange(mask.shape[0])[:, None] > mask.shape[0] / 2  # as the renderer splits it
-    for part in _components(mask):
-        size_of = int(part.sum())
-        sides = (int((part & lower).sum()), int((part & ~lower).sum()))
+    lower = np.arange(mask.shape[0]) > mask.shape[0] / 2  # as the renderer splits it
+    for rows in _pieces(mask):
+        size_of = int(rows.sum())
+        sides = (int(rows[lower].sum()), int(rows[~lower].sum()))
         if min(sides) and min(sides) < MIN_PIECE * size_of:
             return False
     return True

@@ -353,6 +353,31 @@ def element_patches(scene: Scene, camera: Camera | None = None) -> list[Patch]:
     return [shot_patch(e, scene, camera) for e in (*scene.traces, *scene.objects)]
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """A scene's patches in drawing order as one view sees them, with each patch's rectangle
+    (x0, y0, x1, y1 rows of `spans`), so that a region finds the few patches it meets at once."""
+
+    patches: tuple[Patch, ...]
+    spans: np.ndarray
+
+    def meeting(self, region: Box) -> list[Patch]:
+        """The patches that cover some pixel of `region`, in drawing order."""
+        x, y, w, h = region
+        s = self.spans
+        hit = (s[:, 0] < x + w) & (s[:, 2] > x) & (s[:, 1] < y + h) & (s[:, 3] > y)
+        return [self.patches[i] for i in np.flatnonzero(hit)]
+
+
+@functools.lru_cache(maxsize=32)
+def _layout(scene: Scene, camera: Camera | None) -> _Layout:
+    """A row renders one scene region by region many times (each edit's boxes, each camera's
+    view of each change): its patches are gathered once per view."""
+    patches = tuple(element_patches(scene, camera))
+    spans = np.array([(p.x, p.y, p.x + p.alpha.shape[1], p.y + p.alpha.shape[0]) for p in patches], np.int64).reshape(-1, 4)
+    return _Layout(patches, spans)
+
+
 def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> Patch:
     """An element of `scene` where `camera`'s shot sees it: an object moved there (and turned, for a
     turn past `dicobench.kit.scene.camera.POSE_TOLERANCE`), a trace resampled."""
@@ -389,7 +414,7 @@ def render(scene: Scene, region: Box | None = None, camera: Camera | None = None
     x, y, w, h = region
     canvas = background(scene, camera)[y : y + h, x : x + w].copy()
     gains = None if camera is None else np.asarray(camera.gains, np.float32)
-    for patch in element_patches(scene, camera):
+    for patch in _layout(scene, camera).meeting(region):
         _composite(canvas, region, patch, gains)
     return canvas
 
@@ -431,5 +456,5 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 def clear_caches() -> None:
     """Forget drawn pixels: a build calls this between rows, whose scenes share nothing (glyphs,
     which they do share, are kept: their caches are bounded)."""
-    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _trace_pixels, _background, shading):
+    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _trace_pixels, _background, shading, _layout):
         cached.cache_clear()
