@@ -51,24 +51,34 @@ def canvas_size(rng: np.random.Generator, cfg: SceneConfig) -> tuple[int, int]:
     return (long_side, short_side) if rng.random() < 0.7 else (short_side, long_side)
 
 
-def overlaps(box: Box, boxes: list[Box], gap: int = GAP) -> bool:
+def overlaps(box: Box, boxes, gap: int = GAP) -> bool:
+    """Whether `box` comes within `gap` of any of `boxes` (a list of boxes or an N x 4 array)."""
+    b = _as_boxes(boxes)
     x, y, w, h = box
-    return any(x < bx + bw + gap and bx < x + w + gap and y < by + bh + gap and by < y + h + gap for bx, by, bw, bh in boxes)
+    return bool(np.any((x < b[:, 0] + b[:, 2] + gap) & (b[:, 0] < x + w + gap)
+                       & (y < b[:, 1] + b[:, 3] + gap) & (b[:, 1] < y + h + gap)))
 
 
-def intrudes(box: Box, boxes: list[Box], share: float) -> bool:
+def intrudes(box: Box, boxes, share: float) -> bool:
     """Whether `box` and some other box cover more than `share` of either one's width or height
     where they meet: neighbours may overlap a little, never hide each other."""
+    b = _as_boxes(boxes)
     x, y, w, h = box
-    for bx, by, bw, bh in boxes:
-        ow = min(x + w, bx + bw) - max(x, bx)
-        oh = min(y + h, by + bh) - max(y, by)
-        if ow > 0 and oh > 0 and min(ow / min(w, bw), oh / min(h, bh)) > share:
-            return True
-    return False
+    ow = np.minimum(x + w, b[:, 0] + b[:, 2]) - np.maximum(x, b[:, 0])
+    oh = np.minimum(y + h, b[:, 1] + b[:, 3]) - np.maximum(y, b[:, 1])
+    met = (ow > 0) & (oh > 0)
+    if not met.any():
+        return False
+    b, ow, oh = b[met], ow[met], oh[met]
+    return bool(np.any(np.minimum(ow / np.minimum(w, b[:, 2]), oh / np.minimum(h, b[:, 3])) > share))
 
 
-def clashes(box: Box, boxes: list[Box], cfg: "SceneConfig") -> bool:
+def _as_boxes(boxes) -> np.ndarray:
+    """Boxes as an N x 4 integer array: a placement tests each try against all of them at once."""
+    return np.asarray(boxes, np.int64).reshape(-1, 4)
+
+
+def clashes(box: Box, boxes, cfg: "SceneConfig") -> bool:
     """Whether a new footprint may not go there: apart from the others (GAP), or overlapping
     them by at most the difficulty's share."""
     share = cfg.difficulty.overlap
@@ -104,6 +114,7 @@ def place(
     An object's pixels do not depend on where it stands, so its footprint is drawn once and
     moved with each try."""
     limit = cfg.max_object_area * scene.width * scene.height
+    occupied = _as_boxes(occupied)
     x0, y0, w, h = footprint(template)
     dx, dy = x0 - template.cx, y0 - template.cy
     for _ in range(tries):

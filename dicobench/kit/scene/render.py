@@ -46,15 +46,27 @@ def _font(style: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_path(style)), size)
 
 
-@functools.lru_cache(maxsize=2048)
 def glyph_mask(codepoint: int, style: str, size: int) -> np.ndarray:
     """The glyph's coverage (HxW float32 in [0, 1]) cropped to its ink with a 2 px margin."""
+    return _coverage(codepoint, style, size) / np.float32(255)
+
+
+# Every glyph at every size a build draws (hard: about 8,000, under 15 MiB as bytes): a long
+# build then rasterises each glyph once per process.
+GLYPHS_KEPT = 16384
+
+
+@functools.lru_cache(maxsize=GLYPHS_KEPT)
+def _coverage(codepoint: int, style: str, size: int) -> np.ndarray:
+    """The glyph's coverage as drawn (HxW uint8, read-only), kept across rows in its bytes."""
     font = _font(style, size)
     char = chr(codepoint)
     left, top, right, bottom = font.getbbox(char)
     img = Image.new("L", (right - left + 4, bottom - top + 4), 0)
     ImageDraw.Draw(img).text((2 - left, 2 - top), char, font=font, fill=255)
-    return np.asarray(img, dtype=np.float32) / 255.0
+    coverage = np.array(img, np.uint8)
+    coverage.setflags(write=False)
+    return coverage
 
 
 def _rgb(name: str) -> np.ndarray:
@@ -184,7 +196,7 @@ def _drawing(obj: PlacedObject) -> Image.Image:
 def _body(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[np.ndarray, np.ndarray]:
     """A glyph's coverage as an object is drawn (`ring`: a ring of the solid glyph, for a hollow
     look the icon has no outline style for) and its dark rim, read-only. Kept across rows, as
-    `glyph_mask` is: a few kilobytes each, and each is asked for again by many rows."""
+    the glyphs' coverage is: a few kilobytes each, and each is asked for again by many rows."""
     mask = glyph_mask(codepoint, font_style, size)
     if ring:
         k = max(3, (size // 10) | 1)
