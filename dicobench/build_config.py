@@ -54,7 +54,7 @@ class BuildConfig:
         overwrite: replace a build with other options in the folder.
         rows_per_shard: rows per Parquet shard.
         num_shards: shards per task, at most (overrides `rows_per_shard`).
-        compress_level: PNG level 0-9; default the difficulty's (1 for easy and photos, 6 for hard and extreme).
+        compress_level: PNG level 0-9; default the difficulty's (1 for easy and photos, 5 for hard, 6 for extreme).
         engine: "local" (processes) or "ray".
         ray_address: a Ray cluster for `engine="ray"` (default a local Ray).
         progress: show a progress bar.

@@ -114,7 +114,7 @@ def test_a_multipanelvqa_config_is_refused_in_one_line(fields, message):
     assert "\n" not in str(caught.value)
 
 
-@pytest.mark.parametrize("difficulty, level, writer", [("easy", 1, "pillow"), ("hard", 6, "sub-up"), ("extreme", 7, "sub-up")])
+@pytest.mark.parametrize("difficulty, level, writer", [("easy", 1, "pillow"), ("hard", 5, "sub-up"), ("extreme", 6, "sub-up")])
 def test_a_difficulty_chooses_the_png_level_and_writer(difficulty, level, writer):
     opts, _, _ = generation_options(BuildConfig(difficulty=difficulty))
     assert (opts.compress_level, opts.png_writer) == (level, writer)

@@ -6,9 +6,9 @@ import io
 import struct
 import zlib
 
-import deflate
 import numpy as np
 from PIL import Image
+from zlib_ng import zlib_ng
 
 from dicobench.kit.errors import UserError
 
@@ -22,9 +22,9 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def encode_png(pixels: np.ndarray, compress_level: int = 1, writer: str = "pillow") -> bytes:
     """PNG bytes of `pixels` at `compress_level`, written by Pillow (zlib, the filter of each row
     chosen among all five) or, for an 8-bit RGB image, by `sub_up_png` (`writer="sub-up"`): on
-    `hard`'s grainy 2K renders as small as Pillow's level 6 in about the time of its level 1; at
-    level 7 on `extreme`'s 4K ones 1.4% smaller than Pillow's level 6 in 61% of its time, and at
-    level 1 on `easy`'s clean ones 16% smaller than Pillow's level 1 (benchmarks/bench_png.py)."""
+    `hard`'s grainy 2K renders at level 5 and `extreme`'s 4K ones at level 6 smaller than Pillow's
+    level 6 in a fraction of its time, and at level 1 on `easy`'s clean ones 16% smaller than
+    Pillow's level 1 (benchmarks/bench_png.py)."""
     if writer not in WRITERS:
         raise ValueError(f"unknown PNG writer {writer!r}; expected one of {', '.join(WRITERS)}")
     if writer == "sub-up" and pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3:
@@ -36,9 +36,11 @@ def encode_png(pixels: np.ndarray, compress_level: int = 1, writer: str = "pillo
 
 def sub_up_png(pixels: np.ndarray, level: int) -> bytes:
     """Each row Sub- or Up-filtered, whichever costs less by PNG's usual rule, deflated by
-    libdeflate at `level`. Pillow tries every filter per row (on grainy renders mostly picking
-    Paeth) and deflates with zlib: there the two cheap filters compress as well under deflate,
-    and libdeflate is faster at the same level."""
+    zlib-ng at `level`. Pillow tries every filter per row (on grainy renders mostly picking
+    Paeth): there the two cheap filters compress as well under deflate. zlib-ng writes the same
+    bytes whichever of its SIMD paths a CPU takes (its generic C build and its AVX-512 one
+    agree), so the bytes hold for one zlib-ng version; on `hard`'s renders its level 5 writes 1%
+    fewer bytes than libdeflate's level 6, which this writer used before, in 74% of its time."""
     h, w, _ = pixels.shape
     rows = pixels.reshape(h, w * 3)
     filtered = np.empty((h, w * 3 + 1), np.uint8)
@@ -57,7 +59,7 @@ def sub_up_png(pixels: np.ndarray, level: int) -> bytes:
         use_up = _cost(up) < _cost(sub)
         sub[use_up] = up[use_up]
         out[:, 0] = np.where(use_up, 2, 1)
-    stream = deflate.zlib_compress(filtered.data, level)
+    stream = zlib_ng.compress(filtered.data, level)
     del filtered
     header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
     parts = [PNG_SIGNATURE, _chunk(b"IHDR", header)]
@@ -116,11 +118,12 @@ def _plain_rgb_stream(data: bytes, shape: tuple) -> np.ndarray | None:
     if pos != len(data) or view[8:29] != header or kinds[-1:] != [b"IEND"] or set(kinds[1:-1]) != {b"IDAT"}:
         return None
     size = h * (3 * w + 1)
+    inflate = zlib_ng.decompressobj()
     try:
-        stream = deflate.zlib_decompress(b"".join(idat), size + 1)
-    except deflate.DeflateError:
+        stream = inflate.decompress(b"".join(idat), size + 1)  # at most one byte more than the rows hold
+    except zlib_ng.error:
         return None
-    if len(stream) != size:
+    if len(stream) != size or not inflate.eof or inflate.unused_data:
         return None
     rows = np.frombuffer(stream, np.uint8).reshape(h, 3 * w + 1)
     return rows if rows[:, 0].max() <= 2 else None  # Average and Paeth rows: Pillow undoes them faster

@@ -77,10 +77,9 @@ class Difficulty(Dials):
     # otherwise (lossless at any level; `easy` keeps the first release's 1, the others pay for a
     # 100-row page within the Dataset Viewer's limit, see dicobench.kit.release.viewer)
     png_level: int = 1
-    # ... and the PNG writer (dicobench.kit.io.imageio.encode_png): `hard` takes `sub-up` at level 6, as
-    # small as Pillow's level 6 on its renders in half the time, and `extreme` at level 7, 1.4% smaller
-    # than Pillow's level 6 in 61% of its time; `easy` keeps Pillow's, the first release's bytes
-    # (benchmarks/bench_png.py)
+    # ... and the PNG writer (dicobench.kit.io.imageio.encode_png): `hard` and `extreme` take `sub-up`
+    # (zlib-ng) at levels 5 and 6, smaller than Pillow's level 6 on their renders in a fraction of its
+    # time; `easy` keeps Pillow's, the first release's bytes (benchmarks/bench_png.py)
     png_writer: str = "pillow"
     # not dials either: the bounds each image's camera is drawn within (dicobench.kit.scene.camera), and
     # whether builds at this difficulty shoot through cameras unless told (`--camera`); `easy`
@@ -139,7 +138,7 @@ HARD = Difficulty(
     preset="hard", min_canvas=1920, max_canvas=2048,
     min_size=18, max_size=52, cue_max_size=24,
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
-    marks=60, grain=3.0, cell=2, png_level=6, png_writer="sub-up",
+    marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
     distractors="pairs", catalogue="audited", camera_on=True,
 )
@@ -147,7 +146,7 @@ EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
     min_size=24, max_size=72, cue_max_size=36,
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
-    marks=120, grain=4.0, cell=2, png_level=7, png_writer="sub-up",
+    marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
     distractors="pairs", catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
