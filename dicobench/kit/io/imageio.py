@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import struct
-import zlib
 
 import numpy as np
 from PIL import Image
@@ -75,7 +74,7 @@ def _cost(filtered: np.ndarray) -> np.ndarray:
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib_ng.crc32(data, zlib_ng.crc32(kind)))
 
 
 def decode(data: bytes, what: str = "image") -> np.ndarray:
@@ -109,7 +108,7 @@ def _plain_rgb_stream(data: bytes, shape: tuple) -> np.ndarray | None:
     while pos + 12 <= len(data):
         n = int.from_bytes(view[pos : pos + 4], "big")
         kind, body, end = bytes(view[pos + 4 : pos + 8]), view[pos + 8 : pos + 8 + n], pos + 12 + n
-        if end > len(data) or zlib.crc32(body, zlib.crc32(kind)) != int.from_bytes(view[end - 4 : end], "big"):
+        if end > len(data) or zlib_ng.crc32(body, zlib_ng.crc32(kind)) != int.from_bytes(view[end - 4 : end], "big"):
             return None
         kinds.append(kind)
         idat += [body] if kind == b"IDAT" else []
@@ -130,22 +129,31 @@ def _plain_rgb_stream(data: bytes, shape: tuple) -> np.ndarray | None:
 
 
 def _filters_match(stream: np.ndarray, rows: np.ndarray) -> bool:
-    """Whether filtering each of `rows` (H x 3W bytes) as `stream` says gives `stream`'s bytes."""
+    """Whether filtering each of `rows` (H x 3W bytes) as `stream` says gives `stream`'s bytes:
+    a band's rows are Up-filtered (each minus the row above) in one pass, the Sub rows (each
+    byte minus the one 3 back, the pixel to the left) and None rows (as they are) put in place of
+    theirs, and the band compared with the stream's."""
+    kinds = stream[:, 0]
     for top in range(0, len(rows), BAND):
-        x, raw = rows[top : top + BAND], stream[top : top + BAND]
-        above = np.concatenate([rows[top - 1 : top] if top else np.zeros_like(x[:1]), x[:-1]])
-        for kind in np.unique(raw[:, 0]):
-            chosen = raw[:, 0] == kind
-            if not np.array_equal(x[chosen] - _predicted(int(kind), x[chosen], above[chosen]), raw[chosen, 1:]):
-                return False
+        x, raw, kind = rows[top : top + BAND], stream[top : top + BAND, 1:], kinds[top : top + BAND]
+        expected = np.empty_like(x)
+        if top:
+            np.subtract(x, rows[top - 1 : top - 1 + len(x)], out=expected)
+        else:  # above the first row: zeros
+            expected[0] = x[0]
+            np.subtract(x[1:], x[:-1], out=expected[1:])
+        sub = np.flatnonzero(kind == 1)
+        if len(sub):
+            pixels = x[sub]
+            filtered = np.empty_like(pixels)
+            filtered[:, :3] = pixels[:, :3]
+            np.subtract(pixels[:, 3:], pixels[:, :-3], out=filtered[:, 3:])
+            expected[sub] = filtered
+        plain = np.flatnonzero(kind == 0)
+        expected[plain] = x[plain]
+        if not np.array_equal(expected, raw):
+            return False
     return True
-
-
-def _predicted(kind: int, x: np.ndarray, above: np.ndarray) -> np.ndarray:
-    """What PNG filter `kind` (None, Sub or Up) predicts each byte of `x` from."""
-    if kind == 0:
-        return np.zeros_like(x)
-    return above if kind == 2 else np.pad(x[:, :-3], ((0, 0), (3, 0)))  # Sub: the byte 3 back, the pixel to the left
 
 
 def _opened(data: bytes, what: str) -> Image.Image:
