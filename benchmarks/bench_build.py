@@ -34,6 +34,8 @@ import numpy as np
 import pyarrow.parquet as pq
 from PIL import Image
 
+from dicobench.kit.engines.local import keep_freed_memory
+
 
 BUILD = (
     "import resource; from dicobench import build; "
@@ -87,7 +89,7 @@ def written_images(out: Path) -> list[np.ndarray]:
 def encode_time(images: list[np.ndarray], num_proc: int, level: int) -> tuple[float, float]:
     """Wall and CPU seconds to encode `images` on `num_proc` processes."""
     jobs = [(image, level) for image in images]
-    with mp.get_context("spawn").Pool(num_proc) as pool:
+    with mp.get_context("spawn").Pool(num_proc, initializer=keep_freed_memory) as pool:  # as a build's workers
         pool.map(_encode, jobs[:num_proc])  # warm the workers
         start = time.perf_counter()
         cpu = sum(pool.map(_encode, jobs, chunksize=1))

@@ -7,6 +7,7 @@ the same job gives the same bytes on either.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing as mp
 import os
 from typing import Callable, Iterator, Sequence, TypeVar
@@ -53,5 +54,25 @@ def map_jobs(
     if procs <= 1:
         yield from map(fn, jobs)
         return
-    with mp.get_context("spawn").Pool(procs) as pool:
+    with mp.get_context("spawn").Pool(procs, initializer=keep_freed_memory) as pool:
         yield from pool.imap_unordered(fn, jobs, chunksize=1)
+
+
+# glibc's mallopt parameters and the values a build worker takes
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+MMAP_THRESHOLD = 32 << 20  # the most glibc allows: a 2K image's arrays (8-25 MB) come from the heap
+TRIM_THRESHOLD = 256 << 20  # free memory the heap keeps before giving any back
+
+
+def keep_freed_memory() -> None:
+    """Let a build worker reuse the memory a row frees. A row allocates and frees a few dozen
+    images' worth of 8-25 MB arrays; by default glibc maps each one fresh and unmaps it when
+    freed, so every image is faulted in page by page again (about 11,000 page faults and 0.03
+    CPU s a `hard` row, 5% of its time). Kept in the heap they are reused, and the peak memory
+    is the same. Worker processes only (never the caller's process); a no-op off glibc."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD)
