@@ -97,8 +97,14 @@ def test_glyphs_outlive_a_row_and_drawn_objects_do_not():
 
 
 def test_regions_meet_exactly_the_patches_that_reach_them():
+    from dicobench.kit.scene.render import background
+
     scene = random_scene(np.random.default_rng(9), SMALL)
-    full = render(scene)
-    for box in [(0, 0, 1, 1), (200, 150, 64, 48), (scene.width - 5, scene.height - 7, 5, 7), (0, 0, scene.width, 40)]:
-        x, y, w, h = box
-        assert np.array_equal(render(scene, box), full[y : y + h, x : x + w])
+    full, bare = render(scene), background(scene)
+    x, y, w, h = footprint(scene.objects[0])
+    through = (x + w // 2, y + h // 3, w, h // 2)  # cuts through the object: part of it, and beyond it
+    for box in [(0, 0, 1, 1), (200, 150, 64, 48), (scene.width - 5, scene.height - 7, 5, 7), (0, 0, scene.width, 40), through]:
+        bx, by, bw, bh = box
+        assert np.array_equal(render(scene, box), full[by : by + bh, bx : bx + bw])
+    bx, by, bw, bh = through
+    assert not np.array_equal(render(scene, through), bare[by : by + bh, bx : bx + bw])  # the object is drawn there

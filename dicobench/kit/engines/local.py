@@ -10,6 +10,8 @@ from __future__ import annotations
 import ctypes
 import multiprocessing as mp
 import os
+import platform
+import sys
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from dicobench.kit.errors import UserError
@@ -66,10 +68,14 @@ TRIM_THRESHOLD = 256 << 20  # free memory the heap keeps before giving any back
 
 def keep_freed_memory() -> None:
     """Let a build worker reuse the memory a row frees. A row allocates and frees a few dozen
-    images' worth of 8-25 MB arrays; by default glibc maps each one fresh and unmaps it when
-    freed, so every image is faulted in page by page again (about 11,000 page faults and 0.03
-    CPU s a `hard` row, 5% of its time). Kept in the heap they are reused, and the peak memory
-    is the same. Worker processes only (never the caller's process); a no-op off glibc."""
+    8-25 MB image arrays; glibc maps the first ones fresh and, once its threshold has risen, hands
+    them out from the heap but trims the heap back to the system whenever enough is free, so image
+    after image is faulted in page by page again (about 11,000 page faults and 0.03 CPU s a `hard`
+    row, 5% of its time). With a fixed threshold and a heap kept up to 256 MiB they are reused, and
+    the peak memory is the same. Spawned workers only (never the caller's process); a no-op
+    except on glibc (Linux)."""
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
+        return
     try:
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
