@@ -57,7 +57,6 @@ def _pieces(mask: np.ndarray) -> np.ndarray:
     """The 4-connected pieces of a boolean mask, as each piece's pixel count on each row
     (pieces x rows). Traced run by run: a row's runs of set pixels join the pieces of the runs
     they touch on the row above (a union-find over a few hundred runs, not over pixels)."""
-    h, w = mask.shape
     edges = np.diff(np.pad(mask.astype(np.int8), ((0, 0), (1, 1))), axis=1)
     ys, starts = (v.tolist() for v in np.nonzero(edges == 1))
     ends = np.nonzero(edges == -1)[1].tolist()  # row by row, so the k-th end closes the k-th start
@@ -69,19 +68,17 @@ def _pieces(mask: np.ndarray) -> np.ndarray:
             i = parent[i]
         return i
 
-    above, first = [], 0  # the previous row's runs, and where this row's start
-    for k in range(1, len(ys) + 1):
-        if k == len(ys) or ys[k] != ys[first]:
-            row = range(first, k)
-            if above and ys[above[0]] == ys[first] - 1:
-                for r in row:
-                    for q in above:
-                        if starts[r] < ends[q] and starts[q] < ends[r]:  # the runs share a column
-                            parent[root(r)] = root(q)
-            above, first = list(row), k
+    above, here = [], []  # the runs on the row above and on this row
+    for r, y in enumerate(ys):
+        if here and ys[here[0]] != y:
+            above, here = (here if ys[here[0]] == y - 1 else []), []
+        for q in above:
+            if starts[r] < ends[q] and starts[q] < ends[r]:  # the runs share a column
+                parent[root(r)] = root(q)
+        here.append(r)
     roots = [root(i) for i in range(len(ys))]
     index = {r: n for n, r in enumerate(dict.fromkeys(roots))}
-    counts = np.zeros((len(index), h), np.int64)
+    counts = np.zeros((len(index), mask.shape[0]), np.int64)
     np.add.at(counts, ([index[r] for r in roots], ys), np.subtract(ends, starts))
     return counts
 
