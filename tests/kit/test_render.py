@@ -96,6 +96,26 @@ def test_glyphs_outlive_a_row_and_drawn_objects_do_not():
     assert np.array_equal(first.rgb, again.rgb) and np.array_equal(first.alpha, again.alpha)
 
 
+def test_a_trace_probed_for_its_box_is_not_kept_and_boxes_as_when_drawn():
+    """Placement draws dozens of traces for their boxes and keeps one: a probe's pixels are
+    dropped at once, and its box is where the kept trace's pixels are, wherever it stands."""
+    from dicobench.kit.scene import render as r
+
+    r.clear_caches()
+    for kind, length, angle in (("footprints", 6, 135), ("tyre_tracks", 200, 300), ("spill", 60, 0)):
+        at_origin = Trace(kind, 0, 0, angle=angle, length=length, colour=(40, 30, 20), seed=5)
+        for x, y in ((0, 0), (311, -17)):
+            trace = dataclasses.replace(at_origin, x=x, y=y)
+            box = r.trace_box(trace)
+            assert r._kept_trace_pixels.cache_info().currsize == 0
+            patch = r.trace_patch(trace)
+            assert box == patch.box and box[2] > 0 and box[3] > 0
+            ys, xs = np.nonzero(patch.alpha > 0.5 / 255)
+            assert box == (x + xs.min(), y + ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
+            assert (patch.rgb == np.float32([40, 30, 20])).all()  # one colour, never copied per pixel
+            r.clear_caches()
+
+
 def test_regions_meet_exactly_the_patches_that_reach_them():
     from dicobench.kit.scene.render import background
 

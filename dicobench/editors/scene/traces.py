@@ -15,7 +15,7 @@ import numpy as np
 from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.palette import lab_distance
 from dicobench.kit.scene.geometry import Box, point_gap
-from dicobench.kit.scene.render import footprint, trace_extent, trace_patch
+from dicobench.kit.scene.render import footprint, trace_box, trace_extent
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
 from dicobench.kit.scene.random_scenes import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
 from dicobench.editors.scene import Cue, SceneEdit, pronouns
@@ -85,10 +85,6 @@ def _contrasting(colour, surface, fallback):
     return colour if _visible_on(colour, surface) else fallback
 
 
-def _trace_box(trace: Trace) -> Box:
-    return trace_patch(trace).box
-
-
 def _scaled(value: int, scale: float, least: int) -> int:
     return value if scale == 1.0 else max(least, round(value * scale))
 
@@ -132,7 +128,7 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
             side = trace_extent(Trace(kind, 0, 0, length=length))
             trace = Trace(kind, int(px - side / 2), int(py - side / 2), length=length, colour=colour, seed=int(rng.integers(2**31)))
             near = (px, py)
-        tbox = _trace_box(trace)
+        tbox = trace_box(trace)
         if inside(tbox, scene.width, scene.height) and not overlaps(tbox, occupied, gap=3) and _yours(near, box, others):
             return trace
     return None
@@ -181,7 +177,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
         return None
     if cfg.difficulty.trace_opacity != 1.0:
         trace = dataclasses.replace(trace, opacity=cfg.difficulty.trace_opacity)
-    tbox = _trace_box(trace)
+    tbox = trace_box(trace)
     return SceneEdit(
         scene=scene.add(trace=trace),
         text=kind.sentence.format(name=called(obj, scene), liquid=liquid, **pronouns(obj.name)),

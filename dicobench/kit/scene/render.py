@@ -297,12 +297,24 @@ def trace_extent(trace: Trace) -> int:
 
 
 def trace_patch(trace: Trace) -> Patch:
-    rgb, alpha, box = _trace_pixels(dataclasses.replace(trace, x=0, y=0))
+    rgb, alpha, box = _kept_trace_pixels(dataclasses.replace(trace, x=0, y=0))
     return Patch(rgb, alpha, trace.x, trace.y, (trace.x + box[0], trace.y + box[1], box[2], box[3]))
 
 
+def trace_box(trace: Trace) -> Box:
+    """Where a trace's pixels are (tight box, canvas coordinates), drawn without keeping them:
+    placement draws dozens of traces to keep one, and kept they would hold a row's memory."""
+    x, y, w, h = _trace_pixels(dataclasses.replace(trace, x=0, y=0))[2]
+    return (trace.x + x, trace.y + y, w, h)
+
+
 @functools.lru_cache(maxsize=512)
+def _kept_trace_pixels(trace: Trace):
+    return _trace_pixels(trace)
+
+
 def _trace_pixels(trace: Trace):
+    """A trace drawn at the origin: its colour (one colour, broadcast, read-only), coverage and tight box."""
     side = trace_extent(trace)
     layer = Image.new("L", (side, side), 0)
     centred = trace.kind not in ("footprints", "paw_prints", "tyre_tracks")
@@ -316,7 +328,7 @@ def _trace_pixels(trace: Trace):
     opacity = _draw_trace(trace, ImageDraw.Draw(layer), ox, oy, np.random.default_rng(trace.seed))
     layer = layer.filter(ImageFilter.GaussianBlur(0.8))
     alpha = np.asarray(layer, np.float32) / 255.0 * (opacity * trace.opacity)
-    rgb = np.broadcast_to(np.asarray(trace.colour, np.float32), (side, side, 3)).copy()
+    rgb = np.broadcast_to(np.asarray(trace.colour, np.float32), (side, side, 3))
     return rgb, alpha, _tight_box(alpha, 0, 0)
 
 
@@ -468,5 +480,5 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 def clear_caches() -> None:
     """Forget drawn pixels: a build calls this between rows, whose scenes share nothing (glyphs,
     which they do share, are kept: their caches are bounded)."""
-    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _trace_pixels, _background, shading, _layout):
+    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _kept_trace_pixels, _background, shading, _layout):
         cached.cache_clear()
