@@ -59,13 +59,24 @@ class Inputs:
 
 @dataclass(frozen=True)
 class Candidate:
-    """One option A-D: the image b in which exactly this option holds."""
+    """One option A-D: the image b in which exactly this option holds. `draw` gives that image
+    afresh each time `image_b` is read, so a row holds one candidate image at a time, not four
+    (a scene's candidate is image a with the edit drawn again; at 8K each image is 180 MiB)."""
 
-    image_b: np.ndarray
+    draw: Callable[[], np.ndarray]
     text: str  # the option
     subject: str  # what it is about: the four subjects of a row differ
     cues: list[dict]
     changed: Box | None = None  # a box holding every pixel this image b may differ in (checks look only there)
+
+    @property
+    def image_b(self) -> np.ndarray:
+        return self.draw()
+
+
+def made(image: np.ndarray) -> Callable[[], np.ndarray]:
+    """`Candidate.draw` for an image b that is already made (a photo edit): it is handed back as it is."""
+    return lambda: image
 
 
 class PairCheck(Protocol):
@@ -226,10 +237,10 @@ def shot_pair(prop: Proposal, letter: str, cameras: tuple[Camera | None, Camera 
               ) -> tuple[tuple[np.ndarray, np.ndarray], list[dict]]:
     """The pair of answer `letter` as `cameras` take it (an image without a camera: its clean
     render), and its cues as those cameras map them."""
-    image_b, cues = pick(prop, letter)
     index = None if letter == "E" else LETTERS.index(letter)
+    cues = [] if index is None else prop.candidates[index].cues
     a = prop.image_a if cameras[0] is None else prop.views.image_a(prop, cameras[0])
-    b = image_b if cameras[1] is None else prop.views.image_b(prop, index, cameras[1])
+    b = pick(prop, letter)[0] if cameras[1] is None else prop.views.image_b(prop, index, cameras[1])
     return (a, b), shots.mapped(cues, cameras, (a.shape, b.shape))
 
 

@@ -80,9 +80,10 @@ class Photographs:
     def change(self, prop, index: int, camera: Camera) -> tuple[Box, np.ndarray, np.ndarray]:
         # one camera gives two photos the same grain: without it they differ where the framed photos do
         cand = prop.candidates[index]
-        h, w = cand.image_b.shape[:2]
+        image_b = cand.image_b
+        h, w = image_b.shape[:2]
         box = (0, 0, w, h) if cand.changed is None else camera.map_box(cand.changed, w, h, KERNEL_REACH)[0]
-        return box, framed(prop.image_b, camera, box), framed(cand.image_b, camera, box)
+        return box, framed(prop.image_b, camera, box), framed(image_b, camera, box)
 
 
 PHOTOGRAPHS = Photographs()

@@ -31,7 +31,7 @@ from dicobench.editors.scene import capitalised, kind_phrase
 from dicobench.editors.models import Backends
 from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
 from dicobench.tasks.registry import Task
-from dicobench.rows import AgainstNoneImageB, Candidate, Inputs, Proposal, cue, generator
+from dicobench.rows import AgainstNoneImageB, Candidate, Inputs, Proposal, cue, generator, made
 from dicobench.schema import SOURCE_SEPARATOR
 from dicobench.tasks import NUM_EDITS
 
@@ -337,7 +337,7 @@ class SharingProposer:
         cands = choose_candidates(rng, sharing, photos)
         none_b = compose(photo_b.pixels, [c.stand_in for c in cands])
         candidates = tuple(
-            Candidate(compose(photo_b.pixels, [c.stand_in for c in cands if c is not cand] + [cand.shared]),
+            Candidate(made(compose(photo_b.pixels, [c.stand_in for c in cands if c is not cand] + [cand.shared])),
                       sharing.sentence(cand.name), cand.name,
                       [cue(0, cand.box_a, sharing.label(cand.name)), cue(1, cand.box_b, sharing.label(cand.name))],
                       cand.box_b)

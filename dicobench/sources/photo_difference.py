@@ -29,7 +29,7 @@ from dicobench.editors.photo.instructed import context, model_edit, plan, verify
 from dicobench.editors.models import Backends
 from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
 from dicobench.tasks.registry import Task
-from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator
+from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator, made
 
 ENGINE = "photos"
 
@@ -132,7 +132,7 @@ def _changed(edited: PixelEdit, region: Region) -> Box:
 
 
 def _candidate(edited: PixelEdit, text: str, cues: list[dict], region: Region) -> Candidate:
-    return Candidate(edited.pixels, text, region.subject, cues, _changed(edited, region))
+    return Candidate(made(edited.pixels), text, region.subject, cues, _changed(edited, region))
 
 
 def recolour(rng, pixels, region, taken) -> Candidate:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -48,7 +49,8 @@ def scene_difference(propose):
         check_edits_first(task, base, edits)
         pixels_a = render(base)
         candidates = tuple(
-            Candidate(render_edit(pixels_a, e.scene, list(e.dirty)), e.text, e.subject, cue_dicts(e.cues), bounding(e.dirty))
+            Candidate(partial(render_edit, pixels_a, e.scene, list(e.dirty)), e.text, e.subject, cue_dicts(e.cues),
+                      bounding(e.dirty))
             for e in edits
         )
 
@@ -123,7 +125,7 @@ def scene_commonality(propose, commonalities):
 
         pixels_a, pixels_b = render(pair.scene_a), render(pair.scene_b)
         candidates = tuple(
-            Candidate(render_edit(pixels_b, c.scene_b, list(c.dirty)), c.text, c.subject, cue_dicts(c.cues))
+            Candidate(partial(render_edit, pixels_b, c.scene_b, list(c.dirty)), c.text, c.subject, cue_dicts(c.cues))
             for c in pair.candidates
         )
         check = CuesDrawn((pair.scene_a, pair.scene_b), consistent)

@@ -44,3 +44,25 @@ def test_edits_checked_on_their_boxes_alone_get_the_whole_images_verdict():
         assert first == _verdict(whole), seed
         verdicts.append(first)
     assert None in verdicts and "change_not_visible" in verdicts
+
+
+def test_candidates_are_drawn_afresh_as_their_scenes_render():
+    """A row holds one candidate image at a time: each read of `image_b` draws it again, the
+    same pixels as the candidate's whole scene rendered, and leaves image a as it was."""
+    from dicobench.generate import BuildOptions
+
+    opts = BuildOptions(scene=SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=512, max_canvas=560)))
+    for task in ("attribute", "category"):
+        spec = get_task(task)
+        for seed in range(20):
+            try:
+                prop = spec.proposer("procedural")(spec, seed, opts)
+            except Rejected:
+                continue
+            break
+        image_a = prop.image_a.copy()
+        for cand, scene in zip(prop.candidates, prop.views.scenes):
+            first, again = cand.image_b, cand.image_b
+            assert first is not again and np.array_equal(first, again)
+            assert np.array_equal(first, render(scene))
+        assert np.array_equal(prop.image_a, image_a), task
