@@ -3,6 +3,7 @@
 import dataclasses
 
 import numpy as np
+import pytest
 
 from dicobench.checks import Rejected, check_difference_pixels, check_options
 from dicobench.kit.scene.difficulty import HARD
@@ -52,7 +53,7 @@ def test_candidates_are_drawn_afresh_as_their_scenes_render():
     from dicobench.generate import BuildOptions
 
     opts = BuildOptions(scene=SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=512, max_canvas=560)))
-    for task in ("attribute", "category"):
+    for task in ("attribute", "commonality_reasoning"):  # a difference and a commonality proposer
         spec = get_task(task)
         for seed in range(20):
             try:
@@ -60,6 +61,8 @@ def test_candidates_are_drawn_afresh_as_their_scenes_render():
             except Rejected:
                 continue
             break
+        else:
+            pytest.fail(f"no {task} proposal in 20 seeds")
         image_a = prop.image_a.copy()
         for cand, scene in zip(prop.candidates, prop.views.scenes):
             first, again = cand.image_b, cand.image_b

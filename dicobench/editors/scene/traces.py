@@ -177,7 +177,7 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
         return None
     if cfg.difficulty.trace_opacity != 1.0:
         trace = dataclasses.replace(trace, opacity=cfg.difficulty.trace_opacity)
-    tbox = trace_box(trace)
+    tbox = footprint(trace)  # the trace the edit draws: kept for its renders, unlike the tries
     return SceneEdit(
         scene=scene.add(trace=trace),
         text=kind.sentence.format(name=called(obj, scene), liquid=liquid, **pronouns(obj.name)),
