@@ -135,6 +135,7 @@ def model_edited(tmp: Path) -> dict:
     from dicobench.generate import BuildOptions, generate_row, photo_source
     from dicobench.editors.photo.diffusers_editor import Flux2KleinInpaintEditor
     from dicobench.editors.models import Backends
+    import torch
     from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, save_tiny_pipeline
 
     folder = _photo_folder(tmp)
@@ -143,11 +144,18 @@ def model_edited(tmp: Path) -> dict:
                 per_task=1, upscale=True, min_long_side=768, editor=f"diffusers:{model}", edit_steps=2, edit_size=64,
                 progress=False)
     digests = folder_digests(out, (str(folder), str(model)))
-    klein = Flux2KleinInpaintEditor(BUILDERS["Flux2KleinInpaintPipeline"](tmp), size=64, steps=2,
-                                    call_kwargs={"text_encoder_out_layers": KLEIN_OUT_LAYERS})
-    opts = BuildOptions(per_task=1, source=f"folder:{folder}", photos=SizePolicy(768, True))
-    photo_source.cache_clear()
-    rows = [generate_row("instance", 0, "B", opts, Backends(editor=klein))[0]]
+    # this row's pixels are the tiny pipeline's floats, which depend on how many threads torch splits
+    # its sums across: one thread, whatever ran before in the process (build workers are processes)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        klein = Flux2KleinInpaintEditor(BUILDERS["Flux2KleinInpaintPipeline"](tmp), size=64, steps=2,
+                                        call_kwargs={"text_encoder_out_layers": KLEIN_OUT_LAYERS})
+        opts = BuildOptions(per_task=1, source=f"folder:{folder}", photos=SizePolicy(768, True))
+        photo_source.cache_clear()
+        rows = [generate_row("instance", 0, "B", opts, Backends(editor=klein))[0]]
+    finally:
+        torch.set_num_threads(threads)
     digests["instance-klein-blend"] = {"rows": row_digests(rows, (str(folder),)), "sidecars": {}}
     return digests
 
