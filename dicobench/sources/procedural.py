@@ -41,16 +41,7 @@ def scene_difference(propose):
     """The proposer of a difference task whose scene edits `propose(rng, scene, cfg)` makes."""
 
     def proposer(task, seed: int, opts, inputs=None) -> Proposal:
-        rng = np.random.default_rng(seed)
-        base = random_scene(rng, opts.scene)
-        base = with_same_kind(rng, base, opts.scene, cue_objects(base, opts.scene))
-        edits = propose(rng, base, opts.scene)
-        if edits is None:
-            raise Rejected("too_few_edits")
-        decoyed = with_decoys(rng, base, edits, opts.scene)
-        if decoyed is None:
-            raise Rejected("no_room_for_decoys")
-        base, edits, decoy_boxes = decoyed
+        base, edits, decoy_boxes = edited_scenes(propose, np.random.default_rng(seed), opts.scene)
         check_edits_first(task, base, edits)
         pixels_a = render(base)
         candidates = tuple(
@@ -71,6 +62,21 @@ def scene_difference(propose):
                         describe, SceneShots(base, base, tuple(e.scene for e in edits)))
 
     return proposer
+
+
+def edited_scenes(propose, rng: np.random.Generator, cfg: SceneConfig) -> tuple[Scene, list[SceneEdit], tuple[Box, ...]]:
+    """The scenes of a difference row, before anything is drawn: the base scene with the difficulty's
+    same-kind objects, the task's four edits of it, and the decoys added to all of them (with their
+    boxes); `Rejected` where the task finds no four edits or the decoys no room."""
+    base = random_scene(rng, cfg)
+    base = with_same_kind(rng, base, cfg, cue_objects(base, cfg))
+    edits = propose(rng, base, cfg)
+    if edits is None:
+        raise Rejected("too_few_edits")
+    decoyed = with_decoys(rng, base, edits, cfg)
+    if decoyed is None:
+        raise Rejected("no_room_for_decoys")
+    return decoyed
 
 
 def decoy_counts(base: Scene, edit: SceneEdit) -> tuple[int, int]:
