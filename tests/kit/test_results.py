@@ -174,7 +174,8 @@ def test_the_explorer_shows_each_row_of_two_runs_in_chromium(runs, small_build, 
         wait_for(driver, f"document.body.dataset.row == {json.dumps(unparsed[0])}")
         assert f"f-in=0" not in driver.current_url and "error=unparsed" in driver.current_url  # the view is kept in the URL
         answers = driver.execute_script("return document.getElementById('answers').innerText")
-        assert XSS in answers and "nothing read" in answers and "judge: " in answers
+        assert XSS in answers and "unparsed" in answers and "judge: " in answers
+        assert driver.execute_script("return document.querySelector('#answers .run0 dd').textContent") == "nothing"
         assert driver.execute_script("return window.__xss") is None
         assert driver.execute_script("return document.querySelectorAll('#answers script, #answers img').length") == 0
         images = driver.execute_script("return [...document.querySelectorAll('#viewer img.base')].map(i => i.naturalWidth)")

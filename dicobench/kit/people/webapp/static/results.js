@@ -102,7 +102,7 @@ function renderAnswers(row) {
     const badges = el("div", "badges");
     badges.appendChild(el("span", "badge " + x.outcome, x.outcome));
     if (x.error_type) badges.appendChild(el("span", "badge kind", label(x.error_type)));
-    if (x.unparsed) badges.appendChild(el("span", "badge kind", "nothing read"));
+    if (x.unparsed && x.error_type !== "unparsed") badges.appendChild(el("span", "badge kind", "nothing read"));
     if (x.judge) badges.appendChild(el("span", "badge judge", "judge: " + label(x.judge)));
     card.appendChild(badges);
     const facts = el("dl", "meta");
