@@ -81,6 +81,8 @@ def test_the_report_and_the_explorer_show_the_judged_rows(runs, tmp_path):
     page = tmp_path / "r.html"
     assert multipanelvqa_cli(["report", str(judged), "--out", str(page), "--sample", "50"]) == 0
     text = page.read_text()
+    assert multipanelvqa_cli(["report", str(judged), "--out", str(tmp_path / "again.html"), "--sample", "50"]) == 0
+    assert (tmp_path / "again.html").read_text() == text  # the same run, the same bytes
     wrong = [r for r in row_outcomes(read_run(judged, "multipanelvqa"), str(bench)) if r.outcome == "wrong"]
     assert text.count('<div class="card">') == len(wrong)
     assert text.count('alt="Multipanel image"') == len(wrong)  # the composite, a thumbnail per card
