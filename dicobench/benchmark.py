@@ -5,7 +5,7 @@ from. Cheap to import: what needs heavy libraries is named by a `Ref`."""
 from __future__ import annotations
 
 from dicobench import people, preview
-from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref
+from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref, Results
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from dicobench.schema import CONFIGS, MANIFEST_DIR, TASKS, features
@@ -49,12 +49,19 @@ BENCHMARK = Benchmark(
         inspect_task=Ref("dicobench.harnesses.inspect_tasks:dicobench"),
     ),
     human=Human("dicobench.human"),
+    results=Results(
+        outcomes=Ref("dicobench.outcomes:row_outcomes"),
+        error_types=Ref("dicobench.analysis:ERROR_TYPES"),
+        table=Ref("dicobench.results:table_rows"),
+        notes=Ref("dicobench.results:table_notes"),
+        figures=Ref("dicobench.results:figures"),
+    ),
     commands=(
         _own("build", "generate the benchmark into a folder of Parquet shards with a dataset card"),
         _own("annotate", "detect and segment named objects in plain photos, written as a COCO file"),
         _own("eval", "run a model on DiCoBench and score it"),
         _own("score", "score a predictions file against a DiCoBench dataset"),
-        *shared("push", "info", "publish-metric", "preview", "review", "study", "human"),
+        *shared("push", "info", "publish-metric", "preview", "review", "study", "human", "report"),
         _own("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts"),
         *shared("export", "import"),
         _own("catalogue", "list the object catalogue, draw its contact sheets, rank its look-alike glyphs"),

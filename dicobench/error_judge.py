@@ -50,7 +50,8 @@ def judge_type(reply: str | None) -> str | None:
 
 def classify(judge: Judge, rows: Sequence[int], *, questions, options, references, parsed, predictions, cues,
              tasks) -> dict:
-    """`{"judge", "overall": {type: count, "errors", "unjudged"}, "per_task": ..., "judge_usage"}` over `rows`."""
+    """`{"judge", "overall": {type: count, "errors", "unjudged"}, "per_task": ..., "judge_usage", "rows"}` over
+    `rows`; "rows" maps each row's position to the type the judge named (None: unjudged)."""
     client = judge.client()
     try:
         prompts = [judge_prompt(questions[i], options[i], references[i], parsed[i], predictions[i] or "", cues[i])
@@ -62,9 +63,9 @@ def classify(judge: Judge, rows: Sequence[int], *, questions, options, reference
     def empty() -> dict:
         return {**{t: 0 for t in JUDGE_TYPES}, "errors": 0, "unjudged": 0}
 
-    overall, per_task = empty(), {}
+    overall, per_task, kinds = empty(), {}, {}
     for i, reply in zip(rows, replies):
-        kind = judge_type(reply.text)
+        kind = kinds[i] = judge_type(reply.text)
         groups = [overall] + ([per_task.setdefault(tasks[i], empty())] if tasks is not None else [])
         for g in groups:
             g["errors"] += 1
@@ -72,4 +73,5 @@ def classify(judge: Judge, rows: Sequence[int], *, questions, options, reference
     order = {t: k for k, t in enumerate(TASKS)}
     return {"judge": judge.spec, "overall": overall,
             "per_task": dict(sorted(per_task.items(), key=lambda kv: order.get(kv[0], 99))),
-            "judge_usage": client.usage.as_dict(), "judge_errors": sorted({r.error for r in replies if r.error})[:5]}
+            "judge_usage": client.usage.as_dict(), "judge_errors": sorted({r.error for r in replies if r.error})[:5],
+            "rows": kinds}

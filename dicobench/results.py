@@ -65,6 +65,8 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
                        n_boot=n_boot)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    if result["judge_error_types"]:  # each judged row by its id, for the results explorer and the report
+        result["judge_error_types"]["rows"] = {ref["id"][i]: t for i, t in result["judge_error_types"]["rows"].items()}
     name = name or predictions.stem
     settings = provenance.run_settings(predictions)
     made = provenance.record(
@@ -118,6 +120,12 @@ def _cluster_column(choice: str, ref: dict) -> str | None:
 
 
 def format_table(result: dict) -> str:
+    """The table `score` prints: `table_rows` aligned, then `table_notes`."""
+    return "\n".join(text_table(table_rows(result), result) + table_notes(result))
+
+
+def table_rows(result: dict) -> list[tuple[str, ...]]:
+    """The per-task table (a header, then a row per task, per track and overall), as text cells."""
     rows = [("task", "n", "acc %", f"{round(100 * result['confidence'])}% CI", "strict %")]
     for task in TASKS:
         g = result["per_task"].get(task)
@@ -128,7 +136,12 @@ def format_table(result: dict) -> str:
                      format_value(g, "strict_accuracy")))
     rows.append(("overall", str(result["n"]), format_value(result), interval(result["accuracy_ci"]),
                  format_value(result, "strict_accuracy")))
-    lines = text_table(rows, result)
+    return rows
+
+
+def table_notes(result: dict) -> list[str]:
+    """The lines under the table: the E option's use, the CI method and the error types."""
+    lines = []
     lines.append(
         f"unparsed {percent(result['unparsed_rate'])}%  E chosen {percent(result['e_rate'])}% "
         f"(answer E {percent(result['e_reference_rate'])}%)  E precision {percent(result['e_precision'])}% "
@@ -143,4 +156,4 @@ def format_table(result: dict) -> str:
         j = judged["overall"]
         lines.append(f"judge {judged['judge']}: " + ", ".join(f"{k.replace('_', ' ')} {j[k]}" for k in JUDGE_TYPES)
                      + f"; {j['unjudged']} unjudged (rerun to retry them: judged ones come from the cache)")
-    return "\n".join(lines)
+    return lines

@@ -62,11 +62,11 @@ def score(
     judge = as_judge(judge)  # a bad spec fails before any work
     if judge and (questions is None or options is None or cue_labels is None):
         raise ValueError("judging error types needs questions, options and cue_labels")
-    refs = [_letter(r) for r in references]
-    names = [_task(t) for t in tasks] if tasks is not None else None
+    refs = [reference_letter(r) for r in references]
+    names = [task_name(t) for t in tasks] if tasks is not None else None
     scored = np.array([not f for f in failed] if failed is not None else [True] * n, dtype=bool)
     answers = [p if ok else None for p, ok in zip(predictions, scored)]
-    parsed = [extract_choice(p, options[i] if options is not None else None) for i, p in enumerate(answers)]
+    parsed = read_letters(answers, options)
     strict = [extract_choice(p, strict=True) for p in answers]
     correct = np.array([p == r for p, r in zip(parsed, refs)], dtype=np.float64)
     strict_correct = np.array([p == r for p, r in zip(strict, refs)], dtype=np.float64)
@@ -117,6 +117,13 @@ def score(
     }
 
 
+def read_letters(predictions: Sequence[str | None], options: Sequence[Sequence[str]] | None = None) -> list[str | None]:
+    """The letter `score` reads from each reply (`extract_choice`, against the row's options when
+    given); None where it reads none or there is no reply. The results explorer and the HTML report
+    read each row's letter through it too."""
+    return [extract_choice(p, options[i] if options is not None else None) for i, p in enumerate(predictions)]
+
+
 def _task_mean(per_task: dict) -> dict:
     """The mean of the per-task accuracies (each task weighs the same), bounded like they are."""
     if not per_task:
@@ -145,7 +152,8 @@ def _none_option(parsed: list[str | None], refs: list[str]) -> dict:
     }
 
 
-def _letter(reference: str | int) -> str:
+def reference_letter(reference: str | int) -> str:
+    """A reference as its letter (a ClassLabel index 0-4 or a letter)."""
     if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool) and 0 <= reference < len(LETTERS):
         return LETTERS[reference]
     if isinstance(reference, str) and reference.strip().upper() in LETTERS:
@@ -153,7 +161,8 @@ def _letter(reference: str | int) -> str:
     raise ValueError(f"reference {reference!r} is not one of {', '.join(LETTERS)} (or 0-4)")
 
 
-def _task(task: str | int) -> str:
+def task_name(task: str | int) -> str:
+    """A task as its name (a ClassLabel index or a name)."""
     if isinstance(task, (int, np.integer)) and not isinstance(task, bool) and 0 <= task < len(TASKS):
         return TASKS[task]
     if task in TASKS:

@@ -4,7 +4,7 @@ adapters from. Cheap to import: what needs heavy libraries is named by a `Ref`."
 
 from __future__ import annotations
 
-from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref
+from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref, Results
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from multipanelvqa import people, preview
@@ -48,13 +48,20 @@ BENCHMARK = Benchmark(
         inspect_task=Ref("dicobench.harnesses.inspect_tasks:multipanelvqa"),
     ),
     human=Human("multipanelvqa.human", judge=True),
+    results=Results(
+        outcomes=Ref("multipanelvqa.outcomes:row_outcomes"),
+        error_types=Ref("multipanelvqa.outcomes:ERROR_TYPES"),
+        table=Ref("multipanelvqa.results:table_rows"),
+        notes=Ref("multipanelvqa.results:table_notes"),
+        figures=Ref("multipanelvqa.results:figures"),
+    ),
     commands=(
         _own("build", "generate the synthetic configs into a folder of Parquet shards with a dataset card"),
         _own("eval", "run a model on MultipanelVQA and score it"),
         _own("import-images", "add a real_world config from a folder of multipanel images and a JSONL of questions",
              module="import_images"),
         _own("score", "score a predictions file against a MultipanelVQA dataset"),
-        *shared("push", "info", "publish-metric", "preview", "review", "study", "human"),
+        *shared("push", "info", "publish-metric", "preview", "review", "study", "human", "report"),
         _own("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts"),
         *shared("export", "import"),
     ),

@@ -72,6 +72,7 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
         )
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    result["judge_rows"] = {ref["id"][i]: v for i, v in result["judge_rows"].items()}  # judged rows by id
     name = name or predictions.stem
     made = provenance.record(
         model=model or settings.get("model") or study.model(sample), name=name, dataset=str(dataset), config=config,
@@ -135,6 +136,13 @@ def _qtype(value) -> str:
 
 
 def format_table(result: dict) -> str:
+    """The table `score` prints: `table_rows` aligned, then `table_notes`."""
+    return "\n".join(text_table(table_rows(result), result) + table_notes(result))
+
+
+def table_rows(result: dict) -> list[tuple[str, ...]]:
+    """The table (a header, then a row per question type, subset, augmentation, layout style, number
+    of subfigures and source, the controlled rows, overall), as text cells."""
     rows = [("group", "n", "scored", "acc %", f"{round(100 * result['confidence'])}% CI")]
     sections = (("", result["per_question_type"]), ("subset ", result["per_subset"]),
                 ("augmentation ", result["per_augmentation"]), ("layout ", result["per_layout_style"]),
@@ -147,7 +155,12 @@ def format_table(result: dict) -> str:
         rows.append(("controlled (singles right)", str(g["n"]), str(g["scored"]), format_value(g), interval(g["ci"])))
     rows.append(("overall", str(result["n"]), str(result["scored"]), format_value(result),
                  interval(result["accuracy_ci"])))
-    lines = text_table(rows, result)
+    return rows
+
+
+def table_notes(result: dict) -> list[str]:
+    """The lines under the table: rules and judge, the interference factors, the judge's tokens."""
+    lines = []
     judge = result["judge"] or "none (rules only)"
     lines.append(
         f"rules: {result['rule_correct']} correct, {result['rule_wrong']} wrong, {result['rule_undecided']} undecided; "
@@ -163,4 +176,4 @@ def format_table(result: dict) -> str:
         u = result["judge_usage"]
         lines.append(f"judge tokens: {u['prompt_tokens']} prompt, {u['completion_tokens']} completion; "
                      f"{u['requests']} requests, {u['cache_hits']} from cache")
-    return "\n".join(lines)
+    return lines

@@ -57,7 +57,8 @@ def score(
     for one with the default settings) judges the rule mismatches, its replies cached where the
     Judge says so that a rerun sends nothing; without a judge scoring sends nothing anywhere.
     `failed` marks rows whose model call failed. Rows left unjudged or failed make the result
-    incomplete (`complete: false`, `unscored`, `accuracy_lower`/`accuracy_upper`).
+    incomplete (`complete: false`, `unscored`, `accuracy_lower`/`accuracy_upper`). `judge_rows` maps
+    the position of each row the judge was asked about to its verdict (None: unjudged).
 
     `layout_styles`, `num_subfigures` and `sources` add the per-group accuracies of the paper's
     analyses; with `ids` and `augmentations` (and `layout_styles`) the interference factors of its
@@ -150,7 +151,8 @@ def _decide(predictions, references, questions, qtypes, row_choices, answered,
     undecided = [i for i, v in enumerate(verdicts) if v is None]
     ruled = [v for v, ok in zip(verdicts, answered) if ok]
     counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False), "rule_undecided": len(undecided)}
-    judge_info = {"judge": judge.spec if judge else None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": []}
+    judge_info = {"judge": judge.spec if judge else None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": [],
+                  "judge_rows": {}}
     if judge and undecided:
         judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices)
     else:
@@ -172,7 +174,8 @@ def _run_judge(judge: Judge, rows, verdicts, predictions, references, questions,
     errors = sorted({r.error for r in replies if r.error})
     unjudged = sum(verdicts[i] is None for i in rows)
     return {"judge": judge.spec, "judged": len(rows) - unjudged, "unjudged": unjudged,
-            "judge_usage": client.usage.as_dict(), "judge_errors": errors[:5]}
+            "judge_usage": client.usage.as_dict(), "judge_errors": errors[:5],
+            "judge_rows": {i: verdicts[i] for i in rows}}
 
 
 def _label(value: str | int, names: Sequence[str], what: str) -> str:

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import argparse
 
+from dicobench.benchmark import BENCHMARK
 from dicobench.kit.cli.commands import add_score_arguments
+from dicobench.kit.cli.report import html_after_score
 from dicobench.kit.cli.scoring import add_judge_arguments, check_out, finish, judge_from_args
+from dicobench.kit.io.outputs import output_file
 
 JUDGE_HELP = ("classify each wrong answer into the paper's error types from its reply and the row's cues "
               "(for replies of --mode describe)")
@@ -31,7 +34,12 @@ def run_score(args: argparse.Namespace) -> int:
     from dicobench.results import score_predictions  # deferred: `dicobench --help` imports no scoring
 
     check_out(args.out)
+    html = output_file(args.html, "--html") if args.html else None  # a folder in the way: refused before scoring
     report = score_predictions(args.predictions, args.dataset, config=args.config, split=args.split, name=args.name,
                                model=args.model, cluster_by=args.cluster_by, judge=judge_from_args(args),
                                n_boot=args.n_boot, limit=args.limit, allow_partial=args.allow_partial)
-    return finish(report, args.out or args.predictions.with_suffix(".scores"), "dicobench")
+    out = args.out or args.predictions.with_suffix(".scores")
+    status = finish(report, out, "dicobench")
+    if html:
+        html_after_score(BENCHMARK, out, html, args.dataset)
+    return status

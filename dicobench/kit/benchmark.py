@@ -86,6 +86,18 @@ class Harnesses:
 
 
 @dataclasses.dataclass(frozen=True)
+class Results:
+    """How a scored run reads row by row and as a page: the results explorer (`review --predictions`)
+    and the HTML report (`report`, `score --html`); `dicobench.kit.eval.runs`."""
+
+    outcomes: Ref  # (ScoredRun, dataset) -> [Outcome]: each row as `score` reached it
+    error_types: Ref  # the kinds of wrong answer an Outcome names, in order
+    table: Ref  # scores -> the score table's rows as text cells (a header first)
+    notes: Ref  # scores -> the lines `score` prints under its table
+    figures: Ref  # (scores, name) -> the Figures `score` draws
+
+
+@dataclasses.dataclass(frozen=True)
 class Human:
     """The human figure (`<benchmark> human`): the module with SERIES, TITLE and score_lines,
     and whether its scoring can ask a judge."""
@@ -112,6 +124,7 @@ class Benchmark:
     preview: Preview
     harnesses: Harnesses
     human: Human
+    results: Results
     commands: tuple[Command, ...]  # in the order `--help` lists them
 
     def __post_init__(self):

@@ -8,7 +8,10 @@ import argparse
 from pathlib import Path
 
 from dicobench.kit.cli.commands import add_score_arguments
+from dicobench.kit.cli.report import html_after_score
 from dicobench.kit.cli.scoring import add_judge_arguments, check_out, finish, judge_from_args
+from dicobench.kit.io.outputs import output_file
+from multipanelvqa.benchmark import BENCHMARK
 from multipanelvqa.views import VIEWS
 
 
@@ -38,9 +41,14 @@ def run_score(args: argparse.Namespace) -> int:
     from multipanelvqa.results import score_predictions  # deferred: `multipanelvqa --help` imports no scoring
 
     check_out(args.out)
+    html = output_file(args.html, "--html") if args.html else None  # a folder in the way: refused before scoring
     report = score_predictions(args.predictions, args.dataset, config=args.config, split=args.split, name=args.name,
                                model=args.model, cluster_by=args.cluster_by, judge=judge_from_args(args),
                                view=args.view, require_singles=args.require_singles,
                                factors=args.factors.split(",") if args.factors else None, n_boot=args.n_boot,
                                limit=args.limit, allow_partial=args.allow_partial)
-    return finish(report, args.out or args.predictions.with_suffix(".scores"), "multipanelvqa")
+    out = args.out or args.predictions.with_suffix(".scores")
+    status = finish(report, out, "multipanelvqa")
+    if html:
+        html_after_score(BENCHMARK, out, html, args.dataset)
+    return status

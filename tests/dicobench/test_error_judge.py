@@ -48,6 +48,7 @@ def test_score_with_judge_classifies_wrong_answers_only(dicobench_dir, tmp_path,
         assert run("dicobench", "t", [register], argv + ["--judge-base-url", stub.base_url]) == 0
         first = json.loads((tmp_path / "o" / "scores.json").read_text())["judge_error_types"]
         assert first["overall"]["errors"] == 3 and first["overall"]["unjudged"] == 3
+        assert first["rows"] == {"attribute-0": None, "attribute-1": None, "instance-0": None}  # each, by id
         assert first["judge_errors"] and "RateLimitError" in first["judge_errors"][0]
         assert len(stub.requests) == 18
         assert run("dicobench", "t", [register], argv + ["--judge-base-url", stub.base_url]) == 0
@@ -62,6 +63,7 @@ def test_score_with_judge_classifies_wrong_answers_only(dicobench_dir, tmp_path,
     assert judged["overall"] == {"missed_cue": 2, "ex_nihilo": 0, "wrong_option": 1, "miscellaneous": 0,
                                  "errors": 3, "unjudged": 0}
     assert judged["per_task"]["attribute"]["missed_cue"] == 1 and judged["per_task"]["instance"]["missed_cue"] == 1
+    assert judged["rows"] == {"attribute-0": "missed_cue", "attribute-1": "wrong_option", "instance-0": "missed_cue"}
     assert report["error_types"]["overall"]["missed_cue"] == 1  # the rule-based types beside them
     assert report["provenance"]["judge"] == "openai:j"
     assert (tmp_path / "o" / "judge_error_types.png").exists()

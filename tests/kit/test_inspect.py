@@ -1,6 +1,7 @@
 """Inspect: `inspect eval dicobench/dicobench` and `dicobench/multipanelvqa` run offline with the
 real Inspect CLI and its OpenAI-compatible provider against the 127.0.0.1 stub; the images
-arrive as the stored PNG bytes, in order, and the accuracy equals `score`'s on the same replies."""
+arrive as the stored PNG bytes, in order, and the accuracy equals `score`'s on the same replies,
+read back from the log by `import inspect`."""
 
 import base64
 import configparser
@@ -23,7 +24,7 @@ from openai_stub import StubServer
 from tests.kit.test_eval_cli import write_multipanel
 
 inspect_ai = pytest.importorskip("inspect_ai")
-from inspect_ai.log import read_eval_log  # noqa: E402
+from inspect_ai.log import EvalError, read_eval_log, write_eval_log  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 INSPECT = shutil.which("inspect", path=str(Path(sys.executable).parent)) or shutil.which("inspect")
@@ -64,7 +65,7 @@ def run_inspect(task: str, dataset: Path, stub: StubServer, tmp_path: Path, site
                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     [log] = list(logs.glob("*.eval"))
-    return read_eval_log(str(log))
+    return log
 
 
 def hashed_reply(body):
@@ -73,17 +74,21 @@ def hashed_reply(body):
     return "No idea." if pick % 7 == 0 else f"The answer is ({'ABCDE'[pick % 5]})."
 
 
-def score_replies(log, cli, dataset, tmp_path):
+def score_replies(path, cli, dataset, tmp_path, capsys, *score_args):
+    """The log read back by `import inspect` and scored as the command it prints says."""
     predictions = tmp_path / "predictions.jsonl"
-    predictions.write_text("".join(json.dumps({"id": s.id, "response": s.output.completion}) + "\n"
-                                   for s in log.samples))
-    assert cli(["score", str(predictions), "--dataset", str(dataset), "--out", str(tmp_path / "s")]) == 0
+    assert cli(["import", "inspect", str(path), "--out", str(predictions)]) == 0
+    printed = capsys.readouterr().out
+    assert f" score {predictions} --dataset {dataset} " in printed
+    assert "--model-id openai-api/stub/m" in printed
+    assert cli(["score", str(predictions), "--dataset", str(dataset), "--out", str(tmp_path / "s"), *score_args]) in (0, 1)
     return json.loads((tmp_path / "s" / "scores.json").read_text())
 
 
-def test_inspect_eval_dicobench_offline_against_the_stub(small_build, tmp_path, installed):
+def test_inspect_eval_dicobench_offline_against_the_stub(small_build, tmp_path, installed, capsys):
     with StubServer(hashed_reply) as stub:
-        log = run_inspect("dicobench/dicobench", small_build, stub, tmp_path, installed)
+        path = run_inspect("dicobench/dicobench", small_build, stub, tmp_path, installed)
+    log = read_eval_log(str(path))
     rows = datasets.load_dataset(str(small_build), "all", split="test")
     raw = {r["id"]: r for r in rows.cast_column("image_a", datasets.Image(decode=False))
            .cast_column("image_b", datasets.Image(decode=False))}
@@ -98,12 +103,34 @@ def test_inspect_eval_dicobench_offline_against_the_stub(small_build, tmp_path, 
             url = part["image_url"]["url"]
             assert url.startswith("data:image/png;base64,")
             assert base64.b64decode(url.split(",", 1)[1]) == stored[column]["bytes"]  # the stored file, as is
-    ours = score_replies(log, dicobench_cli, small_build, tmp_path)
+    ours = score_replies(path, dicobench_cli, small_build, tmp_path, capsys)
     assert 0 < ours["accuracy"] < 1
     assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours["accuracy"])
+    # a log in Inspect's JSON format, one sample of which errored: that row is unscored, not wrong
+    failed = log.samples[0].id
+    log.samples[0].error = EvalError(message="the provider failed\nat line 2", traceback="", traceback_ansi="")
+    write_eval_log(log, str(tmp_path / "edited.json"))
+    again = score_replies(tmp_path / "edited.json", dicobench_cli, small_build, tmp_path, capsys)
+    assert again["complete"] is False and again["unscored"] == 1
+    line = next(json.loads(l) for l in (tmp_path / "predictions.jsonl").read_text().splitlines() if failed in l)
+    assert line == {"id": failed, "response": None, "error": "the provider failed"}
+    # another benchmark's import refuses the log
+    capsys.readouterr()
+    assert multipanelvqa_cli(["import", "inspect", str(path), "--out", str(tmp_path / "m.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "is a log of Inspect task 'dicobench/dicobench', not dicobench/multipanelvqa" in err and len(err.splitlines()) == 1
 
 
-def test_inspect_eval_multipanelvqa_offline_against_the_stub(tmp_path, installed):
+def test_import_inspect_refuses_what_is_not_a_log(tmp_path, capsys):
+    (tmp_path / "notes.json").write_text('{"hello": 1}')
+    for path, message in ((tmp_path / "notes.json", "not an Inspect eval log"), (tmp_path / "gone.eval", "no such")):
+        assert dicobench_cli(["import", "inspect", str(path), "--out", str(tmp_path / "p.jsonl")]) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "p.jsonl").exists()
+
+
+def test_inspect_eval_multipanelvqa_offline_against_the_stub(tmp_path, installed, capsys):
     root = tmp_path / "mpv"
     replies = write_multipanel(root)
     answers = dict(replies)
@@ -113,9 +140,10 @@ def test_inspect_eval_multipanelvqa_offline_against_the_stub(tmp_path, installed
         return answers[body["messages"][0]["content"][-1]["text"].rsplit("\n", 1)[0]]
 
     with StubServer(reply) as stub:
-        log = run_inspect("dicobench/multipanelvqa", root, stub, tmp_path, installed, "-T", "config=original")
+        path = run_inspect("dicobench/multipanelvqa", root, stub, tmp_path, installed, "-T", "config=original")
+    log = read_eval_log(str(path))
     assert all([p["type"] for p in r["body"]["messages"][0]["content"]] == ["image_url", "text"] for r in stub.requests)
-    ours = score_replies(log, multipanelvqa_cli, root, tmp_path)
+    ours = score_replies(path, multipanelvqa_cli, root, tmp_path, capsys, "--config", "original")
     assert ours["accuracy"] == pytest.approx(2 / 3)
     assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours["accuracy"])
 

@@ -79,6 +79,7 @@ def test_judge_only_for_mismatches_with_the_paper_prompts_and_cache(tmp_path):
                    for s in sent)
         assert any("Model predicted answer: the left one" in s for s in sent)
         assert r["judge"] == "openai:judge-1" and r["judged"] == 3 and r["unjudged"] == 0
+        assert r["judge_rows"] == {1: True, 2: False, 3: False}  # each row asked, by position
         assert r["accuracy"] == 0.5  # yes (rule) + umbrella (judge); the left one, bicycle: judged wrong
         assert r["per_augmentation"]["original"]["accuracy"] == 1.0
         assert r["per_subset"]["real_world"]["accuracy"] == 0.0
@@ -96,6 +97,7 @@ def test_judge_failures_are_unjudged_not_wrong(tmp_path):
         r = score(preds, refs, ["q"] * 3, ["q2", "q2", "q1"],
                   judge=Judge.from_spec("openai:j", base_url=stub.base_url, api_key="sk-x", cache=tmp_path, timeout=5))
     assert r["unjudged"] == 2 and r["judged"] == 0 and r["scored"] == 1
+    assert r["judge_rows"] == {0: None, 1: None}
     # incomplete: no single accuracy; the unjudged rows bound it (counted wrong, then right)
     assert r["complete"] is False and r["unscored"] == 2 and "accuracy" not in r
     assert r["accuracy_lower"] == pytest.approx(1 / 3) and r["accuracy_upper"] == 1.0

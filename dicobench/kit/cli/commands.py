@@ -226,6 +226,8 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
     p.add_argument("--allow-partial", action="store_true",
                    help="score predictions that answer only some rows (a smoke test such as lmms-eval --limit): "
                         "the rows without a prediction are unscored and the result reports bounds, not an accuracy")
+    p.add_argument("--html", type=Path, metavar="FILE",
+                   help="also write the run's one-file HTML report there (as `report OUT --out FILE` does)")
 
 
 

@@ -18,9 +18,11 @@ HELP = {
     "info": "print what a built folder's or Hub repo's dataset card holds; --verify checks a build against it",
     "publish-metric": "publish the {benchmark.metric} evaluate module as a Hub metric repository",
     "preview": "draw a contact sheet of the first rows of a built folder",
-    "review": "review every row of a build in the browser (accept / reject, with criteria)",
+    "review": "review every row of a build in the browser (accept / reject, with criteria), or browse a scored run's "
+              "answers (--predictions)",
     "study": "measure human accuracy under a time limit in the browser",
     "human": "pool study sessions: accuracy against time limit (chart, table, JSON)",
+    "report": "write one self-contained HTML page of scored runs (tables, charts, wrong answers)",
     "export": "write task files for lmms-eval or VLMEvalKit",
     "import": "turn another harness's outputs into a predictions file",
 }
@@ -59,7 +61,7 @@ def preview_command(benchmark: Benchmark, command: Command) -> Registrar:
 def review_command(benchmark: Benchmark, command: Command) -> Registrar:
     from dicobench.kit.people.webapp.cli import make_review_register
 
-    return make_review_register(benchmark.people, annotations=benchmark.people.annotations)
+    return make_review_register(benchmark.people, annotations=benchmark.people.annotations, results=benchmark.results)
 
 
 def study_command(benchmark: Benchmark, command: Command) -> Registrar:
@@ -72,6 +74,12 @@ def human_command(benchmark: Benchmark, command: Command) -> Registrar:
     from dicobench.kit.cli.human import make_human_register
 
     return make_human_register(benchmark.people, benchmark.human.module, judge=benchmark.human.judge)
+
+
+def report_command(benchmark: Benchmark, command: Command) -> Registrar:
+    from dicobench.kit.cli import report
+
+    return report.make_register(benchmark)
 
 
 def export_command(benchmark: Benchmark, command: Command) -> Registrar:

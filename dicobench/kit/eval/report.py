@@ -79,12 +79,18 @@ def write_report(report: Report, out: str | Path) -> list[Path]:
     """Write OUT/scores.json and the report's charts (PNG and SVG); the paths: scores.json, then
     each chart's PNG. `out` is created when missing."""
     from dicobench.kit.io.outputs import output_folder
-    from dicobench.kit.report import plots  # deferred: matplotlib is for the charts only
 
     folder = output_folder(out)
     path = folder / SCORES
     path.write_text(json.dumps(report.scores, indent=2) + "\n")
-    return [path] + [getattr(plots, f.kind)(f.data, folder / f.file, *f.args, **f.options) for f in report.figures]
+    return [path] + draw(report.figures, folder)
+
+
+def draw(figures: Sequence[Figure], folder: Path) -> list[Path]:
+    """Draw each figure into `folder` (PNG and SVG); the PNG paths."""
+    from dicobench.kit.report import plots  # deferred: matplotlib is for the charts only
+
+    return [getattr(plots, f.kind)(f.data, folder / f.file, *f.args, **f.options) for f in figures]
 
 
 def wrote(paths: Sequence[Path]) -> str:

@@ -64,7 +64,7 @@ class RowStore:
         for group in range(file.num_row_groups):
             table = file.read_row_group(group, columns=small)
             for offset, row in enumerate(table.to_pylist()):
-                row = _decode_labels(features, row)
+                row = decode_labels(features, row)
                 if row["id"] in self.rows:
                     raise UserError(f"{shard}: row id {row['id']} appears twice in the build")
                 self.rows[row["id"]] = row
@@ -91,7 +91,7 @@ class RowStore:
         return table.column(column)[place.offset]["bytes"].as_py()
 
 
-def _decode_labels(features: datasets.Features, row: dict) -> dict:
+def decode_labels(features: datasets.Features, row: dict) -> dict:
     """Class-label integers as their names (task, track, answer, ...)."""
     return {k: features[k].int2str(v) if isinstance(features.get(k), datasets.ClassLabel) else v
             for k, v in row.items()}

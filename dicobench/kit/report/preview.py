@@ -46,14 +46,14 @@ def contact_sheet(
     for row, (images, boxes, caption) in enumerate(items):
         top = PAD + row * (row_h + PAD)
         for index, image in enumerate(images):
-            tile = _tile(image, [bbox for i, bbox in boxes if i == index], thumb)
-            sheet.paste(tile, (PAD + index * (thumb + PAD), top))
+            drawn = tile(image, [bbox for i, bbox in boxes if i == index], thumb)
+            sheet.paste(drawn, (PAD + index * (thumb + PAD), top))
         for line_no, line in enumerate(_wrap(caption, draw, font, width - 2 * PAD, caption_lines)):
             draw.text((PAD, top + thumb + PAD + line_no * line_h), line, fill="black", font=font)
     return sheet
 
 
-def _tile(image: Image.Image, bboxes, thumb: int) -> Image.Image:
+def tile(image: Image.Image, bboxes, thumb: int) -> Image.Image:
     """The image downscaled to fit `thumb`, with `bboxes` (original pixels) outlined on it."""
     tile = image.convert("RGB")
     tile.thumbnail((thumb, thumb))

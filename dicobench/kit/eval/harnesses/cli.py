@@ -5,9 +5,11 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 
 from dicobench.kit.benchmark import Benchmark
+from dicobench.kit.cli.commands import positive_int
 from dicobench.kit.eval.harnesses import lmms_eval
 from dicobench.kit.eval.harnesses import vlmevalkit
 
@@ -70,8 +72,8 @@ def _export_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
 def make_import_register(benchmark: Benchmark):
     def register(subparsers: argparse._SubParsersAction) -> None:
         p = subparsers.add_parser("import", help="turn another harness's outputs into a predictions file",
-                                  description=f"Read lmms-eval or VLMEvalKit outputs and write a predictions file "
-                                  f"for `{benchmark.name} score`.")
+                                  description=f"Read lmms-eval, VLMEvalKit or Inspect outputs and write a predictions "
+                                  f"file for `{benchmark.name} score`.")
         harness = p.add_subparsers(dest="harness", required=True)
         q = harness.add_parser("lmms-eval", help="from lmms-eval --log_samples output")
         q.add_argument("samples", nargs="+", type=Path, help="the *_samples_<task>.jsonl files lmms-eval wrote")
@@ -84,7 +86,33 @@ def make_import_register(benchmark: Benchmark):
         v.add_argument("results", type=Path, help="VLMEvalKit's <model>_<dataset> prediction file (.xlsx, .tsv, .csv)")
         v.add_argument("--out", required=True, type=Path, help="predictions file to write")
         v.set_defaults(func=_import_vlmevalkit)
+        i = harness.add_parser("inspect", help="from Inspect eval logs (.eval or .json)",
+                               description=f"Read the logs of `inspect eval {benchmark.harnesses.inspect_name}` with "
+                               "Inspect's own log reader: each sample's id and reply (a sample that errored is a failed "
+                               "call, unscored).")
+        i.add_argument("logs", nargs="+", type=Path, metavar="LOG", help="Inspect log files (.eval or .json)")
+        i.add_argument("--out", required=True, type=Path, help="predictions file to write")
+        i.add_argument("--epoch", type=positive_int, help="the epoch to import, for a log that ran several")
+        i.set_defaults(func=lambda args: _import_inspect(args, benchmark))
     return register
+
+
+def _import_inspect(args: argparse.Namespace, benchmark: Benchmark) -> int:
+    from dicobench.kit.eval.harnesses.inspect_log import import_logs  # deferred: Inspect is an optional install
+
+    runs = import_logs(args.logs, args.out, benchmark.harnesses.inspect_name, args.epoch)
+    print(f"wrote {sum(r.samples for r in runs)} predictions to {args.out}")
+    unfinished = [f"{path} ({r.status})" for path, r in zip(args.logs, runs) if r.status != "success"]
+    if unfinished:
+        print(f"not finished: {', '.join(map(str, unfinished))}: its samples so far were imported")
+    task = runs[0].task_args
+    configs = {r.task_args.get("config", benchmark.default_config) for r in runs}
+    partial = unfinished or any(r.task_args.get("limit") for r in runs) or len(runs) > 1
+    print("score them: " + " ".join(map(shlex.quote, [
+        benchmark.name, "score", str(args.out), "--dataset", str(task.get("dataset", "DIR")),
+        "--config", configs.pop() if len(configs) == 1 else "all", "--split", str(task.get("split", "test")),
+        "--model-id", runs[0].model, *(["--allow-partial"] if partial else [])])))
+    return 0
 
 
 def _import_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from dicobench.kit.errors import UserError, first_line
 
@@ -26,9 +26,11 @@ def dataset_configs(dataset: str, combined: str = "all") -> list[str]:
     return [n for n in names if n != combined]
 
 
-def write_predictions(pairs: Iterable[tuple[str, str | None]], out: str | Path) -> int:
-    """`out` as a predictions file (one {"id", "response"} per line); the number of rows.
-    A row seen twice is refused: two answers to one question cannot both be scored."""
+def write_predictions(pairs: Iterable[tuple[str, str | None]], out: str | Path,
+                      errors: Mapping[str, str] | None = None) -> int:
+    """`out` as a predictions file (one {"id", "response"} per line, with the `error` of the rows in
+    `errors`: failed calls, unscored); the number of rows. A row seen twice is refused: two answers
+    to one question cannot both be scored."""
     seen: dict[str, str | None] = {}
     for key, response in pairs:
         if key in seen:
@@ -39,7 +41,8 @@ def write_predictions(pairs: Iterable[tuple[str, str | None]], out: str | Path) 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text("".join(json.dumps({"id": k, "response": v}, ensure_ascii=False) + "\n" for k, v in seen.items()),
-                   encoding="utf-8")
+    errors = errors or {}
+    tmp.write_text("".join(json.dumps({"id": k, "response": v, **({"error": errors[k]} if k in errors else {})},
+                                      ensure_ascii=False) + "\n" for k, v in seen.items()), encoding="utf-8")
     tmp.replace(out)
     return len(seen)

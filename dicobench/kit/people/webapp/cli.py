@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from dicobench.kit.cli.commands import add_dataset_argument
+from dicobench.kit.cli.shared import HELP
+from dicobench.kit.errors import UserError
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
+
+if TYPE_CHECKING:
+    from dicobench.kit.benchmark import Results
 
 
 def add_server_arguments(p: argparse.ArgumentParser, dataset_help: str = "build folder") -> None:
@@ -18,13 +24,16 @@ def add_server_arguments(p: argparse.ArgumentParser, dataset_help: str = "build 
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
 
 
-def make_review_register(spec: BenchmarkSpec, annotations: bool = False):
+def make_review_register(spec: BenchmarkSpec, annotations: bool = False, results: Results | None = None):
     """`review --dataset DIR`; with `annotations`, also `review --dataset ANNOTATIONS.json [--photos DIR]` (a COCO
-    file's objects, before any build reads it)."""
+    file's objects, before any build reads it); with `results`, `review --dataset DIR --predictions RUN_DIR`
+    (the results explorer of one scored run, or two side by side)."""
 
     def handle(args: argparse.Namespace) -> int:
         from dicobench.kit.people.webapp.launch import review, review_annotations
 
+        if args.predictions:
+            return _results(args)
         if annotations and args.dir.endswith(".json"):
             review_annotations(args.dir, args.photos, host=args.host, port=args.port, reviewer=args.reviewer,
                                token=args.token, open_browser=args.open)
@@ -33,9 +42,27 @@ def make_review_register(spec: BenchmarkSpec, annotations: bool = False):
                token=args.token, open_browser=args.open)
         return 0
 
+    def _results(args: argparse.Namespace) -> int:
+        from dicobench.kit.people.webapp.launch import results as explore
+
+        if len(args.predictions) > 2:
+            raise UserError("--predictions: one run folder, or two to compare")
+        ignored = [flag for flag, given in (("--reviewer", args.reviewer), ("--config", args.config != "all"),
+                                           ("--photos", getattr(args, "photos", None))) if given]
+        if ignored:
+            raise UserError(f"{', '.join(ignored)} apply to reviewing a build, not to --predictions")
+        explore(spec, results, args.dir, args.predictions, host=args.host, port=args.port, token=args.token,
+                open_browser=args.open)
+        return 0
+
     def register(sub: argparse._SubParsersAction) -> None:
-        p = sub.add_parser("review", help="review every row of a build in the browser (accept / reject, with criteria)")
+        p = sub.add_parser("review", help=HELP["review"])
         add_server_arguments(p, "build folder" + (", or a COCO annotation file (with --photos)" if annotations else ""))
+        if results is not None:
+            p.add_argument("--predictions", action="append", metavar="RUN_DIR", default=[],
+                           help="a scored run folder (`eval --out`, `score --out`) of this build: browse its answers "
+                                "(each reply, what was read, the error type, the judge's verdict) instead of reviewing "
+                                "rows; give it twice to compare two runs where they disagree")
         p.add_argument("--reviewer", default=None, help="your name in the review log (default: $USER)")
         p.add_argument("--config", default="all", help="one config or all (default)")
         if annotations:
@@ -63,7 +90,7 @@ def make_study_register(spec: BenchmarkSpec):
         return 0
 
     def register(sub: argparse._SubParsersAction) -> None:
-        p = sub.add_parser("study", help="measure human accuracy under a time limit in the browser")
+        p = sub.add_parser("study", help=HELP["study"])
         add_server_arguments(p)
         p.add_argument("--time-limit", required=True, type=_time_limit, metavar="30|60|120|none",
                        help="seconds per item, or none")

@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dicobench.kit.people.decisions import DecisionLog, decisions_path
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.rowstore import RowStore, config_folders
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
+
+if TYPE_CHECKING:
+    from dicobench.kit.benchmark import Results
 
 
 def _say(line: str) -> None:
@@ -45,6 +49,34 @@ def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int
     app = review_app(spec, root, store, log, name, token)
     return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,
                  announce=lambda line: (announce or _say)(f"{spec.name} review: {len(store.rows)} rows, reviewer {name}; {line}"))
+
+
+def results(spec: BenchmarkSpec, results: Results, build_dir, runs, *, host: str = "127.0.0.1", port: int = 8765,
+            token: str | None = None, open_browser: bool = False, background: bool = False, announce=None):
+    """Serve the results explorer of the scored run folders `runs` (one, or two side by side) on the
+    build `build_dir` they were scored against (blocks, or returns a running `Served`)."""
+    from dicobench.kit.eval.runs import check_reproduces, read_run
+    from dicobench.kit.people.webapp.results import results_app
+    from dicobench.kit.people.webapp.server import access, serve
+
+    root, store = _open_store(spec, build_dir, "all")
+    scored, outcomes = [], []
+    for path in runs:
+        run = read_run(path, spec.name)
+        rows = results.outcomes(run, str(root))
+        check_reproduces(run, rows)
+        outside = [r.id for r in rows if r.id not in store.rows]
+        if outside:
+            raise UserError(f"{run.folder} holds rows that {root} does not serve, e.g. {outside[0]}")
+        scored.append(run)
+        outcomes.append(rows)
+    token, everywhere = access(host, token)
+    app = results_app(spec, store, scored, outcomes, results.error_types.load(), token)
+    names = " and ".join(run.name for run in scored)
+    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
+                 background=background,
+                 announce=lambda line: (announce or _say)(f"{spec.name} results: {names}, "
+                                                          f"{len({r.id for rows in outcomes for r in rows})} rows; {line}"))
 
 
 def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", port: int = 8765, reviewer: str | None = None,

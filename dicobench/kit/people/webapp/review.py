@@ -44,6 +44,25 @@ def agreement(latest: dict, rows: dict[str, dict]) -> dict:
     return {"reviewers": sorted(by_reviewer), "pairs": pairs}
 
 
+def image_endpoint(spec: BenchmarkSpec, store: RowStore, valid_ids: set[str]):
+    """`/image/{row_id}/{which}?v=VERSION`: a row's stored image, for the rows in `valid_ids` (the review
+    page and the results explorer)."""
+
+    async def image(request: Request) -> Response:
+        row_id, which = request.path_params["row_id"], request.path_params["which"]
+        if row_id not in valid_ids or which >= len(spec.image_columns):
+            return PlainTextResponse("not found", status_code=404)
+        if request.query_params.get("v") != store.version(row_id):
+            return PlainTextResponse("not this row's current image: reload the page", status_code=404)
+        try:
+            data = store.image(row_id, spec.image_columns[which])
+        except Changed as exc:
+            return PlainTextResponse(str(exc), status_code=409)
+        return Response(data, media_type="image/png", headers=IMAGE_HEADERS)
+
+    return image
+
+
 def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLog, reviewer: str, token: str) -> Starlette:
     files = static_files()
     valid_ids = set(store.ids())
@@ -75,18 +94,6 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
         return JSONResponse({**spec.review_view(store.rows[row_id]), "version": store.version(row_id)},
                             headers=API_HEADERS)
 
-    async def image(request: Request) -> Response:
-        row_id, which = request.path_params["row_id"], request.path_params["which"]
-        if row_id not in valid_ids or which >= len(spec.image_columns):
-            return PlainTextResponse("not found", status_code=404)
-        if request.query_params.get("v") != store.version(row_id):
-            return PlainTextResponse("not this row's current image: reload the page", status_code=404)
-        try:
-            data = store.image(row_id, spec.image_columns[which])
-        except Changed as exc:
-            return PlainTextResponse(str(exc), status_code=409)
-        return Response(data, media_type="image/png", headers=IMAGE_HEADERS)
-
     async def decide(request: Request) -> Response:
         try:
             body = await json_object(request)
@@ -110,6 +117,6 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
         Route("/static/{name}", asset_endpoint(files)),
         Route("/api/rows", rows),
         Route("/api/row/{row_id}", row),
-        Route("/image/{row_id}/{which:int}", image),  # ASCII digits only
+        Route("/image/{row_id}/{which:int}", image_endpoint(spec, store, valid_ids)),  # ASCII digits only
         Route("/api/decision", decide, methods=["POST"]),
     ])
