@@ -92,3 +92,13 @@ def test_catalogue_command_lists_and_draws(tmp_path, capsys):
     assert any(line.startswith("clock\t") and "bowling ball" in line for line in listed)
     assert main(["catalogue", "--version", "first-release", "--sheet", str(tmp_path / "sheet"), "--size", "20"]) == 0
     assert len(list((tmp_path / "sheet").glob("catalogue-first-release-20px-*.png"))) >= 4
+
+
+@pytest.mark.slow
+def test_catalogue_command_reads_the_markings(capsys):
+    from dicobench.cli.main import main
+
+    assert main(["catalogue", "--markings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[0] for line in lines[1:]] == ["sticker", "band", "spots"]
+    assert all("read as itself 100.0%" in line for line in lines[1:])

@@ -8,18 +8,29 @@ to `max_turn` degrees (scenes turn objects by up to 30). The audit decided each 
 looking at the contact sheet (`dicobench.kit.scene.contact_sheet`): drop one, or keep both as
 look-alikes (`dicobench.kit.scene.catalogue.LOOKALIKE_GROUPS`), which the truth checks then treat as
 possibly read as each other.
+
+`marking_reads` measures the instance markings the same way: each drawn on every glyph at the sizes
+marked objects are drawn at, turned, and read from its pixels alone; a sticker must read as one
+round piece, spots as several, a band as a long one, never as another marking.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
 from PIL import Image
 
 from dicobench.kit.scene.catalogue import CatalogueEntry
-from dicobench.kit.scene.render import glyph_mask
+from dicobench.kit.scene.contact_sheet import SURFACE
+from dicobench.kit.scene.legibility import legible
+from dicobench.kit.scene.markings import MARKINGS, read_marking
+from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene.render import glyph_mask, object_patch
 
 TURNS = range(-45, 46, 15)
 
@@ -52,3 +63,26 @@ def silhouette_similarity(entries: Sequence[CatalogueEntry], size: int = 22, max
     turned = {n: [_square(m, size, t) for t in turns] for n, m in masks.items()}
     pairs = [(max(_overlap(upright[a], t) for t in turned[b]), a, b) for a, b in itertools.combinations(masks, 2)]
     return sorted(pairs, key=lambda p: (-p[0], p[1], p[2]))
+
+
+def marking_reads(entries: Sequence[CatalogueEntry], sizes: Sequence[int], fitted: bool, turns: Sequence[int] = (0, 40),
+                  drawn_only: bool = True) -> Counter:
+    """How each marking the catalogue draws reads from its pixels (`dicobench.kit.scene.markings.
+    read_marking`): (marking, read) -> how many of `entries` x `sizes` x `turns` read so. Each object
+    is drawn blue with yellow marks, unlit and turned as a scene turns it, and its yellow pixels
+    read; `fitted` markings as the audited catalogue places them (`drawn_only`: only where its
+    rules draw them), else at the first release's places, everywhere."""
+    out: Counter = Counter()
+    body, mark = np.asarray(COLOURS["blue"], np.float32), np.asarray(COLOURS["yellow"], np.float32)
+    for entry in entries:
+        for size in sizes:
+            for marking in MARKINGS:
+                obj = PlacedObject(0, entry.name, "blue", size, 0, 0, accent="yellow", marking=marking,
+                                   marking_fit=fitted, shading=0.0, shadow=0.0)
+                if drawn_only and fitted and not legible(obj, SURFACE):
+                    continue
+                for turn in turns:
+                    patch = object_patch(dataclasses.replace(obj, rotation=turn))
+                    yellow = (np.abs(patch.rgb - mark).sum(axis=2) < np.abs(patch.rgb - body).sum(axis=2)) & (patch.alpha > 0.5)
+                    out[marking, read_marking(yellow)] += 1
+    return out
