@@ -12,10 +12,11 @@ disputed them: a marking is small, so "the same teal server rack with purple spo
 true of its decoy with a sticker, and an E pair in which all four objects stand in both images,
 in the same colours, does share something visible. With the audited catalogue a decoy is
 another kind of object (never one a person may take for it, nor a near-synonym) in the very
-look of image a's object, colours and marking alike: the option's object is absent from image
-b unless it is the answer, the E pair shares no kind, and finding the answer still takes telling
-the object's kind at cue size, not its colour or marking alone. Markings are fitted to the
-body (`dicobench.kit.scene.markings`), so each reads as what the option says.
+look of image a's object, colours and marking alike, its silhouette not close to the object's:
+the option's object is absent from image b unless it is the answer, the E pair shares no kind,
+and finding the answer still takes telling the object's kind at cue size, not its colour or
+marking alone. Markings are fitted to the body (`dicobench.kit.scene.markings`), so each reads
+as what the option says.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ import dataclasses
 
 import numpy as np
 
+from dicobench.kit.scene.audit import alike
 from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.palette import stands_out
 from dicobench.kit.scene.catalogue import by_name, load_catalogue, lookalikes, read_as
 from dicobench.kit.scene.random_scenes import SceneConfig, drawable, random_scene, surface_colour
 from dicobench.checks import Rejected, same_instance
@@ -38,6 +41,9 @@ from dicobench.tasks.category import near_kinds
 STYLES = ("plain", "striped", "dotted", "two_tone")  # not outline: a hollow glyph hides its marking
 MARKINGS = ("sticker", "band", "spots")
 MIN_SIZE = 48  # markings on smaller glyphs are too small to tell apart
+# a decoy's silhouette at cue size is at most this alike its object's (`audit.alike`; 0.59 is the
+# 90th percentile of all pairs): no grey horse for the grey dog (0.64), no bone for the drumstick
+DECOY_ALIKE = 0.55
 
 
 def _pose(rng: np.random.Generator, obj: PlacedObject, uid: int, cfg: SceneConfig) -> PlacedObject:
@@ -97,14 +103,19 @@ def _audited(cfg: SceneConfig) -> bool:
 def _other_kind(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: frozenset[str], surface,
                 cfg: SceneConfig) -> PlacedObject | None:
     """A decoy for `obj` (audited): another kind of object, of its coarse group where one can be drawn,
-    in `obj`'s very look and posed as its copy would be; none of `banned`."""
+    in `obj`'s very look and posed as its copy would be; none of `banned`, and none whose silhouette
+    is close to `obj`'s (`DECOY_ALIKE`: a grey horse is not the grey dog's decoy). None where `obj`'s
+    colour does not stand out from image b's surface, as every object of a scene does: its copy
+    there would hide."""
+    if not stands_out(obj.colour, surface):
+        return None
     posed = _pose(rng, obj, uid, cfg)
     kinds = [e.name for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in banned]
     group = by_name()[obj.name].category
     for pool in ([k for k in kinds if by_name()[k].category == group], [k for k in kinds if by_name()[k].category != group]):
         for idx in rng.permutation(len(pool)):
             decoy = dataclasses.replace(posed, name=pool[idx])
-            if _shown(decoy, decoy.style, decoy.marking, surface, cfg):
+            if alike(obj.name, decoy.name) <= DECOY_ALIKE and _shown(decoy, decoy.style, decoy.marking, surface, cfg):
                 return decoy
     return None
 

@@ -43,18 +43,21 @@ def test_read_marking_goes_by_the_pieces_and_their_shapes():
     assert read_marking(np.zeros((5, 5), bool)) == "none"
 
 
-def test_the_reviews_server_rack_spots_fit_now():
+def test_the_reviews_server_rack():
     # the review: purple spots on a teal server rack read as one blob, a sticker. At the first
-    # release's places the spots run into the rack's LED holes and the gap between its units (no
-    # ring of body colour round them); fitted, each keeps its ring and the three read as spots
+    # release's places the spots ran into the rack's LED holes and the gap between its units (no
+    # ring of body colour round them). Now the rack takes no spots at all (its LEDs are dots of
+    # a spot's size), and its sticker keeps its ring and reads as one
     mask = body("server rack", 48)
     fixed = fixed_area("spots", 48, *mask.shape) & mask
     assert (_grown(fixed) & ~mask).any()
-    rack = PlacedObject(0, "server rack", "teal", 48, 0, 0, accent="purple", marking="spots", marking_fit=True,
-                        shading=0.0, shadow=0.0)
-    area, fits = fitted_area("server rack", 48, "spots")
+    assert placement("server rack", "spots") is None
+    rack = PlacedObject(0, "server rack", "teal", 48, 0, 0, accent="purple", marking="spots", marking_fit=True)
+    assert not legible(rack, WOOD)
+    sticker = dataclasses.replace(rack, marking="sticker", shading=0.0, shadow=0.0)
+    area, fits = fitted_area("server rack", 48, "sticker")
     assert fits and not (_grown(area) & ~mask).any()
-    assert legible(rack, WOOD) and read_marking(_accent(rack)) == "spots"
+    assert legible(sticker, WOOD) and read_marking(_accent(sticker)) == "sticker"
 
 
 def _accent(obj):
@@ -76,6 +79,17 @@ def test_fitted_markings_lie_wholly_on_the_body_with_body_colour_round_them():
                 assert not (area & ~mask).any(), (entry.name, size, marking)  # never clipped
                 if marking != "band":  # a disc never touches the outline or a hole, diagonals included
                     assert not (_grown(area) & ~mask).any(), (entry.name, size, marking)
+
+
+def test_no_disc_marking_where_the_glyphs_own_dots_pass_for_it():
+    # a review row's blue dice with black spots: the spots were three more pips. Spots are not drawn
+    # among a glyph's own round holes of about their size, a sticker not among two or more
+    for name in ("dice", "paint palette", "bowling ball", "toy robot", "server rack", "fish"):
+        assert placement(name, "spots") is None, name
+    for name in ("paint palette", "bowling ball", "toy robot", "calculator"):
+        assert placement(name, "sticker") is None, name
+    assert placement("dice", "sticker") is not None  # five times a pip's size: no pip
+    assert placement("fish", "sticker") is not None  # one eye: one dot
 
 
 def test_a_marking_keeps_its_place_on_the_body_at_every_size():

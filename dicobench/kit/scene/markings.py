@@ -44,6 +44,7 @@ BAND_AT = 0.55
 ROUND = 1.6
 LONG = 2.4
 ALIKE = 0.6  # spots are alike: the smallest piece at least this share of the largest
+DOTS = (0.2, 2.0)  # a glyph's round hole passes for a marking's disc from 0.2 to 2 times its area
 
 
 def radius(size: int) -> float:
@@ -189,14 +190,33 @@ def _fit_everywhere(name: str, marking: str) -> np.ndarray:
     return ok
 
 
+def own_dots(name: str, marking: str) -> int:
+    """How many of the glyph's own dots (round holes: a dice's pips, a palette's wells, a robot's
+    eyes, at `REF_SIZE`) are about the size of `marking`'s discs, from `DOTS` times a disc's area
+    to a sticker's `DOTS[1]` times: spots among them cannot be counted, and a sticker among two or
+    more is one more dot."""
+    mask = _body(name, REF_SIZE)
+    h, w = mask.shape
+    area = np.pi * _disc_radius(marking, REF_SIZE) ** 2
+    count = 0
+    for hole in _pieces8(~mask):
+        ys, xs = hole[:, 0], hole[:, 1]
+        if ys.min() > 0 and xs.min() > 0 and ys.max() < h - 1 and xs.max() < w - 1 \
+                and DOTS[0] * area <= len(hole) <= DOTS[1] * area and _elongation(hole) <= ROUND:
+            count += 1
+    return count
+
+
 @functools.lru_cache(maxsize=4096)
 def placement(name: str, marking: str) -> tuple[tuple[float, float], ...] | None:
     """Where `marking` lies on glyph `name`, as fractions of its ink box: disc centres (a sticker:
     one, spots: three) or, for a band, (left end, centre height) and (right end, centre height);
     each nearest the first release's place among those that fit at every size of `SIZES`. None
-    where it fits nowhere."""
+    where it fits nowhere, or where the glyph's own dots would pass for it (`own_dots`)."""
     mask = _body(name, REF_SIZE)
     shape = mask.shape
+    if marking != "band" and own_dots(name, marking) >= (1 if marking == "spots" else 2):
+        return None
     if marking == "band":
         half = BAND * radius(REF_SIZE)
         target = _to_box(shape, 0.5, BAND_AT)[1]
