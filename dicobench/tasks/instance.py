@@ -66,27 +66,35 @@ def _shown(obj: PlacedObject, style: str, marking: str, surface, cfg: SceneConfi
 
 
 def _marked(rng: np.random.Generator, obj: PlacedObject, surface, cfg: SceneConfig,
-            markings: tuple[str, ...] = MARKINGS) -> PlacedObject | None:
+            markings: tuple[str, ...] = MARKINGS, there=None) -> PlacedObject | None:
     """`obj` with a drawn style and one of `markings`, each chosen among those a person sees on it
-    (None when no marking can be seen on it); fitted to its body in the audited catalogue."""
+    (None when no marking can be seen on it); fitted to its body in the audited catalogue, and seen
+    on the surface `there` too (image b's, where its copy and decoy go) when given."""
     obj = dataclasses.replace(obj, marking_fit=_audited(cfg))
-    styles = [s for s in STYLES if any(_shown(obj, s, m, surface, cfg) for m in markings)]
+    if there is not None and not stands_out(obj.colour, there):
+        return None
+
+    def seen(style: str, marking: str) -> bool:
+        return _shown(obj, style, marking, surface, cfg) and (there is None or _shown(obj, style, marking, there, cfg))
+
+    styles = [s for s in STYLES if any(seen(s, m) for m in markings)]
     if not styles:
         return None
     style = styles[rng.integers(len(styles))]
-    marks = [m for m in markings if _shown(obj, style, m, surface, cfg)]
+    marks = [m for m in markings if seen(style, m)]
     return dataclasses.replace(obj, style=style, marking=marks[rng.integers(len(marks))])
 
 
-def _distinctive(rng: np.random.Generator, scene: Scene, cfg: SceneConfig) -> list[PlacedObject] | None:
-    """Four objects of `scene`, restyled with a pattern and a marking where they stand."""
+def _distinctive(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, there=None) -> list[PlacedObject] | None:
+    """Four objects of `scene`, restyled with a pattern and a marking where they stand (seen on the
+    surface `there` as well, when given)."""
     out: list[PlacedObject] = []
     surface = surface_colour(scene)
     for idx in rng.permutation(len(scene.objects)):
         obj = scene.objects[idx]
         if obj.size < MIN_SIZE:
             continue
-        marked = _marked(rng, obj, surface, cfg)
+        marked = _marked(rng, obj, surface, cfg, there=there)
         # a marking a decoy can wear instead is needed too (the first release's decoys)
         if marked is not None and (_audited(cfg) or any(_shown(obj, marked.style, m, surface, cfg) for m in MARKINGS
                                                         if m != marked.marking)) and fits(rng, scene, marked, cfg):
@@ -104,9 +112,8 @@ def _other_kind(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: f
                 cfg: SceneConfig) -> PlacedObject | None:
     """A decoy for `obj` (audited): another kind of object, of its coarse group where one can be drawn,
     in `obj`'s very look and posed as its copy would be; none of `banned`, and none whose silhouette
-    is close to `obj`'s (`DECOY_ALIKE`: a grey horse is not the grey dog's decoy). None where `obj`'s
-    colour does not stand out from image b's surface, as every object of a scene does: its copy
-    there would hide."""
+    is close to `obj`'s (`DECOY_ALIKE`: a grey horse is not the grey dog's decoy). None where `obj`'s colour does not stand out from image b's surface, as every object of a
+    scene does: its copy there would hide."""
     if not stands_out(obj.colour, surface):
         return None
     posed = _pose(rng, obj, uid, cfg)
@@ -151,12 +158,17 @@ def _decoys(rng: np.random.Generator, marked: list[PlacedObject], scene_a: Scene
 
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     scene_a = random_scene(rng, cfg)
-    marked = _distinctive(rng, scene_a, cfg)
+    if _audited(cfg):  # image b first: the marked objects must be seen on its surface too
+        scene_b = other_scene(rng, cfg, scene_a, exclude=_apart(scene_a, cfg.difficulty.catalogue))
+        marked = _distinctive(rng, scene_a, cfg, there=surface_colour(scene_b))
+    else:
+        marked = _distinctive(rng, scene_a, cfg)
     if marked is None:
         return None
     for obj in marked:
         scene_a = scene_a.replace_object(obj.uid, obj)
-    scene_b = other_scene(rng, cfg, scene_a, exclude=_apart(scene_a, cfg.difficulty.catalogue) if _audited(cfg) else frozenset())
+    if not _audited(cfg):
+        scene_b = other_scene(rng, cfg, scene_a)
     surface_b = surface_colour(scene_b)
     decoys = _decoys(rng, marked, scene_a, scene_b, cfg)
     if decoys is None:
