@@ -1,12 +1,22 @@
 """Instance: the very same physical object lies in both scenes, elsewhere, scaled and turned.
 
 An instance is a glyph with its colours, surface pattern and marking (a sticker, a band,
-spots). Four objects of image a get distinctive looks and each also appears in image b,
-at another place, 10-30% larger or smaller and turned by 20-60 degrees, with the same colour
-but another marking: same-named distractors. A candidate makes its image-b copy carry
-image a's exact look, so the option texts (which describe image a's objects) never
-depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
+spots). Four objects of image a get distinctive looks and each is matched in image b by a
+decoy at another place, 10-30% larger or smaller and turned by 20-60 degrees. A candidate
+makes its decoy image a's very object, so the option texts (which describe image a's
+objects) never depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
 `dicobench.sources.procedural`.
+
+The first release's decoys (`easy`) are the same objects with another marking. A careful review
+disputed them: a marking is small, so "the same teal server rack with purple spots" was read as
+true of its decoy with a sticker, and an E pair in which all four objects stand in both images,
+in the same colours, does share something visible. With the audited catalogue a decoy is
+another kind of object (never one a person may take for it, nor a near-synonym) in the very
+look of image a's object, colours and marking alike, its silhouette not close to the object's:
+the option's object is absent from image b unless it is the answer, the E pair shares no kind,
+and finding the answer still takes telling the object's kind at cue size, not its colour or
+marking alone. Markings are fitted to the body (`dicobench.kit.scene.markings`), so each reads
+as what the option says.
 """
 
 from __future__ import annotations
@@ -15,18 +25,25 @@ import dataclasses
 
 import numpy as np
 
+from dicobench.kit.scene.audit import alike
 from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.catalogue import lookalikes, read_as
+from dicobench.kit.scene.palette import stands_out
+from dicobench.kit.scene.catalogue import by_name, load_catalogue, lookalikes, read_as
 from dicobench.kit.scene.random_scenes import SceneConfig, drawable, random_scene, surface_colour
-from dicobench.checks import same_instance
-from dicobench.sources.procedural import SceneCandidate, ScenePair, cue_pair, fits, other_scene, reserve, scene_commonality
+from dicobench.checks import Rejected, same_instance
+from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, fits, names, other_scene, read_names, reserve,
+                                         scene_commonality, unreadable)
 from dicobench.looks import with_marking as look
 from dicobench.tasks import NUM_EDITS
+from dicobench.tasks.category import near_kinds
 
 STYLES = ("plain", "striped", "dotted", "two_tone")  # not outline: a hollow glyph hides its marking
 MARKINGS = ("sticker", "band", "spots")
 MIN_SIZE = 48  # markings on smaller glyphs are too small to tell apart
+# a decoy's silhouette at cue size is at most this alike its object's (`audit.alike`; 0.59 is the
+# 90th percentile of all pairs): no grey horse for the grey dog (0.64), no bone for the drumstick
+DECOY_ALIKE = 0.55
 
 
 def _pose(rng: np.random.Generator, obj: PlacedObject, uid: int, cfg: SceneConfig) -> PlacedObject:
@@ -49,51 +66,113 @@ def _shown(obj: PlacedObject, style: str, marking: str, surface, cfg: SceneConfi
 
 
 def _marked(rng: np.random.Generator, obj: PlacedObject, surface, cfg: SceneConfig,
-            markings: tuple[str, ...] = MARKINGS) -> PlacedObject | None:
+            markings: tuple[str, ...] = MARKINGS, there=None) -> PlacedObject | None:
     """`obj` with a drawn style and one of `markings`, each chosen among those a person sees on it
-    (None when no marking can be seen on it)."""
-    styles = [s for s in STYLES if any(_shown(obj, s, m, surface, cfg) for m in markings)]
+    (None when no marking can be seen on it); fitted to its body in the audited catalogue, and seen
+    on the surface `there` too (image b's, where its copy and decoy go) when given."""
+    obj = dataclasses.replace(obj, marking_fit=_audited(cfg))
+    if there is not None and not stands_out(obj.colour, there):
+        return None
+
+    def seen(style: str, marking: str) -> bool:
+        return _shown(obj, style, marking, surface, cfg) and (there is None or _shown(obj, style, marking, there, cfg))
+
+    styles = [s for s in STYLES if any(seen(s, m) for m in markings)]
     if not styles:
         return None
     style = styles[rng.integers(len(styles))]
-    marks = [m for m in markings if _shown(obj, style, m, surface, cfg)]
+    marks = [m for m in markings if seen(style, m)]
     return dataclasses.replace(obj, style=style, marking=marks[rng.integers(len(marks))])
 
 
-def _distinctive(rng: np.random.Generator, scene: Scene, cfg: SceneConfig) -> list[PlacedObject] | None:
-    """Four objects of `scene`, restyled with a pattern and a marking where they stand."""
+def _distinctive(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, there=None) -> list[PlacedObject] | None:
+    """Four objects of `scene`, restyled with a pattern and a marking where they stand (seen on the
+    surface `there` as well, when given)."""
     out: list[PlacedObject] = []
     surface = surface_colour(scene)
     for idx in rng.permutation(len(scene.objects)):
         obj = scene.objects[idx]
         if obj.size < MIN_SIZE:
             continue
-        marked = _marked(rng, obj, surface, cfg)
-        # a marking a decoy can wear instead is needed too
-        if marked is not None and any(_shown(obj, marked.style, m, surface, cfg) for m in MARKINGS if m != marked.marking) \
-                and fits(rng, scene, marked, cfg):
+        marked = _marked(rng, obj, surface, cfg, there=there)
+        # a marking a decoy can wear instead is needed too (the first release's decoys)
+        if marked is not None and (_audited(cfg) or any(_shown(obj, marked.style, m, surface, cfg) for m in MARKINGS
+                                                        if m != marked.marking)) and fits(rng, scene, marked, cfg):
             out.append(marked)
             if len(out) == NUM_EDITS:
                 return out
     return None
 
 
+def _audited(cfg: SceneConfig) -> bool:
+    return cfg.difficulty.catalogue != "first-release"
+
+
+def _other_kind(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: frozenset[str], surface,
+                cfg: SceneConfig) -> PlacedObject | None:
+    """A decoy for `obj` (audited): another kind of object, of its coarse group where one can be drawn,
+    in `obj`'s very look and posed as its copy would be; none of `banned`, and none whose silhouette
+    is close to `obj`'s (`DECOY_ALIKE`: a grey horse is not the grey dog's decoy). None where `obj`'s colour does not stand out from image b's surface, as every object of a
+    scene does: its copy there would hide."""
+    if not stands_out(obj.colour, surface):
+        return None
+    posed = _pose(rng, obj, uid, cfg)
+    kinds = [e.name for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in banned]
+    group = by_name()[obj.name].category
+    for pool in ([k for k in kinds if by_name()[k].category == group], [k for k in kinds if by_name()[k].category != group]):
+        for idx in rng.permutation(len(pool)):
+            decoy = dataclasses.replace(posed, name=pool[idx])
+            if alike(obj.name, decoy.name) <= DECOY_ALIKE and _shown(decoy, decoy.style, decoy.marking, surface, cfg):
+                return decoy
+    return None
+
+
+def _apart(scene_a: Scene, version: str) -> frozenset[str]:
+    """The kinds image b leaves out (audited): every kind that may be read as one that may be read
+    as one of image a's (so that no name a person may call objects of both images by is left) and
+    their near-synonyms by name."""
+    return unreadable(unreadable(names(scene_a), version), version) | near_kinds(names(scene_a))
+
+
+def _decoys(rng: np.random.Generator, marked: list[PlacedObject], scene_a: Scene, scene_b: Scene, cfg: SceneConfig
+            ) -> list[PlacedObject] | None:
+    """One decoy per marked object, not yet placed: the first release's are the same objects with
+    another marking; the audited ones are other kinds in the same look (`_other_kind`), none of a kind
+    kept apart from image a's (`_apart`), nor of another decoy's kind (a kind image b already holds
+    may be one)."""
+    surface_b = surface_colour(scene_b)
+    version = cfg.difficulty.catalogue
+    banned = _apart(scene_a, version) if _audited(cfg) else frozenset()
+    out = []
+    for i, obj in enumerate(marked):
+        uid = scene_b.next_uid() + i
+        if _audited(cfg):
+            decoy = _other_kind(rng, obj, uid, banned | unreadable(frozenset(d.name for d in out), version), surface_b, cfg)
+        else:
+            decoy = _marked(rng, _pose(rng, obj, uid, cfg), surface_b, cfg, tuple(m for m in MARKINGS if m != obj.marking))
+        if decoy is None:
+            return None
+        out.append(decoy)
+    return out
+
+
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     scene_a = random_scene(rng, cfg)
-    marked = _distinctive(rng, scene_a, cfg)
+    if _audited(cfg):  # image b first: the marked objects must be seen on its surface too
+        scene_b = other_scene(rng, cfg, scene_a, exclude=_apart(scene_a, cfg.difficulty.catalogue))
+        marked = _distinctive(rng, scene_a, cfg, there=surface_colour(scene_b))
+    else:
+        marked = _distinctive(rng, scene_a, cfg)
     if marked is None:
         return None
     for obj in marked:
         scene_a = scene_a.replace_object(obj.uid, obj)
-    scene_b = other_scene(rng, cfg, scene_a)
+    if not _audited(cfg):
+        scene_b = other_scene(rng, cfg, scene_a)
     surface_b = surface_colour(scene_b)
-    decoys = []
-    for i, obj in enumerate(marked):
-        decoy = _marked(rng, _pose(rng, obj, scene_b.next_uid() + i, cfg), surface_b, cfg,
-                        tuple(m for m in MARKINGS if m != obj.marking))
-        if decoy is None:
-            return None
-        decoys.append(decoy)
+    decoys = _decoys(rng, marked, scene_a, scene_b, cfg)
+    if decoys is None:
+        return None
     decoys = reserve(rng, scene_b, decoys, cfg)
     if decoys is None:
         return None
@@ -101,8 +180,9 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
         scene_b = scene_b.add(obj=decoy)
     candidates = []
     for obj, decoy in zip(marked, decoys):
-        same = dataclasses.replace(decoy, style=obj.style, marking=obj.marking, colour=obj.colour, accent=obj.accent)
-        if not drawable(same, surface_b, cfg):
+        same = dataclasses.replace(decoy, name=obj.name, style=obj.style, marking=obj.marking, colour=obj.colour,
+                                   accent=obj.accent)
+        if not drawable(same, surface_b, cfg) or same.name != decoy.name and not fits(rng, scene_b, same, cfg):
             return None
         candidates.append(SceneCandidate(
             text=f"The same {look(obj)} is in both images.",
@@ -123,7 +203,17 @@ def _same_look(a: PlacedObject, b: PlacedObject) -> bool:
 def commonalities(scene_a: Scene, scene_b: Scene, version: str = "first-release") -> frozenset[str]:
     """What a person may take for the very same instance in both scenes: objects of one name drawn
     as one instance, or look-alikes of each other in the same look; each counts under every name
-    both may be called by."""
+    both may be called by. In the audited catalogue any kind a person may see in both images counts
+    (a decoy there is another kind), and one drawn as another instance, or a near-synonym across
+    the images, makes the pair unusable: "no visible commonality" must hold of the E pair as it reads."""
+    if version != "first-release":
+        if near_kinds(names(scene_a)) & names(scene_b) - names(scene_a):  # a shared kind itself counts below
+            raise Rejected("near_kind_shared")
+        for a in scene_a.objects:
+            for b in scene_b.objects:
+                if a.name == b.name and not same_instance(a, b):
+                    raise Rejected("instance_kind_shared", a.name)
+        return read_names(scene_a, version) & read_names(scene_b, version)
     out: set[str] = set()
     for a in scene_a.objects:
         for b in scene_b.objects:

@@ -54,7 +54,7 @@ _TRIES = 20
 # names one, no other is drawn in its image either.
 PANEL_LOOKALIKES = tuple(frozenset(group) for group in (
     ("tent", "teepee"), ("trailer", "caravan"), ("spray can", "soap dispenser"), ("mortar and pestle", "crow"),
-    ("charging station", "fuel pump"), ("waffle", "chessboard", "basketball", "globe"),
+    ("waffle", "chessboard", "basketball", "globe"),
 ))
 _IRREGULAR = {"fish": "fish", "whole fish": "whole fish", "computer mouse": "computer mice", "tooth": "teeth",
               "leaf": "leaves", "mosquito": "mosquitoes"}

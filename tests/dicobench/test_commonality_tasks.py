@@ -6,12 +6,17 @@ import itertools
 import numpy as np
 import pytest
 
+from dicobench.kit.scene.audit import alike
+from dicobench.kit.scene.catalogue import load_catalogue, read_as
+from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.embeddings import shipped
-from dicobench.kit.scene.palette import clearly_different
+from dicobench.kit.scene.legibility import legible
+from dicobench.kit.scene.palette import clearly_different, stands_out
 from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject
-from dicobench.kit.scene.random_scenes import SceneConfig
+from dicobench.kit.scene.random_scenes import SceneConfig, surface_colour
 from dicobench.checks import Rejected, same_instance
+from dicobench.sources.procedural import read_names
 from dicobench.sources.relations import KINDS, RELATIONS
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding
 
@@ -64,6 +69,55 @@ def test_instance_candidates_are_the_same_object_posed_elsewhere():
             # what may be read as shared (look-alike names included): of the options, exactly this one
             assert instance.commonalities(prop.scene_a, cand.scene_b) & subjects(prop) == {cand.subject}
         assert instance.commonalities(prop.scene_a, prop.scene_b) == frozenset()
+
+
+AUDITED = dataclasses.replace(SMALL, difficulty=HARD)  # the audited catalogue and its looks, small scenes
+
+
+def test_audited_instance_decoys_are_other_kinds_in_the_same_look():
+    """The review's disputes: a decoy that differed only by its marking was read as the option's
+    object, and an E pair whose four objects stood in both images shared something visible. With
+    the audited catalogue the option's object is absent from image b unless it is the answer: its
+    decoy is another kind a person does not take for it, in its very look."""
+    props = []
+    for seed in range(12):
+        prop = instance.propose(np.random.default_rng(seed), AUDITED)
+        if prop is not None:
+            props.append(prop)
+    assert len(props) >= 4
+    for prop in props:
+        a, b = prop.scene_a, prop.scene_b
+        assert not read_names(a, "audited") & read_names(b, "audited")  # the E pair shares no kind, look-alikes included
+        assert instance.commonalities(a, b, "audited") == frozenset()
+        for cand in prop.candidates:
+            obj = objects_named(a, cand.subject)[0]
+            same = objects_named(cand.scene_b, cand.subject)[0]
+            decoy = b.object(same.uid)
+            assert decoy.name not in read_as(obj.name, "audited") and not objects_named(b, obj.name)
+            assert alike(obj.name, decoy.name) <= instance.DECOY_ALIKE  # clearly another kind at cue size
+            assert stands_out(obj.colour, surface_colour(b))  # the copy in image b is seen on its surface
+            assert (decoy.colour, decoy.accent, decoy.style, decoy.marking) == (obj.colour, obj.accent, obj.style, obj.marking)
+            assert obj.marking_fit and decoy.marking_fit and same_instance(obj, same)
+            assert all(legible(o, surface_colour(s)) for o, s in ((obj, a), (decoy, b), (same, cand.scene_b)))
+            assert instance.commonalities(a, cand.scene_b, "audited") == read_as(obj.name, "audited")
+        assert len({b.object(objects_named(c.scene_b, c.subject)[0].uid).name for c in prop.candidates}) == 4
+
+
+def test_an_audited_decoy_is_only_drawn_where_its_colour_stands_out():
+    # a review row's black decoy on a dark grey surface barely showed: its copy, the answer, would hide
+    rack = PlacedObject(0, "server rack", "black", 50, 0, 0, accent="orange", marking="band", marking_fit=True)
+    light, dark = (200, 190, 170), (60, 60, 60)
+    assert instance._other_kind(np.random.default_rng(0), rack, 1, frozenset(), light, AUDITED) is not None
+    assert instance._other_kind(np.random.default_rng(0), rack, 1, frozenset(), dark, AUDITED) is None
+
+
+def test_an_audited_decoy_is_never_close_in_silhouette():
+    # a review row's grey dog had a grey horse for its decoy, the two alike at cue size (0.64)
+    dog = PlacedObject(0, "dog", "grey", 50, 0, 0, accent="purple", marking="sticker", marking_fit=True)
+    others = frozenset(e.name for e in load_catalogue("audited")) - {"horse", "plug"}
+    wood = (178, 128, 80)
+    assert instance._other_kind(np.random.default_rng(0), dog, 1, others | {"plug"}, wood, AUDITED) is None
+    assert instance._other_kind(np.random.default_rng(0), dog, 1, others, wood, AUDITED).name == "plug"
 
 
 def test_same_instance_compares_looks_not_pose():

@@ -92,3 +92,26 @@ def test_catalogue_command_lists_and_draws(tmp_path, capsys):
     assert any(line.startswith("clock\t") and "bowling ball" in line for line in listed)
     assert main(["catalogue", "--version", "first-release", "--sheet", str(tmp_path / "sheet"), "--size", "20"]) == 0
     assert len(list((tmp_path / "sheet").glob("catalogue-first-release-20px-*.png"))) >= 4
+
+
+def test_the_third_reviews_misreads_and_their_kin_are_dropped():
+    """The review's disputed rows: a plain red cylinder (hockey puck) read as a drum beside a drum, an
+    electric fan as a pinwheel, a charging station as a fuel pump ("the fuel pump fuels the
+    motorcycle"); their kin on the contact sheet: a ring read as a drum shell, a thermometer as a carrot."""
+    from dicobench.sources.relations import relations
+
+    first, audited = {e.name for e in load_catalogue()}, {e.name for e in load_catalogue("audited")}
+    for name in ("hockey puck", "electric fan", "charging station", "ring", "thermometer"):
+        assert name in first and name not in audited
+    members = {n for r in relations("audited") for n in (r.x, r.y)}
+    assert "fuel pump" in members and not members & {"charging station", "electric fan", "ring"}
+
+
+@pytest.mark.slow
+def test_catalogue_command_reads_the_markings(capsys):
+    from dicobench.cli.main import main
+
+    assert main(["catalogue", "--markings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[0] for line in lines[1:]] == ["sticker", "band", "spots"]
+    assert all("read as itself 100.0%" in line for line in lines[1:])

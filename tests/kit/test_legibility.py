@@ -41,8 +41,9 @@ def test_hollow_must_empty_the_body_and_markings_must_land_on_it():
         assert legible(dataclasses.replace(MUG, name="camcorder", style="outline", size=size), WOOD)
     assert not marking_holds("thermometer", 48, "band")  # the review's band that no thermometer showed
     assert marking_holds("key", 48, "band")
-    marked = dataclasses.replace(MUG, size=48, marking="band")
+    marked = dataclasses.replace(MUG, size=48, marking="band", marking_fit=True)
     assert legible(marked, WOOD)
+    assert not legible(dataclasses.replace(marked, marking_fit=False), WOOD)  # the first release's places: not audited
     assert not legible(dataclasses.replace(marked, style="striped"), WOOD)  # a band in the stripes' own colour
 
 

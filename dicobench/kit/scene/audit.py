@@ -8,18 +8,30 @@ to `max_turn` degrees (scenes turn objects by up to 30). The audit decided each 
 looking at the contact sheet (`dicobench.kit.scene.contact_sheet`): drop one, or keep both as
 look-alikes (`dicobench.kit.scene.catalogue.LOOKALIKE_GROUPS`), which the truth checks then treat as
 possibly read as each other.
+
+`marking_reads` measures the instance markings the same way: each drawn on every glyph at the sizes
+marked objects are drawn at, turned, and read from its pixels alone; a sticker must read as one
+round piece, spots as several, a band as a long one, never as another marking.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
 from PIL import Image
 
-from dicobench.kit.scene.catalogue import CatalogueEntry
-from dicobench.kit.scene.render import glyph_mask
+from dicobench.kit.scene.catalogue import CatalogueEntry, by_name
+from dicobench.kit.scene.contact_sheet import SURFACE
+from dicobench.kit.scene.legibility import legible
+from dicobench.kit.scene.markings import MARKINGS, read_marking
+from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene.render import glyph_mask, object_patch
 
 TURNS = range(-45, 46, 15)
 
@@ -43,12 +55,47 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.minimum(a, b).sum() / max(np.maximum(a, b).sum(), 1e-6))
 
 
+@functools.lru_cache(maxsize=1024)
+def _squares(name: str, size: int) -> dict[int, np.ndarray]:
+    """Glyph `name`'s ink at `size` on a square, upright (0) and turned by each of `TURNS`."""
+    mask = glyph_mask(by_name()[name].codepoint, "solid", size)
+    return {t: _square(mask, size, t) for t in sorted({0, *TURNS})}
+
+
 def silhouette_similarity(entries: Sequence[CatalogueEntry], size: int = 22, max_turn: int = 45
                           ) -> list[tuple[float, str, str]]:
     """(similarity in [0, 1], name, name) for every pair, most alike first."""
     turns = [t for t in TURNS if abs(t) <= max_turn]
-    masks = {e.name: glyph_mask(e.codepoint, "solid", size) for e in entries}
-    upright = {n: _square(m, size) for n, m in masks.items()}
-    turned = {n: [_square(m, size, t) for t in turns] for n, m in masks.items()}
-    pairs = [(max(_overlap(upright[a], t) for t in turned[b]), a, b) for a, b in itertools.combinations(masks, 2)]
+    names = [e.name for e in entries]
+    pairs = [(max(_overlap(_squares(a, size)[0], _squares(b, size)[t]) for t in turns), a, b)
+             for a, b in itertools.combinations(names, 2)]
     return sorted(pairs, key=lambda p: (-p[0], p[1], p[2]))
+
+
+def alike(a: str, b: str, size: int = 22) -> float:
+    """How alike two catalogue objects' silhouettes are at cue size (`silhouette_similarity` of the
+    pair, taken both ways)."""
+    return max(_overlap(_squares(x, size)[0], _squares(y, size)[t]) for x, y in ((a, b), (b, a)) for t in TURNS)
+
+
+def marking_reads(entries: Sequence[CatalogueEntry], sizes: Sequence[int], fitted: bool, turns: Sequence[int] = (0, 40),
+                  drawn_only: bool = True) -> Counter:
+    """How each marking the catalogue draws reads from its pixels (`dicobench.kit.scene.markings.
+    read_marking`): (marking, read) -> how many of `entries` x `sizes` x `turns` read so. Each object
+    is drawn blue with yellow marks, unlit and turned as a scene turns it, and its yellow pixels
+    read; `fitted` markings as the audited catalogue places them (`drawn_only`: only where its
+    rules draw them), else at the first release's places, everywhere."""
+    out: Counter = Counter()
+    body, mark = np.asarray(COLOURS["blue"], np.float32), np.asarray(COLOURS["yellow"], np.float32)
+    for entry in entries:
+        for size in sizes:
+            for marking in MARKINGS:
+                obj = PlacedObject(0, entry.name, "blue", size, 0, 0, accent="yellow", marking=marking,
+                                   marking_fit=fitted, shading=0.0, shadow=0.0)
+                if drawn_only and fitted and not legible(obj, SURFACE):
+                    continue
+                for turn in turns:
+                    patch = object_patch(dataclasses.replace(obj, rotation=turn))
+                    yellow = (np.abs(patch.rgb - mark).sum(axis=2) < np.abs(patch.rgb - body).sum(axis=2)) & (patch.alpha > 0.5)
+                    out[marking, read_marking(yellow)] += 1
+    return out

@@ -54,20 +54,24 @@ def _patch_on_surface(patch: Patch, side: int) -> np.ndarray:
     return np.clip(canvas + 0.5, 0, 255).astype(np.uint8)
 
 
-def _object(entry: CatalogueEntry, look: Look, size: int, colouring: tuple[str, str]) -> PlacedObject:
-    return PlacedObject(0, entry.name, colouring[0], size, 0, 0, style=look.style, accent=colouring[1], marking=look.marking)
+def _object(entry: CatalogueEntry, look: Look, size: int, colouring: tuple[str, str], fitted: bool) -> PlacedObject:
+    return PlacedObject(0, entry.name, colouring[0], size, 0, 0, style=look.style, accent=colouring[1], marking=look.marking,
+                        marking_fit=fitted and look.marking is not None)
 
 
-def drawn(entry: CatalogueEntry, look: Look, size: int, colouring: tuple[str, str]) -> np.ndarray:
-    """The object as the scene engine draws it in `look` (upright), on a square of surface."""
-    return _patch_on_surface(object_patch(_object(entry, look, size, colouring)), int(size * 1.6) + 8)
+def drawn(entry: CatalogueEntry, look: Look, size: int, colouring: tuple[str, str], fitted: bool = True) -> np.ndarray:
+    """The object as the scene engine draws it in `look` (upright), on a square of surface; a
+    marking `fitted` to the body as the audited catalogue draws it, else at the first release's places."""
+    return _patch_on_surface(object_patch(_object(entry, look, size, colouring, fitted)), int(size * 1.6) + 8)
 
 
 def catalogue_pages(entries: Sequence[CatalogueEntry], size: int, *, zoom: int = 4, columns: int = 3,
                     rows: int = 16, markings: bool = True, rules: bool = True) -> list[Image.Image]:
     """Pages of `columns` x `rows` cells; each cell shows one object's name and every look at
-    `size` px (top: as drawn; below: enlarged `zoom` times). With `rules`, a look the audited
-    rules never draw at that size (`dicobench.kit.scene.legibility`) is struck through."""
+    `size` px (top: as drawn; below: enlarged `zoom` times). With `rules` (the audited catalogue),
+    markings are fitted to the body and a look the audited rules never draw at that size
+    (`dicobench.kit.scene.legibility`) is struck through; without, markings lie where the first
+    release put them."""
     kinds = looks(markings)
     tile = int(size * 1.6) + 8
     cell_w = PAD + len(kinds) * (tile * zoom + PAD)
@@ -84,12 +88,12 @@ def catalogue_pages(entries: Sequence[CatalogueEntry], size: int, *, zoom: int =
             left, top = (k % columns) * cell_w, (k // columns) * cell_h
             draw.text((left + PAD, top + 1), f"{entry.name}  ({entry.icon}, {entry.category})", fill="black", font=font)
             for j, look in enumerate(kinds):
-                pixels = drawn(entry, look, size, COLOURINGS[(start + k + j) % len(COLOURINGS)])
+                pixels = drawn(entry, look, size, COLOURINGS[(start + k + j) % len(COLOURINGS)], rules)
                 x = left + PAD + j * (tile * zoom + PAD)
                 page.paste(Image.fromarray(pixels), (x, top + LABEL))
                 page.paste(Image.fromarray(pixels).resize((tile * zoom, tile * zoom), Image.Resampling.NEAREST),
                            (x, top + LABEL + tile + PAD))
-                if rules and not legible(_object(entry, look, size, COLOURINGS[(start + k + j) % len(COLOURINGS)]), SURFACE):
+                if rules and not legible(_object(entry, look, size, COLOURINGS[(start + k + j) % len(COLOURINGS)], rules), SURFACE):
                     y0 = top + LABEL + tile + PAD
                     draw.line((x, y0, x + tile * zoom, y0 + tile * zoom), fill=STRUCK, width=3)
         pages.append(page)

@@ -23,8 +23,10 @@ pattern x marking x size the scene engine draws. They apply to the `audited` cat
   laptop's) the ring leaves hairlines and the hollow look is the plain one.
 - No look in which the glyph reads as something else (`catalogue.MISREAD_LOOKS`: a hollow spoon
   is a magnifying glass, a brown snowman a gingerbread man).
-- A marking (sticker, band, spots) must land on the body (`MIN_ON_BODY` of its own area) and cover
-  at least `MIN_MARK_PIXELS` px, on a plain body (on a pattern in its own accent colour it vanishes).
+- A marking (sticker, band, spots) lies on a plain body (on a pattern in its own accent colour it
+  vanishes), fitted to it (`dicobench.kit.scene.markings`): never clipped by the outline or a hole,
+  spots apart, a band long, so that no marking reads as another; and its colour stands off the
+  body's more than a pattern's must (`MARK_CONTRAST`), as a marking is small.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import numpy as np
 from PIL import Image, ImageFilter
 
 from dicobench.kit.scene.catalogue import MISREAD_LOOKS, by_name
+from dicobench.kit.scene.markings import fitted_area
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import CLEARLY_DIFFERENT, COLOURS, lab_distance
 
@@ -42,8 +45,7 @@ PATTERN_MIN_SIZE = 32
 MAX_EDGE_SHARE = 0.33
 MIN_PIECE = 0.08
 MIN_HOLLOW = 0.2
-MIN_ON_BODY = 0.6
-MIN_MARK_PIXELS = 40
+MARK_CONTRAST = 60.0  # Lab distance of a marking's colour from the body's: green spots on teal (52) fade at 48 px
 
 
 def _mask(name: str, size: int, style: str = "solid") -> np.ndarray:
@@ -51,6 +53,15 @@ def _mask(name: str, size: int, style: str = "solid") -> np.ndarray:
 
     entry = by_name()[name]
     return glyph_mask(entry.codepoint, style if style in entry.styles else "solid", size) > 0.5
+
+
+@functools.lru_cache(maxsize=8192)
+def body(name: str, size: int) -> np.ndarray:
+    """Where glyph `name` drawn plain at `size` shows its body colour (HxW bool, read-only, the glyph
+    mask's shape)."""
+    mask = _mask(name, size)
+    mask.setflags(write=False)
+    return mask
 
 
 def _pieces(mask: np.ndarray) -> np.ndarray:
@@ -124,15 +135,9 @@ def _eroded(mask: np.ndarray, k: int) -> np.ndarray:
     return np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).filter(ImageFilter.MinFilter(k))) > 127
 
 
-@functools.lru_cache(maxsize=8192)
 def marking_holds(name: str, size: int, marking: str) -> bool:
-    """The marking lands on the body, and enough of it to be seen."""
-    from dicobench.kit.scene.render import marking_area
-
-    mask = _mask(name, size)
-    mark = marking_area(marking, size, *mask.shape)
-    on_body = int((mark & mask).sum())
-    return on_body >= MIN_MARK_PIXELS and on_body >= MIN_ON_BODY * int(mark.sum())
+    """The marking fits the body at this size (`dicobench.kit.scene.markings.fitted_area`)."""
+    return fitted_area(name, size, marking)[1]
 
 
 def _distinct(a: str, b: tuple[int, int, int]) -> bool:
@@ -155,6 +160,7 @@ def legible(obj: PlacedObject, surface: tuple[int, int, int]) -> bool:
         return False
     if obj.style == "outline" and hollow_share(obj.name, obj.size) < MIN_HOLLOW:
         return False
-    if obj.marking is not None and (obj.style != "plain" or not marking_holds(obj.name, obj.size, obj.marking)):
+    if obj.marking is not None and (obj.style != "plain" or not obj.marking_fit or not marking_holds(obj.name, obj.size, obj.marking)
+                                    or lab_distance(COLOURS[obj.accent], COLOURS[obj.colour]) < MARK_CONTRAST):
         return False
     return True

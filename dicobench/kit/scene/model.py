@@ -29,6 +29,8 @@ class PlacedObject:
     shading: float = 0.3  # strength of the top-lit gradient
     shadow: float = 0.35  # drop shadow opacity
     marking: str | None = None  # distinctive mark of one physical instance
+    marking_fit: bool = False  # the marking fitted to the body (dicobench.kit.scene.markings: the audited
+    # catalogue draws it so); False: the first release's fixed places
     damage: str | None = None  # a visual trace on the object itself
     damage_seed: int = 0
 

@@ -158,7 +158,7 @@ def legible_look(obj: PlacedObject, surface, cfg: SceneConfig) -> PlacedObject:
     would not see its pattern as the words say (no draw taken; the first release's looks stay)."""
     if cfg.difficulty.catalogue == "first-release" or legible(obj, surface):
         return obj
-    return dataclasses.replace(obj, style="plain", marking=None)
+    return dataclasses.replace(obj, style="plain", marking=None, marking_fit=False)
 
 
 def drawable(obj: PlacedObject, surface, cfg: SceneConfig) -> bool:

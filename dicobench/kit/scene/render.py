@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from dicobench.kit.scene.camera import Camera
+from dicobench.kit.scene import markings
 from dicobench.kit.scene.catalogue import by_name, font_path
 from dicobench.kit.scene.geometry import Box, bounding
 from dicobench.kit.scene.palette import COLOURS
@@ -85,22 +86,16 @@ def _pattern(obj: PlacedObject, h: int, w: int) -> np.ndarray:
     elif obj.style == "two_tone":
         accent |= yy > h / 2
     if obj.marking is not None:
-        accent |= marking_area(obj.marking, obj.size, h, w)
+        accent |= marking_area(obj, h, w)
     return accent
 
 
-def marking_area(marking: str, size: int, h: int, w: int) -> np.ndarray:
-    """Where a marking lies on an upright h x w glyph patch (HxW bool), before the glyph clips it."""
-    yy, xx = np.mgrid[0:h, 0:w]
-    r = max(3.0, size * 0.1)
-    if marking == "sticker":
-        return (xx - 0.62 * w) ** 2 + (yy - 0.4 * h) ** 2 < r**2
-    if marking == "band":
-        return np.abs(yy - 0.55 * h) < r * 0.7
-    if marking == "spots":
-        return np.logical_or.reduce([(xx - fx * w) ** 2 + (yy - fy * h) ** 2 < (0.6 * r) ** 2
-                                     for fx, fy in ((0.3, 0.3), (0.55, 0.6), (0.75, 0.35))])
-    raise ValueError(f"unknown marking {marking!r}")
+def marking_area(obj: PlacedObject, h: int, w: int) -> np.ndarray:
+    """Where `obj`'s marking lies on its upright h x w glyph patch (HxW bool): fitted to the body
+    (`dicobench.kit.scene.markings`), or at the first release's fixed places, before the glyph clips it."""
+    if obj.marking_fit:
+        return markings.fitted_area(obj.name, obj.size, obj.marking)[0]
+    return markings.fixed_area(obj.marking, obj.size, h, w)
 
 
 def _damage(obj: PlacedObject, fill: np.ndarray, mask: np.ndarray) -> None:
