@@ -152,8 +152,11 @@ CHECKS = (
     "Before a row is written its pair is verified on its clean renders (the PNG bytes themselves "
     "when no camera takes the images): the changed pixels exist and lie inside the row's cue boxes, "
     "the changed area is under 5% of the image, enough pixels change clearly to be visible, E pairs "
-    "are pixel-identical, the five options are distinct and A-D name four different objects. With "
-    "cameras, every candidate is checked again as both cameras take it (its shots differ from the "
+    "are pixel-identical, the five options are distinct and A-D name four different objects (or, as "
+    "paired distractors, two objects twice). Where the difficulty adds decoys (every state an option "
+    "names, before and after its edit, drawn again elsewhere in both images so that one image does not "
+    "tell which option holds), each decoy must be the same pixels in image a and in every candidate's "
+    "image b. With cameras, every candidate is checked again as both cameras take it (its shots differ from the "
     "E pair's only inside its cue boxes as the cameras map them, and no cue box leaves the frame), "
     "and the written bytes must decode to what the cameras took.\n\n"
     "Commonality rows are checked for all four candidates, whatever the answer: what the two "
@@ -209,7 +212,7 @@ SCENE_KEYS = ("objects_median", "namesake_share", "decoy_share")
 
 def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> list[str]:
     """The difficulty the scenes were built at and, per task, the descriptors of its rows
-    (`dicobench.descriptors`; E rows have none)."""
+    (`dicobench.descriptors`; E rows have only their decoys)."""
     parts = ["### Difficulty"]
     level = (manifest.get("scene") or {}).get("difficulty")
     if manifest["source"] == "procedural" and level:
