@@ -233,3 +233,63 @@ def test_evaluate_keeps_the_judges_keyword_form(small_build, tmp_path):
     with pytest.raises(UserError, match="carries its own settings"):
         dicobench.evaluate(small_build, lambda images, prompt: "A", limit=3,
                            judge=dicobench.Judge("j"), judge_base_url="http://127.0.0.1:1/v1")
+
+
+def my_model(images, prompt):
+    return "A"
+
+
+def test_a_function_names_the_run_on_charts_and_leaderboards(small_build, tmp_path):
+    result = dicobench.evaluate(small_build, my_model, limit=2, out=tmp_path / "run")
+    assert result["provenance"]["model"] == "my_model"  # not CallableRunner
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["model"] == "my_model"
+
+    class Model:
+        def __call__(self, images, prompt):
+            return "B"
+
+        def answer(self, images, prompt):
+            return "C"
+
+    assert dicobench.evaluate(small_build, Model(), limit=1)["provenance"]["model"] == "Model"
+    assert dicobench.evaluate(small_build, Model().answer, limit=1)["provenance"]["model"] == "Model.answer"
+    assert dicobench.evaluate(small_build, my_model, limit=1, name="mine")["provenance"]["model"] == "mine"
+
+
+def test_a_function_with_the_wrong_signature_is_refused_before_the_first_row(small_build, tmp_path):
+    called = []
+
+    def one_argument(images):
+        called.append(images)
+        return "A"
+
+    with pytest.raises(UserError, match=r"one_argument\(images\) cannot be called as model\(images, prompt\)"):
+        dicobench.evaluate(small_build, one_argument, out=tmp_path / "run")
+    with pytest.raises(UserError, match="cannot be called as model"):
+        multipanelvqa.evaluate(tmp_path / "absent", lambda images, prompt, extra: "A")  # before any data loads
+    assert called == [] and not (tmp_path / "run").exists()
+    assert dicobench.evaluate(small_build, lambda *parts: "A", limit=1)["n"] == 1  # what can take two arguments runs
+
+
+def test_progress_shows_by_default_where_a_terminal_is_attached(small_build, capsys, monkeypatch):
+    dicobench.evaluate(small_build, my_model, limit=2)
+    assert "dicobench eval" not in capsys.readouterr().err  # not a terminal: no bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    dicobench.evaluate(small_build, my_model, limit=2)
+    assert "dicobench eval" in capsys.readouterr().err  # a terminal: the bar, as eval shows it
+    dicobench.evaluate(small_build, my_model, limit=2, progress=False)
+    assert "dicobench eval" not in capsys.readouterr().err
+
+
+def test_a_run_that_reads_no_letter_from_any_reply_says_so(small_build, tmp_path, capsys):
+    result = dicobench.evaluate(small_build, lambda images, prompt: "I think it is the cup.", limit=3,
+                                out=tmp_path / "run")
+    assert result["accuracy"] == 0.0 and result["unparsed_rate"] == 1.0
+    err = capsys.readouterr().err
+    assert "no letter (A-E) could be read from any of the 3 replies (the first: 'I think it is the cup.')" in err
+    assert str(tmp_path / "run" / PREDICTIONS) in err
+    dicobench.evaluate(small_build, lambda images, prompt: "The answer is (A).", limit=3)
+    assert "could be read" not in capsys.readouterr().err  # letters read: nothing to say
+    write_multipanel(tmp_path / "mpv")
+    multipanelvqa.evaluate(tmp_path / "mpv", lambda images, prompt: "???")
+    assert "no answer could be read by the rules from any of the 3 replies" in capsys.readouterr().err

@@ -64,6 +64,7 @@ class Benchmark:
     select: tuple[str, Callable] | None = None  # (column, predicate): ask only the rows it keeps (a view's rows)
     features: object = None  # the benchmark's datasets.Features, to refuse another benchmark's dataset
     columns: Sequence[str] = ()  # the columns prompt and parse read
+    unread: Callable[[dict], str | None] | None = None  # scores -> what could be read from no reply, if nothing was
 
 
 def interleave(images: Sequence, text: str) -> list:
@@ -78,15 +79,18 @@ def interleave(images: Sequence, text: str) -> list:
 
 def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: str = "test",
              out: str | Path | None = None, limit: int | None = None, name: str | None = None,
-             runner_options: dict | None = None, progress: bool = False, allow_partial: bool = False,
+             runner_options: dict | None = None, progress: bool | None = None, allow_partial: bool = False,
              raise_on_error: bool = False, log: Callable[[str], None] | None = None) -> dict:
     """Answer the rows of `dataset` not answered yet in `out`, then score them all; the scores.
 
     `model` is a Runner, a spec such as "hf:ORG/MODEL" (built with `runner_options`), or a
     function `(images, prompt) -> str` (of the options, `concurrency` alone applies to it: that
-    many threads call it, replies kept in row order). Without `out` the predictions live in a
-    temporary folder for this call only. `log` gets the progress lines and the score table
-    (default: silent); `progress` shows a bar. While rows keep failing the scores are
+    many threads call it, replies kept in row order; a function that cannot take those two
+    arguments is refused before any row, and runs are named after it). Without `out` the
+    predictions live in a temporary folder for this call only. `log` gets the progress lines and
+    the score table (default: silent); `progress` shows a bar (default: when stderr is a
+    terminal). A run from whose replies nothing could be read says so on stderr (`Benchmark.unread`).
+    While rows keep failing the scores are
     incomplete: `complete` is False and `accuracy_lower`/`accuracy_upper` stand for `accuracy`;
     a rerun with the same `out` asks only those rows. `raise_on_error` raises the first failure
     instead (what was answered before it stays in `out`).
@@ -115,7 +119,9 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         raise UserError("concurrency must be at least 1")
     if spec is None and not isinstance(model, Runner) and callable(model):
         model = CallableRunner(model, concurrency=threads or 1, raise_on_error=raise_on_error)
-    label = name or spec or getattr(model, "__qualname__", type(model).__qualname__)
+    label = name or spec or (model.name if isinstance(model, CallableRunner) else type(model).__qualname__)
+    if progress is None:
+        progress = sys.stderr.isatty()
     selection = f"{split}[:{limit}]" if limit else split
     say = log or (lambda line: None)
     if out is not None and Path(out).exists() and not Path(out).is_dir():  # before any data loads
@@ -145,10 +151,23 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         report = benchmark.score(path, str(dataset), config=config, split=scored[0], name=label, limit=scored[1])
         say(f"{report.table}\n{wrote(write_report(report, folder))}")
         result = report.to_dict()
+        unread = benchmark.unread(result) if benchmark.unread else None
+        if unread:
+            print(_unread_line(benchmark.name, unread, path, out is not None), file=sys.stderr)
         if not report.complete:  # the score command's advice fits a folder one can rerun in, not a temporary one
             print(f"{benchmark.name}: {report.completeness.message(result)}" if out is not None else
                   _without_folder(benchmark.name, result, path), file=sys.stderr)
         return result
+
+
+def _unread_line(name: str, unread: str, path: Path, kept: bool) -> str:
+    """The warning of a run from whose replies nothing could be read: what, the first reply, where the rest are."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    replies = [r["response"] for r in records if r.get("response") is not None]
+    first = f" (the first: {replies[0][:80]!r})" if replies else ""
+    where = f"; the replies are in {path}" if kept else ""
+    return (f"{name}: warning: {unread} from any of the {len(replies)} replies{first}, so every one counts as "
+            f"wrong: check what the model answers{where}")
 
 
 def _without_folder(name: str, result: dict, path: Path) -> str:
