@@ -62,7 +62,7 @@ def score(
     judge = as_judge(judge)  # a bad spec fails before any work
     if judge and (questions is None or options is None or cue_labels is None):
         raise ValueError("judging error types needs questions, options and cue_labels")
-    refs = [_letter(r) for r in references]
+    refs = [letter(r) for r in references]
     names = [_task(t) for t in tasks] if tasks is not None else None
     scored = np.array([not f for f in failed] if failed is not None else [True] * n, dtype=bool)
     answers = [p if ok else None for p, ok in zip(predictions, scored)]
@@ -103,7 +103,7 @@ def score(
         **bounded(correct, scored, every, ci, ci_name="accuracy_ci"),
         **bounded(strict_correct, scored, every, ci, name="strict_accuracy", ci_name="strict_accuracy_ci"),
         **_task_mean(per_task),
-        "unparsed_rate": sum(p is None and ok for p, ok in zip(parsed, scored)) / answered if answered else None,
+        "unparsed_rate": int(sum(p is None and ok for p, ok in zip(parsed, scored))) / answered if answered else None,
         **_none_option(parsed, refs),
         "error_types": error_types(parsed, refs, names, scored),
         "judge_error_types": None if not judge else classify(
@@ -145,7 +145,8 @@ def _none_option(parsed: list[str | None], refs: list[str]) -> dict:
     }
 
 
-def _letter(reference: str | int) -> str:
+def letter(reference: str | int) -> str:
+    """A reference as its letter: "A"-"E" (any case) or the `answer` ClassLabel index 0-4; else a ValueError naming it."""
     if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool) and 0 <= reference < len(LETTERS):
         return LETTERS[reference]
     if isinstance(reference, str) and reference.strip().upper() in LETTERS:
