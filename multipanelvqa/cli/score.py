@@ -11,6 +11,8 @@ from dicobench.kit.cli.commands import add_score_arguments
 from dicobench.kit.cli.scoring import add_judge_arguments, check_out, finish, judge_from_args
 from multipanelvqa.views import VIEWS
 
+JUDGE_HELP = "judge the answers the rules cannot settle with this model, as the paper does (default: rules only)"
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -21,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "not) are unscored: the result is then incomplete, reports accuracy bounds and exits 1.",
     )
     add_score_arguments(p, "an augmentation config or 'all' (default)")
-    add_judge_arguments(p, "judge rule mismatches with this model (default: rules only)")
+    add_judge_arguments(p, JUDGE_HELP)
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--view", choices=VIEWS,
                    help="the eval view the answers were given in (default: from run.json beside PREDICTIONS, else "

@@ -124,6 +124,33 @@ def test_multipanelvqa_eval_against_a_stub_endpoint(tmp_path):
     assert scores["benchmark"] == "multipanelvqa" and scores["n"] == 3 and scores["accuracy"] == 1.0
 
 
+def test_multipanelvqa_eval_takes_the_judge_as_dicobench_eval_does(tmp_path, monkeypatch):
+    """`multipanelvqa eval --judge`: the answers the rules cannot settle go to the judge, whose verdicts make
+    the headline accuracy, with the judge's flags as `score` and `dicobench eval` have them."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    root = tmp_path / "mpv"
+    write_multipanel(root)
+
+    def reply(body):
+        content = body["messages"][0]["content"]
+        if isinstance(content, str):  # the judge's prompt: the paper's, for a free-form answer or a choice
+            assert content.startswith("For question:")
+            return "Yes"
+        return "Hard to say, something reddish maybe."  # the model: no rule can settle it
+
+    out = tmp_path / "run"
+    with StubServer(reply) as stub:
+        code = run("multipanelvqa", "test", [register_multipanel],
+                   ["eval", "--dataset", str(root), "--model", "openai:stub", "--base-url", stub.base_url,
+                    "--out", str(out), "--quiet", "--judge", "openai:judge", "--judge-base-url", stub.base_url,
+                    "--judge-cache", str(tmp_path / "cache"), "--judge-retries", "0"])
+    assert code == 0
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["judge"] == "openai:judge" and scores["rule_undecided"] == scores["judged"] == 3
+    assert scores["accuracy"] == 1.0 and scores["provenance"]["judge"] == "openai:judge"  # without it: 0.0
+    assert sum(isinstance(r["body"]["messages"][0]["content"], str) for r in stub.requests) == 3
+
+
 def test_an_eval_that_fails_before_any_answer_leaves_no_out_folder(small_build, tmp_path, capsys, monkeypatch):
     """A model that cannot load: one line, and the new out folder goes with it (an existing one,
     and one holding answers, stay)."""
