@@ -21,7 +21,7 @@ from dicobench.kit.eval.views import VIEWS, apply_view
 from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.prompting import prompt
 from dicobench.results import score_predictions
-from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
+from dicobench.schema import CONFIG_COLUMN, CONFIGS, PROMPT_TEMPLATE, features
 
 
 MODES = ("direct", "describe")
@@ -68,6 +68,7 @@ def benchmark(mode: str = "direct", view: str = "full", judge: Judge | None = No
         features=features(),
         columns=("id", "task", "answer", "question", "options", "cues", "image_a", "image_b"),
         unread=unread,
+        config_column=CONFIG_COLUMN,
     )
 
 

@@ -20,7 +20,7 @@ from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.judge import Judge, as_judge
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.results import score_predictions
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIG_COLUMN, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 from multipanelvqa.views import VIEWS, apply_view, targets_one
 
 
@@ -59,6 +59,7 @@ def benchmark(view: str = "full", judge: Judge | None = None) -> evaluation.Benc
         prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True), features=features(),
         columns=("id", "question_type", "question", "answer", "choices", "image"),
         unread=unread,
+        config_column=CONFIG_COLUMN,
     )
 
 

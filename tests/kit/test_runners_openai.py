@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image
 
 from dicobench.kit.io.lazy_images import open_image
+from dicobench.kit.io.predictions import first_per_config
 from dicobench.kit.eval.runners import load_runner
 from dicobench.cli.main import main as dicobench
 from dicobench.schema import LETTERS, prompt_text
@@ -32,14 +33,14 @@ def image_of(part: dict) -> Image.Image:
 
 
 def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small_build, tmp_path):
-    rows = datasets.load_dataset(str(small_build), "all", split="test[:4]")
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
     by_prompt = {prompt_text(r["question"], r["options"]): r for r in rows}
 
     def reply(body):  # answer correctly, so the scores prove the whole chain
         return f"The answer is ({LETTERS[by_prompt[body['messages'][0]['content'][-1]['text']]['answer']]})."
 
     out = tmp_path / "run"
-    argv = ["eval", "--dataset", str(small_build), "--limit", "4", "--model", "openai:stub-vlm", "--out", str(out),
+    argv = ["eval", "--dataset", str(small_build), "--limit", "1", "--model", "openai:stub-vlm", "--out", str(out),
             "--concurrency", "1", "--api-key", KEY, "--quiet"]
     with StubServer(reply) as stub:
         argv += ["--base-url", stub.base_url]
@@ -48,10 +49,10 @@ def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small
         # an API failure is not scored as a wrong answer: the scores are incomplete, bounded by it
         partial = json.loads((out / "scores.json").read_text())
         assert partial["complete"] is False and partial["unscored"] == 1 and "accuracy" not in partial
-        assert (partial["accuracy_lower"], partial["accuracy_upper"]) == (0.75, 1.0)
+        assert (partial["accuracy_lower"], partial["accuracy_upper"]) == (0.875, 1.0)  # 7 of 8 rows right
         records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
         failed = [r for r in records if r["error"]]
-        assert len(records) == 4 and len(failed) == 1 and failed[0]["response"] is None
+        assert len(records) == 8 and len(failed) == 1 and failed[0]["response"] is None
         assert "RateLimitError" in failed[0]["error"]
         sent = len(stub.requests)
         assert dicobench(argv) == 0  # the rerun asks the failed row only
@@ -73,10 +74,10 @@ def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small
             assert np.array_equal(np.asarray(sent_image.convert("RGB")), np.asarray(original.convert("RGB")))
 
     records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
-    assert sorted(r["id"] for r in records) == sorted(rows["id"])
+    assert sorted(r["id"] for r in records) == sorted(rows[i]["id"] for i in first_per_config(rows["task"], 1))
     assert all(r["error"] is None and r["parsed"] == r["answer"] and r["latency"] >= 0 for r in records)
     scores = json.loads((out / "scores.json").read_text())
-    assert scores["n"] == 4 and scores["accuracy"] == 1.0 and scores["split"] == "test[:4]"
+    assert scores["n"] == 8 and scores["accuracy"] == 1.0 and (scores["split"], scores["limit"]) == ("test", 1)
     for path in out.iterdir():
         assert KEY not in path.read_bytes().decode("latin-1")
 
@@ -203,7 +204,7 @@ def test_a_first_request_that_times_out_is_not_retried():
 def test_an_endpoint_that_goes_away_stops_the_run_and_a_rerun_resumes(small_build, tmp_path, capsys):
     out = tmp_path / "run"
     argv = ["eval", "--dataset", str(small_build), "--model", "openai:m", "--out", str(out), "--quiet",
-            "--api-key", KEY, "--concurrency", "2", "--retries", "0"]
+            "--api-key", KEY, "--concurrency", "1", "--retries", "0"]  # one at a time: replies come in order
     with StubServer(lambda body: "A") as stub:
         stub.script.extend([("ok", "A")] * 3 + [("drop",)] * 40)  # answers 3 rows, then closes every connection
         assert dicobench(argv + ["--base-url", stub.base_url]) == 2
@@ -220,7 +221,7 @@ def test_an_endpoint_that_goes_away_stops_the_run_and_a_rerun_resumes(small_buil
 def test_retries_is_a_runner_option_as_for_the_judge(small_build, tmp_path):
     with StubServer(lambda body: "A") as stub:
         stub.script.extend([("ok", "A"), ("500",), ("500",)])  # the second row fails twice
-        argv = ["eval", "--dataset", str(small_build), "--limit", "2", "--model", "openai:m", "--out",
+        argv = ["eval", "--dataset", str(small_build), "--config", "attribute", "--model", "openai:m", "--out",
                 str(tmp_path / "run"), "--base-url", stub.base_url, "--api-key", KEY, "--concurrency", "1", "--quiet"]
         assert dicobench(argv + ["--retries", "1"]) == 1  # one retry: it still fails, and is unscored
         assert len(stub.requests) == 3

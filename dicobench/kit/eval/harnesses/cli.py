@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from dicobench.kit.benchmark import Benchmark
+from dicobench.kit.cli.commands import positive_int
 from dicobench.kit.eval.harnesses import lmms_eval
 from dicobench.kit.eval.harnesses import vlmevalkit
 
@@ -46,7 +47,9 @@ def make_export_register(benchmark: Benchmark):
         v.add_argument("--config", default=benchmark.default_config,
                        help=f"dataset config to export (default {benchmark.default_config})")
         v.add_argument("--split", default="test", help="split to export (default test)")
-        v.add_argument("--limit", type=int, help="only the first N rows")
+        v.add_argument("--limit", type=positive_int, metavar="N",
+                       help="only the first N rows of each config (each task or augmentation of --config all), as "
+                            "eval --limit N")
         v.add_argument("--images", choices=vlmevalkit.IMAGE_MODES, default="inline",
                        help="inline: base64 PNGs in the TSV (VLMEvalKit's usual form, which it loads whole into "
                             "memory); files: PNG files in images/NAME/ beside a text-only TSV (default inline)")
@@ -63,7 +66,7 @@ def _export_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
           f"  lmms-eval --include_path {args.out} --tasks {benchmark.name} --model ... --log_samples "
           f"--output_path RESULTS\nthen: {benchmark.name} import lmms-eval RESULTS/.../*_samples_*.jsonl "
           f"--dataset {args.dataset} --out predictions.jsonl\n"
-          f"(a run with --limit N answers N rows per task: score it with --allow-partial)")
+          f"(a run with --limit N answers the first N rows of each task: score them with --limit N)")
     return 0
 
 

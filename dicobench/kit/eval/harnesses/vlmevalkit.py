@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Sequence
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.evaluation import interleave
 from dicobench.kit.eval.harnesses.common import write_predictions
-from dicobench.kit.io.predictions import load_split
+from dicobench.kit.io.predictions import first_per_config, load_split
 
 LETTERS = "ABCDE"
 
@@ -41,6 +41,7 @@ class Flavour:
     prompt: Callable[[dict], tuple[list, str]]  # the benchmark's prompt of a row
     from_line: Callable[[dict], dict]  # a TSV line -> the fields the prompt and the scoring read
     score: Callable[[list[dict]], dict]  # TSV lines with `prediction` -> scores
+    config_column: str | None = None  # the column naming each row's config (`limit` takes N rows of each)
 
 
 def _names(features) -> dict:
@@ -66,8 +67,8 @@ def dataset_name(out: str | Path) -> str:
 
 def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str = "all", split: str = "test",
                limit: int | None = None, images: str = "inline") -> tuple[int, int]:
-    """Write the TSV of one config and split, row by row (nothing is held but the row being
-    written); (rows, TSV bytes).
+    """Write the TSV of one config and split (with `limit` N, the first N rows of each config, as
+    `eval --limit`), row by row (nothing is held but the row being written); (rows, TSV bytes).
 
     `images="inline"` puts each row's PNGs in its `image` cell as base64, VLMEvalKit's usual
     self-contained TSV, which VLMEvalKit loads whole into memory (about 4/3 of the PNG bytes per
@@ -78,7 +79,10 @@ def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str =
     if images not in IMAGE_MODES:
         raise UserError(f"unknown images mode {images!r}; expected one of {', '.join(IMAGE_MODES)}")
     name = dataset_name(out)
-    rows = load_split(dataset, config, f"{split}[:{limit}]" if limit else split)
+    rows = load_split(dataset, config, split)
+    if limit:
+        rows = rows.select(first_per_config(rows[flavour.config_column] if flavour.config_column else
+                                            [None] * len(rows), limit))
     for column in flavour.images:
         rows = rows.cast_column(column, datasets.Image(decode=False))
     names = _names(rows.features)
