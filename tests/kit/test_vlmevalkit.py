@@ -202,3 +202,11 @@ def test_an_xlsx_prediction_file_is_read(exported, tmp_path):
     lines = vlmevalkit.read_results(xlsx)
     assert [line["id"] for line in lines] == list(frame["id"])
     assert vlmevalkit.evaluate(VLMEVALKIT, lines)["accuracy"] == 1.0
+
+
+def test_the_export_shows_a_progress_bar_on_a_terminal(small_build, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    out = tmp_path / "DiCoBench.tsv"
+    assert dicobench(["export", "vlmevalkit", "--dataset", str(small_build), "--out", str(out), "--limit", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "writing DiCoBench.tsv" in err and "8/8" in err and " MB" in err  # rows, and the bytes written so far

@@ -177,7 +177,8 @@ class ChatClient:
         return str(self._client.base_url)
 
     def complete_many(self, conversations: Sequence[Messages]) -> list[Completion]:
-        """One Completion per conversation, in order; identical requests are sent once."""
+        """One Completion per conversation, in order; identical requests are sent once, with a
+        progress bar of the requests sent where stderr is a terminal."""
         requests = [self._request(messages) for messages in conversations]
         results: list[Completion | None] = [None] * len(requests)
         todo: dict[str, list[int]] = {}
@@ -188,12 +189,17 @@ class ChatClient:
             else:
                 todo.setdefault(request_key(request), []).append(i)
         if todo:
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            from tqdm.auto import tqdm  # deferred with the requests: a fully cached run needs none of it
+
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool, \
+                    tqdm(total=len(todo), desc=f"asking {self.model}", unit="request", leave=False,
+                         disable=None) as bar:  # None: shown where stderr is a terminal
                 futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
                 for future in as_completed(futures):  # the cache is written from this thread only
                     done = self._store(requests[futures[future][0]], future.result())
                     for i in futures[future]:
                         results[i] = done
+                    bar.update(1)
         return results  # type: ignore[return-value]
 
     def complete(self, messages: Messages, *, first: bool = False) -> Completion:

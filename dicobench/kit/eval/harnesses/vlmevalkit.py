@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from tqdm.auto import tqdm
+
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.evaluation import interleave
 from dicobench.kit.eval.harnesses.common import write_predictions
@@ -99,7 +101,8 @@ def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str =
     with tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, columns, delimiter="\t", extrasaction="ignore")
         writer.writeheader()
-        for index, row in enumerate(rows):
+        bar = tqdm(rows, total=len(rows), desc=f"writing {out.name}", unit="row", disable=None)  # on a terminal
+        for index, row in enumerate(bar):
             pngs = [_png(row[c]) for c in flavour.images]
             paths = _file_names(row["id"], len(pngs))
             if images == "files":
@@ -107,6 +110,7 @@ def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str =
                     _write_once(files / file, data)
             encoded = [base64.b64encode(data).decode("ascii") for data in pngs] if images == "inline" else []
             fields = flavour.row({k: _plain(v, names.get(k)) for k, v in row.items()})
+            bar.set_postfix_str(f"{f.tell() / 1e6:.0f} MB", refresh=False)
             writer.writerow({
                 "index": index, "id": row["id"],
                 # a list as VLMEvalKit's own TSVs write it
