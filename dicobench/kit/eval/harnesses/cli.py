@@ -5,10 +5,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from dicobench.kit.benchmark import Benchmark
 from dicobench.kit.cli.commands import positive_int
+from dicobench.kit.errors import UserError
 from dicobench.kit.eval.harnesses import lmms_eval
 from dicobench.kit.eval.harnesses import vlmevalkit
 
@@ -106,9 +108,22 @@ def _export_vlmevalkit(args: argparse.Namespace, benchmark: Benchmark) -> int:
                                     limit=args.limit, images=args.images)
     cls = vlmevalkit.export_class_file(args.out, flavour, module=names.vlmevalkit_module, command=benchmark.name)
     held = "VLMEvalKit loads it whole" if args.images == "inline" else "the images are files beside it"
+    name = vlmevalkit.dataset_name(args.out)
     print(f"wrote {n} rows to {args.out} ({size / 1e6:.1f} MB, {size / max(n, 1) / 1e6:.2f} MB per row; {held}) and "
-          f"the dataset class {vlmevalkit.dataset_name(args.out)} in {cls} "
-          "(see its docstring to register it)")
+          f"the dataset class {name} in {cls}; run it in VLMEvalKit's folder (it registers {name} there):\n"
+          f"  python {cls} --data {name} --model MODEL\nthen: {benchmark.name} import vlmevalkit "
+          f"outputs/MODEL/.../MODEL_{name}.xlsx --out predictions.jsonl")
+    return 0
+
+
+def vlmevalkit_main(class_file: str, name: str, argv: list[str]) -> int:
+    """`python CLASS_FILE --data NAME --model MODEL ...`: VLMEvalKit's run.py with the class
+    registered (`vlmevalkit.run_vlmevalkit`); 2 with one line when VLMEvalKit cannot be found."""
+    try:
+        vlmevalkit.run_vlmevalkit(class_file, name, argv)
+    except UserError as exc:
+        print(f"{Path(class_file).name}: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
