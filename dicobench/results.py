@@ -79,7 +79,8 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
         judge=judge.spec if judge else None, seed=0, n_boot=n_boot, rows={c: ref[c] for c in ("id", "task", "answer")},
     )
     scores = {"benchmark": "dicobench", "predictions": str(predictions), "dataset": str(dataset), "config": config,
-              "split": split, **({"limit": limit or selection} if limit or selection else {}), "cluster_by": cluster_by, "mode": settings.get("mode"), **result,
+              "split": split, **({"limit": limit or selection} if limit or selection else {}),
+              "cluster_by": cluster_by, "mode": settings.get("mode"), **result,
               **({"missing": missing} if missing else {}), **study.about(sample), "provenance": made}
     return Report("dicobench", scores, format_table(result), figures(result, name),
                   _completeness(scores, missing, sample is not None))

@@ -146,7 +146,8 @@ def _none_option(parsed: list[str | None], refs: list[str]) -> dict:
 
 
 def letter(reference: str | int) -> str:
-    """A reference as its letter: "A"-"E" (any case) or the `answer` ClassLabel index 0-4; else a ValueError naming it."""
+    """A reference as its letter: "A"-"E" (any case) or the `answer` ClassLabel index 0-4; else a
+    ValueError naming it."""
     if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool) and 0 <= reference < len(LETTERS):
         return LETTERS[reference]
     if isinstance(reference, str) and reference.strip().upper() in LETTERS:

@@ -39,7 +39,8 @@ Args:
         the bootstrap's settings.
 Returns:
     complete, unscored, accuracy (None while incomplete, beside accuracy_lower and accuracy_upper: the
-    unscored rows counted wrong, then right; the same for strict_accuracy and task_mean_accuracy), accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
+    unscored rows counted wrong, then right; the same for strict_accuracy and task_mean_accuracy),
+    accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
     e_rate, e_reference_rate, e_precision, e_recall, e_f1, error_types (counts of missed_cue,
     ex_nihilo, wrong_option, unparsed overall and per task), judge_error_types (with a judge),
     per_task, per_track, n, n_clusters,

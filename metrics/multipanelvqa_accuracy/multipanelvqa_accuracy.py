@@ -46,7 +46,8 @@ Args:
     judge_concurrency (`int`, defaults to 8), judge_timeout (`float`, seconds, defaults to 60).
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0).
 Returns:
-    complete, unscored, accuracy (None while incomplete, beside accuracy_lower and accuracy_upper), accuracy_ci, n, scored, failed, correct, rule_correct, rule_wrong, rule_undecided, judge,
+    complete, unscored, accuracy (None while incomplete, beside accuracy_lower and accuracy_upper),
+    accuracy_ci, n, scored, failed, correct, rule_correct, rule_wrong, rule_undecided, judge,
     judged, unjudged, judge_usage, judge_errors, per_question_type, per_augmentation, per_subset,
     per_subset_question_type, per_layout_style, per_num_subfigures, per_source, factors (each: factor,
     base, variant, n, base_accuracy, variant_accuracy, delta, delta_ci, paired, unscored, complete).
