@@ -221,8 +221,9 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
                                    "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.add_argument("--limit", type=positive_int, metavar="N",
-                   help="the predictions answer the first N rows of the split (eval --limit N): the other rows are "
-                        "unscored, so the result is incomplete and reports accuracy bounds over the whole split")
+                   help="the predictions answer the first N rows of each config (eval --limit N, lmms-eval --limit N): "
+                        "the other rows are unscored, so the result is incomplete and reports accuracy bounds over "
+                        "the whole split")
     p.add_argument("--allow-partial", action="store_true",
                    help="score predictions that answer only some rows (a smoke test such as lmms-eval --limit): "
                         "the rows without a prediction are unscored and the result reports bounds, not an accuracy")
