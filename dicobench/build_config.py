@@ -159,7 +159,7 @@ class BuildConfig:
         if self.detection is not None and not self.source.startswith("folder:"):
             raise UserError("--detector annotates plain photos: use it with --source folder:DIR")
         models.check()
-        from dicobench.kit.photos.sources import PHOTO_SOURCES, source_usages  # the registry: numpy, Pillow
+        from dicobench.kit.photos.registry import PHOTO_SOURCES, source_usages  # the registry: numpy, Pillow
 
         if self.source.partition(":")[0] not in PHOTO_SOURCES:
             raise UserError(f"unknown source {self.source!r}; expected procedural, {source_usages()}")

@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.sources import PhotoSkipped, SizePolicy, open_source, split_photos
+from dicobench.kit.photos.registry import open_source
+from dicobench.kit.photos.sources import PhotoSkipped, SizePolicy, split_photos
 
 pytest.importorskip("pycocotools")
 pytest.importorskip("cv2")

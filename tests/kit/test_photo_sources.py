@@ -8,8 +8,9 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
+from dicobench.kit.photos.registry import open_source
 from dicobench.kit.photos.sources import (FolderSource, HubSource, Photo, PhotoObject, PhotoSkipped, SizePolicy, VStarSource,
-                             apply_size_policy, in_test_share, open_source, propose_regions, split_photos)
+                             apply_size_policy, in_test_share, propose_regions, split_photos)
 
 skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Callable, Iterable, NoReturn, Sequence
 
 from dicobench.kit import __version__
 from dicobench.kit.errors import UserError, first_line
-from dicobench.kit.eval.endpoint import check_endpoint
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark, Command
@@ -179,14 +178,6 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
     return value
-
-
-def http_url(text: str) -> str:
-    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1 (dicobench.kit.eval.endpoint)."""
-    try:
-        return check_endpoint(text)
-    except UserError as exc:
-        raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
 
 
 def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,

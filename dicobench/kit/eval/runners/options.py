@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from dicobench.kit.cli.commands import http_url
+from dicobench.kit.eval.endpoint import http_url
 
 
 @dataclass(frozen=True)
