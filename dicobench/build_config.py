@@ -1,7 +1,7 @@
 """`dicobench.BuildConfig`: everything a DiCoBench build takes, in one typed, validated object.
 
 `dicobench.build(out, **keywords)`, `dicobench build` (its flags fill the fields) and the
-`datasets` builder (`builder_scripts/dicobench_builder.py`, whose BuilderConfig is this class)
+`datasets` builder (`dicobench.datasets_builder`, whose BuilderConfig is this class)
 all start from it; `dicobench.build.generation_options` resolves it into what every worker
 generates from. The build's manifest records it (`record()`): what was asked, beside what fixes
 the bytes.
