@@ -22,6 +22,7 @@ import abc
 import functools
 import hashlib
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -234,7 +235,7 @@ class FolderSource(PhotoSource):
 
     def __init__(self, root: str | Path, policy: SizePolicy = SizePolicy()):
         super().__init__(policy)
-        self.root = Path(root)
+        self.root = Path(root).expanduser()  # a spec's `~` is the user's home: no shell expands it after `folder:`
         if not self.root.is_dir():
             raise UserError(f"photo folder {self.root} does not exist")
         self.files = sorted(p for p in self.root.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES)
@@ -269,7 +270,7 @@ class VStarSource(PhotoSource):
 
     def __init__(self, root: str | Path, policy: SizePolicy = SizePolicy()):
         super().__init__(policy)
-        self.root = Path(root)
+        self.root = Path(root).expanduser()  # a spec's `~` is the user's home: no shell expands it after `folder:`
         self.files = sorted(p for p in self.root.rglob("*.json") if _photo_beside(p) is not None)
         if not self.files:
             raise UserError(f"no V* samples (<id>.json beside <id>.jpg) under {self.root}")
@@ -312,7 +313,7 @@ class HubSource(PhotoSource):
         import datasets
 
         try:
-            ds = datasets.load_dataset(repo, split=split)
+            ds = datasets.load_dataset(os.path.expanduser(repo), split=split)  # a local folder may start with ~
         except Exception as exc:  # the Hub, the network and the files all raise their own types
             raise UserError(f"cannot load dataset {repo!r} split {split!r} ({type(exc).__name__}: {exc})") from None
         if image_column not in ds.column_names:
