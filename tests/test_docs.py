@@ -33,7 +33,7 @@ QUICK = ("README.md", "quickstart/dicobench.md", "quickstart/multipanelvqa.md")
 # A block the tests do not run says why, from these reasons only, in a comment right above it.
 NOT_RUN = re.compile(r"<!-- not run by the tests: (?P<reason>[^>]*?) -->\n")
 REASONS = ("installs packages", "needs a GPU", "needs the Hub", "needs a Ray cluster", "needs cloud storage",
-           "downloads", "needs other harnesses", "needs people", "runs the whole suite")
+           "downloads", "needs other harnesses", "needs people", "runs the whole suite", "releases the package")
 # A block that starts a server, which serves until stopped: the tests start it, fetch its page, stop it.
 SERVES = "<!-- serves until stopped (Ctrl-C): the tests stop it once it serves -->\n"
 BLOCK = re.compile(r"(?P<marker>" + NOT_RUN.pattern + "|" + re.escape(SERVES) + r")?```(?P<lang>[\w-]*)\n(?P<code>.*?)```", re.S)
@@ -44,11 +44,15 @@ SHOWN = ("text", "json", "yaml", "bibtex")  # output, data and diagrams: nothing
 HUB = textwrap.dedent('''
     import datasets
 
+    import os
+
     _load = datasets.load_dataset
-    REPOS = {"ORG/dicobench": "dicobench-data", "my-org/dicobench": "dicobench-data", "org/dicobench": "dicobench-data"}
+    BUILDS = ("dicobench-data", "out/dicobench")  # the page's own build, where it made one
 
     def load_dataset(path, *args, **kwargs):
-        return _load(REPOS.get(path, path), *args, **kwargs)
+        if path in ("ORG/dicobench", "my-org/dicobench", "org/dicobench"):
+            path = next(b for b in BUILDS if os.path.isdir(b))
+        return _load(path, *args, **kwargs)
 
     datasets.load_dataset = load_dataset
 ''')
