@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, NoReturn, Sequence
 
 from dicobench.kit import __version__
+from dicobench.kit.cli.argtypes import non_negative_int, positive_int
 from dicobench.kit.errors import UserError, first_line
-from dicobench.kit.eval.endpoint import check_endpoint
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark, Command
@@ -163,30 +163,6 @@ def describe_os_error(exc: OSError) -> str:
     if exc.strerror and exc.filename is not None:
         return f"{exc.strerror}: {exc.filename}"
     return first_line(exc)
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
-
-
-def http_url(text: str) -> str:
-    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1 (dicobench.kit.eval.endpoint)."""
-    try:
-        return check_endpoint(text)
-    except UserError as exc:
-        raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
 
 
 def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from dicobench.kit.benchmark import Benchmark
-from dicobench.kit.cli.commands import positive_int
+from dicobench.kit.cli.argtypes import positive_int
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.harnesses import lmms_eval
 from dicobench.kit.eval.harnesses import vlmevalkit

@@ -12,7 +12,8 @@ import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from dicobench.kit.cli.commands import http_url, non_negative_int
+from dicobench.kit.cli.argtypes import non_negative_int
+from dicobench.kit.eval.endpoint import http_url
 
 
 @dataclass(frozen=True)
