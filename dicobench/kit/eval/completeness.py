@@ -47,7 +47,7 @@ def as_metric(result):
     raises, and every value in plain Python types (numpy scalars as float, int, bool; tuples as lists)."""
     if isinstance(result, Mapping):
         out = {k: as_metric(v) for k, v in result.items()}
-        for key in list(out):
+        for key in [k for k in out if isinstance(k, str)]:  # rows by position are keyed by int
             name = key.removesuffix("_lower")
             if name != key and f"{name}_upper" in out:
                 out.setdefault(name, None)
