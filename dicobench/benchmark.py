@@ -8,7 +8,7 @@ from dicobench import people, preview
 from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref, Results
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
-from dicobench.schema import CONFIGS, MANIFEST_DIR, TASKS, features
+from dicobench.schema import CONFIG_COLUMN, CONFIGS, MANIFEST_DIR, TASKS, features
 
 
 def _own(name: str, help: str) -> Command:
@@ -33,7 +33,7 @@ BENCHMARK = Benchmark(
         configs=TASKS,
         image_columns=("image_a", "image_b"),
         image_labels=("Image 1", "Image 2"),
-        group_column="task",
+        group_column=CONFIG_COLUMN,
         criteria=people.CRITERIA,
         review_view=people.review_view,
         study_view=people.study_view,

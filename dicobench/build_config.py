@@ -1,7 +1,7 @@
 """`dicobench.BuildConfig`: everything a DiCoBench build takes, in one typed, validated object.
 
 `dicobench.build(out, **keywords)`, `dicobench build` (its flags fill the fields) and the
-`datasets` builder (`builder_scripts/dicobench_builder.py`, whose BuilderConfig is this class)
+`datasets` builder (`dicobench.datasets_builder`, whose BuilderConfig is this class)
 all start from it; `dicobench.build.generation_options` resolves it into what every worker
 generates from. The build's manifest records it (`record()`): what was asked, beside what fixes
 the bytes.
@@ -159,7 +159,7 @@ class BuildConfig:
         if self.detection is not None and not self.source.startswith("folder:"):
             raise UserError("--detector annotates plain photos: use it with --source folder:DIR")
         models.check()
-        from dicobench.kit.photos.sources import PHOTO_SOURCES, source_usages  # the registry: numpy, Pillow
+        from dicobench.kit.photos.registry import PHOTO_SOURCES, source_usages  # the registry: numpy, Pillow
 
         if self.source.partition(":")[0] not in PHOTO_SOURCES:
             raise UserError(f"unknown source {self.source!r}; expected procedural, {source_usages()}")

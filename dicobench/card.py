@@ -14,7 +14,7 @@ from dicobench.kit.people.decisions import REVIEW_REJECTION
 from dicobench.kit.release.licences import GLYPHS, Licence, annotated_licences, combine, unknown, user_licence
 from dicobench.kit.people.review_report import review_section
 from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
-from dicobench.kit.photos.sources import PHOTO_SOURCES
+from dicobench.kit.photos.registry import PHOTO_SOURCES
 from dicobench.kit.scene.camera import CameraBounds
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range

@@ -21,7 +21,7 @@ from dicobench.kit.eval.views import VIEWS, apply_view
 from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.prompting import prompt
 from dicobench.results import score_predictions
-from dicobench.schema import CONFIGS, PROMPT_TEMPLATE, features
+from dicobench.schema import CONFIG_COLUMN, CONFIGS, PROMPT_TEMPLATE, features
 
 
 MODES = ("direct", "describe")
@@ -67,13 +67,20 @@ def benchmark(mode: str = "direct", view: str = "full", judge: Judge | None = No
         local_max_new_tokens=512 if mode == "describe" else 64,
         features=features(),
         columns=("id", "task", "answer", "question", "options", "cues", "image_a", "image_b"),
+        unread=unread,
+        config_column=CONFIG_COLUMN,
     )
+
+
+def unread(scores: dict) -> str | None:
+    """What a run says when no letter could be read from any reply (every row then counts as wrong)."""
+    return "no letter (A-E) could be read" if scores.get("unparsed_rate") == 1 else None
 
 
 def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "test", view: str = "full",
              mode: str = "direct", out: str | Path | None = None, limit: int | None = None,
              name: str | None = None, judge: Judge | str | None = None, judge_base_url: str | None = None,
-             judge_api_key: str | None = None, judge_cache: str | Path | None = None, progress: bool = False,
+             judge_api_key: str | None = None, judge_cache: str | Path | None = None, progress: bool | None = None,
              concurrency: int | None = None, raise_on_error: bool = False, allow_partial: bool = False,
              **runner_options) -> dict:
     """Ask `model` every row (those not answered in `out` yet) and score; the scores.json dict.
@@ -82,7 +89,9 @@ def evaluate(dataset: str | Path, model, *, config: str = "all", split: str = "t
     images in order and the multiple-choice prompt), a `dicobench.kit.eval.runners.Runner`, or a spec
     such as "hf:ORG/MODEL" or "openai:gpt-4o" built with `runner_options` (batch_size,
     base_url, dtype, ...). `concurrency` calls a function from that many threads (requests in
-    flight for "openai:"); replies are kept in row order. `progress` shows a bar.
+    flight for "openai:"); replies are kept in row order. `progress` shows a bar (default: when
+    stderr is a terminal). A function is refused before any row when it cannot be called with those
+    two arguments, and the run is named after it (`name` names it otherwise).
 
     With `out` the predictions file is the one `dicobench eval` writes, and a second call
     resumes it. While rows fail the result is incomplete (`complete` False,

@@ -87,7 +87,8 @@ class RowInfo:
 @functools.lru_cache(maxsize=2)
 def photo_source(spec: str, policy: SizePolicy, split: str = "test", test_share: float | None = None):
     """The photos a split may use, opened once per process (file lists are read on opening)."""
-    from dicobench.kit.photos.sources import open_source, split_photos  # deferred: photos need OpenCV, scenes do not
+    from dicobench.kit.photos.registry import open_source  # deferred: photos need OpenCV, scenes do not
+    from dicobench.kit.photos.sources import split_photos
 
     return split_photos(open_source(spec, policy), split, test_share)
 

@@ -16,10 +16,10 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.eval import provenance
 from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interval, partial_reason, percent, text_table
 from dicobench.kit.eval.report import Completeness, Figure, Report
-from dicobench.kit.io.predictions import join, load_references, read_records, read_sample
+from dicobench.kit.io.predictions import join, limited, load_references, read_records, read_sample
 from dicobench.kit.people import study_scores as study
 from dicobench.kit.eval.judge import Judge, as_judge
-from dicobench.schema import CONFIGS, TASKS
+from dicobench.schema import CONFIG_COLUMN, CONFIGS, TASKS
 from dicobench.scoring import score
 
 
@@ -31,15 +31,18 @@ RETRY_REMEDY = "rerun eval with the same --out: it keeps the answered rows and a
 def score_predictions(predictions: str | Path, dataset: str | Path, *, config: str = "all", split: str = "test",
                       name: str | None = None, model: str | None = None, cluster_by: str = "auto",
                       judge: Judge | str | None = None, n_boot: int = 2000, limit: int | None = None,
-                      allow_partial: bool = False) -> Report:
+                      allow_partial: bool = False, selection: int | None = None) -> Report:
     """Score the JSON Lines file `predictions` (one {"id", "response"} per row) against `dataset`'s
     `config`/`split`: the Report `dicobench score` writes (`write_report`) and prints.
 
     `name` is the run's name on charts and leaderboards (default: the file's stem); `model` its
     id (default: from the run.json `eval` wrote beside the file). `cluster_by` is the column
     grouping correlated rows for the CIs ("auto": the base scene's source; "none"). `limit` N:
-    the predictions answer the first N rows (the others are unscored); `allow_partial` scores
-    predictions of some rows only. Bad input raises UserError."""
+    the predictions answer the first N rows of each task (`eval --limit N`, lmms-eval's `--limit
+    N`); the other rows are unscored, bounds over the split. `selection` N scores only those rows,
+    as a selection of their own (what `eval --limit N` writes; by default the one the run.json
+    beside the file records). Both are recorded as `limit`.
+    `allow_partial` scores predictions of some rows only. Bad input raises UserError."""
     predictions = Path(predictions)
     if config not in CONFIGS:
         raise UserError(f"unknown task or config {config!r}; expected one of {', '.join(CONFIGS)}")
@@ -53,9 +56,13 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
         if column not in ref:
             raise UserError(f"dataset {dataset} has no {column!r} column: is it a DiCoBench dataset?")
     cluster_by = _cluster_column(cluster_by, ref)
+    settings = provenance.run_settings(predictions)
+    if selection is None and limit is None and not allow_partial:
+        selection = provenance.run_limit(settings, config, split)
+    ref = limited(ref, CONFIG_COLUMN, limit, selection)
     sample = read_sample(predictions)
     ref, responses, unscored = join(records, ref, f"{dataset} ({config}/{split})", sample, limit=limit,
-                                    allow_partial=allow_partial)
+                                    allow_partial=allow_partial, configs=ref[CONFIG_COLUMN])
     missing = 0 if sample is not None else sum(i not in records for i in ref["id"])
     try:
         result = score(responses, ref["answer"], ref["task"], ref.get("options"),
@@ -68,14 +75,14 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
     if result["judge_error_types"]:  # each judged row by its id, for the results explorer and the report
         result["judge_error_types"]["rows"] = {ref["id"][i]: t for i, t in result["judge_error_types"]["rows"].items()}
     name = name or predictions.stem
-    settings = provenance.run_settings(predictions)
     made = provenance.record(
         model=model or settings.get("model") or study.model(sample), name=name, dataset=str(dataset), config=config,
         split=split, view=settings.get("view", "full"), prompt_hash=settings.get("prompt_hash"),
         judge=judge.spec if judge else None, seed=0, n_boot=n_boot, rows={c: ref[c] for c in ("id", "task", "answer")},
     )
     scores = {"benchmark": "dicobench", "predictions": str(predictions), "dataset": str(dataset), "config": config,
-              "split": split, "cluster_by": cluster_by, "mode": settings.get("mode"), **result,
+              "split": split, **({"limit": limit or selection} if limit or selection else {}),
+              "cluster_by": cluster_by, "mode": settings.get("mode"), **result,
               **({"missing": missing} if missing else {}), **study.about(sample), "provenance": made}
     return Report("dicobench", scores, format_table(result), figures(result, name),
                   _completeness(scores, missing, sample is not None))

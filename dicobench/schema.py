@@ -19,6 +19,7 @@ DIFFERENCE_TASKS = TASK_REGISTRY.names(lambda t: t.track.name == "difference")
 COMMONALITY_TASKS = TASK_REGISTRY.names(lambda t: t.track.name == "commonality")
 TASKS = TASK_REGISTRY.names()
 CONFIGS = TASK_REGISTRY.names(after=("all",))
+CONFIG_COLUMN = "task"  # the column naming each row's config: a config is a task
 LETTERS = ("A", "B", "C", "D", "E")
 MANIFEST_DIR = ".dicobench"  # a build's manifests, inside it
 SOURCE_SEPARATOR = "|"  # a `source` naming several photos (photo commonality rows) joins their ids

@@ -103,7 +103,7 @@ def score(
         **bounded(correct, scored, every, ci, ci_name="accuracy_ci"),
         **bounded(strict_correct, scored, every, ci, name="strict_accuracy", ci_name="strict_accuracy_ci"),
         **_task_mean(per_task),
-        "unparsed_rate": sum(p is None and ok for p, ok in zip(parsed, scored)) / answered if answered else None,
+        "unparsed_rate": int(sum(p is None and ok for p, ok in zip(parsed, scored))) / answered if answered else None,
         **_none_option(parsed, refs),
         "error_types": error_types(parsed, refs, names, scored),
         "judge_error_types": None if not judge else classify(
@@ -153,7 +153,8 @@ def _none_option(parsed: list[str | None], refs: list[str]) -> dict:
 
 
 def reference_letter(reference: str | int) -> str:
-    """A reference as its letter (a ClassLabel index 0-4 or a letter)."""
+    """A reference as its letter: "A"-"E" (any case) or the `answer` ClassLabel index 0-4; else a
+    ValueError naming it."""
     if isinstance(reference, (int, np.integer)) and not isinstance(reference, bool) and 0 <= reference < len(LETTERS):
         return LETTERS[reference]
     if isinstance(reference, str) and reference.strip().upper() in LETTERS:

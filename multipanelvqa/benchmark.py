@@ -8,7 +8,7 @@ from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Previe
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from multipanelvqa import people, preview
-from multipanelvqa.schema import CONFIGS, DEFAULT_CONFIG, MANIFEST_DIR, features
+from multipanelvqa.schema import CONFIG_COLUMN, CONFIGS, DEFAULT_CONFIG, MANIFEST_DIR, features
 
 
 def _own(name: str, help: str, module: str | None = None) -> Command:
@@ -33,7 +33,7 @@ BENCHMARK = Benchmark(
         configs=tuple(c for c in CONFIGS if c != DEFAULT_CONFIG),
         image_columns=("image",),
         image_labels=("Multipanel image",),
-        group_column="augmentation",
+        group_column=CONFIG_COLUMN,
         criteria=people.CRITERIA,
         review_view=people.review_view,
         study_view=people.study_view,

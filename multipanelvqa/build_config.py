@@ -1,7 +1,7 @@
 """`multipanelvqa.BuildConfig`: everything a MultipanelVQA build takes, in one typed, validated object.
 
 `multipanelvqa.build(out, **keywords)`, `multipanelvqa build` (its flags fill the fields) and
-the `datasets` builder (`builder_scripts/multipanelvqa_builder.py`, whose BuilderConfig is this
+the `datasets` builder (`multipanelvqa.datasets_builder`, whose BuilderConfig is this
 class) all start from it; `multipanelvqa.build.plan` resolves it into the images to make. The
 build's manifest records it (`record()`).
 """

@@ -20,7 +20,7 @@ from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.judge import Judge, as_judge
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.results import score_predictions
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIG_COLUMN, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
 from multipanelvqa.views import VIEWS, apply_view, targets_one
 
 
@@ -58,12 +58,21 @@ def benchmark(view: str = "full", judge: Judge | None = None) -> evaluation.Benc
         select=None if view == "full" else ("question_type", _targets_one),
         prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True), features=features(),
         columns=("id", "question_type", "question", "answer", "choices", "image"),
+        unread=unread,
+        config_column=CONFIG_COLUMN,
     )
+
+
+def unread(scores: dict) -> str | None:
+    """What a run without a judge says when the rules could settle no reply (every row then counts as wrong)."""
+    settled = scores.get("rule_correct", 0) + scores.get("rule_wrong", 0) + (scores.get("judged") or 0)
+    nothing = scores.get("rule_undecided") and not settled and not scores.get("judge")
+    return "no answer could be read by the rules" if nothing else None
 
 
 def evaluate(dataset: str | Path, model, *, config: str = DEFAULT_CONFIG, split: str = "test", view: str = "full",
              out: str | Path | None = None, limit: int | None = None, name: str | None = None,
-             judge: Judge | None = None, progress: bool = False, concurrency: int | None = None,
+             judge: Judge | None = None, progress: bool | None = None, concurrency: int | None = None,
              raise_on_error: bool = False, allow_partial: bool = False, **runner_options) -> dict:
     """Ask `model` every question (those not answered in `out` yet) and score by rules (then
     `judge`, a `dicobench.kit.eval.judge.Judge`, on what they cannot settle); the scores.json dict. `model` is a function `(images, prompt) -> str` (the composite image and

@@ -19,7 +19,7 @@ def _choices(row: dict) -> list[dict]:
 
 
 def review_view(row: dict) -> dict:
-    boxes = [{"image": 0, "bbox": s["bbox"],
+    boxes = [{"image": 0, "bbox": s["bbox"], "target": k == row["target_index"],  # the page's 100% centres the target
               "label": f"{k + 1}. {s['position']}" + (" (target)" if k == row["target_index"] else "")}
              for k, s in enumerate(row["subfigures"])]
     return {

@@ -16,10 +16,10 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.eval import provenance
 from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interval, partial_reason, percent, text_table
 from dicobench.kit.eval.report import Completeness, Figure, Report
-from dicobench.kit.io.predictions import join, load_references, read_records, read_sample, texts
+from dicobench.kit.io.predictions import join, limited, load_references, read_records, read_sample, texts
 from dicobench.kit.people import study_scores as study
 from dicobench.kit.eval.judge import Judge, as_judge
-from multipanelvqa.schema import QUESTION_TYPES
+from multipanelvqa.schema import CONFIG_COLUMN, QUESTION_TYPES
 from multipanelvqa.scoring import decide, score
 from multipanelvqa.singles import controlled
 from multipanelvqa.views import targets_one
@@ -29,11 +29,13 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
                       name: str | None = None, model: str | None = None, cluster_by: str = "none",
                       judge: Judge | str | None = None, view: str | None = None,
                       require_singles: str | Path | None = None, factors: Sequence[str] | None = None,
-                      n_boot: int = 2000, limit: int | None = None, allow_partial: bool = False) -> Report:
+                      n_boot: int = 2000, limit: int | None = None, allow_partial: bool = False,
+                      selection: int | None = None) -> Report:
     """Score the JSON Lines file `predictions` (one {"id", "response"} per row) against `dataset`'s
     `config`/`split`: the Report `multipanelvqa score` writes (`write_report`) and prints.
 
-    `name`, `model`, `limit` and `allow_partial` work as in `dicobench.score_predictions`;
+    `name`, `model`, `limit`, `selection` and `allow_partial` work as in `dicobench.score_predictions`
+    (a config is an augmentation, or real_world);
     `cluster_by` is a column grouping correlated rows for the CIs ("none" by default). `view` is
     the eval view the answers were given in (default: from run.json beside the file, else full);
     `require_singles` the predictions of `eval --view single` for the paper's singles control;
@@ -52,13 +54,16 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
     if cluster_by != "none" and cluster_by not in ref:
         raise UserError(f"--cluster-by {cluster_by!r}: the dataset has no such column")
     settings = provenance.run_settings(predictions)
+    if selection is None and limit is None and not allow_partial:
+        selection = provenance.run_limit(settings, config, split)
+    ref = limited(ref, CONFIG_COLUMN, limit, selection)
     view = view or settings.get("view") or "full"
     if view != "full":  # the isolation ablation asked only the questions that target one subfigure
         keep = [i for i, q in enumerate(ref["question_type"]) if targets_one(_qtype(q))]
         ref = {column: [values[i] for i in keep] for column, values in ref.items()}
     sample = read_sample(predictions)
     ref, responses, unscored = join(records, ref, f"{dataset} ({config}/{split}, view {view})", sample,
-                                    limit=limit, allow_partial=allow_partial)
+                                    limit=limit, allow_partial=allow_partial, configs=ref.get(CONFIG_COLUMN))
     missing = 0 if sample is not None else sum(i not in records for i in ref["id"])
     try:
         kept = _controlled(Path(require_singles), ref, judge, f"{dataset} ({config}/{split})") \
@@ -80,7 +85,8 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
         n_boot=n_boot, rows={c: ref[c] for c in ("id", "question_type", "question", "answer")},
     )
     scores = {"benchmark": "multipanelvqa", "predictions": str(predictions), "dataset": str(dataset),
-              "config": config, "split": split, **result, **({"missing": missing} if missing else {}),
+              "config": config, "split": split, **({"limit": limit or selection} if limit or selection else {}),
+              **result, **({"missing": missing} if missing else {}),
               **study.about(sample), "provenance": made}
     return Report("multipanelvqa", scores, format_table(result), figures(result, name),
                   _completeness(scores, missing, sample is not None))

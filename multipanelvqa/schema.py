@@ -14,6 +14,7 @@ AUGMENTATIONS = AUGMENTATION_REGISTRY.names(lambda a: a is not ORIGINAL)
 SYNTHETIC_CONFIGS = AUGMENTATION_REGISTRY.names()
 CONFIGS = AUGMENTATION_REGISTRY.names(after=("real_world", "all"))
 DEFAULT_CONFIG = "all"
+CONFIG_COLUMN = "augmentation"  # the column naming each row's config: a config is an augmentation (or real_world)
 QUESTION_TYPES = ("q1", "q2", "q3")
 LAYOUT_STYLES = ("splash", "grid_same", "grid_mixed")
 SUBSETS = ("synthetic", "real_world")

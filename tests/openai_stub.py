@@ -6,6 +6,7 @@ Each request to /v1/chat/completions takes the next scripted action, or the defa
     ("500",)                a server error
     ("401",)                an authentication error
     ("hang", seconds)       no reply for `seconds` (longer than the client's timeout)
+    ("drop",)               the connection closed without a reply (as a server that went away)
     ("status", code, headers)  an error reply with any status code and headers
 The default action is `("ok", reply(body))`, with `reply` given by the test. Every request
 (path, lower-cased headers, JSON body) is recorded in `requests` (unless `record=False`). `delay` is seconds before
@@ -109,6 +110,9 @@ class StubServer:
                 kind = action[0]
                 if kind == "hang":
                     stub._stop.wait(action[1])
+                    return
+                if kind == "drop":
+                    self.close_connection = True
                     return
                 stub._stop.wait(stub.delay(body) if callable(stub.delay) else stub.delay)
                 if kind == "ok":

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from dicobench.kit.cli.commands import add_build_arguments, build_handler, http_url, positive_int, run_options
+from dicobench.kit.cli.argtypes import positive_int
+from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
+from dicobench.kit.eval.endpoint import http_url
 from dicobench.kit.scene.difficulty import DEFAULT, PRESETS, Difficulty
 from dicobench.cli.annotate import add_detection_arguments, detection_options
 from dicobench.build import build

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from dicobench.kit.cli.commands import positive_int
+from dicobench.kit.cli.argtypes import positive_int
 from dicobench.kit.io.outputs import output_folder
 
 

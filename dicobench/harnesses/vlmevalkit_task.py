@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dicobench.kit.eval.harnesses.vlmevalkit import LETTERS, Flavour
 from dicobench.prompting import prompt
+from dicobench.schema import CONFIG_COLUMN
 from dicobench.scoring import score
 
 
@@ -23,4 +24,4 @@ def _score(lines: list[dict]) -> dict:
 
 
 VLMEVALKIT = Flavour(name="DiCoBench", images=("image_a", "image_b"), row=_row, prompt=prompt, from_line=_from_line,
-                     score=_score)
+                     score=_score, config_column=CONFIG_COLUMN)

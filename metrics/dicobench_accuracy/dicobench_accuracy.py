@@ -3,8 +3,10 @@
 import datasets
 import evaluate
 
+from dicobench.kit.eval.completeness import as_metric
 from dicobench.kit.eval.judge import as_judge
 from dicobench.kit.release.citations import DICOBENCH as _CITATION
+from dicobench.scoring import reference_letter
 from dicobench.scoring import score
 
 _DESCRIPTION = """\
@@ -36,7 +38,9 @@ Args:
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0):
         the bootstrap's settings.
 Returns:
-    complete, unscored, accuracy (or accuracy_lower and accuracy_upper), accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
+    complete, unscored, accuracy (None while incomplete, beside accuracy_lower and accuracy_upper: the
+    unscored rows counted wrong, then right; the same for strict_accuracy and task_mean_accuracy),
+    accuracy_ci, strict_accuracy, strict_accuracy_ci, task_mean_accuracy, unparsed_rate,
     e_rate, e_reference_rate, e_precision, e_recall, e_f1, error_types (counts of missed_cue,
     ex_nihilo, wrong_option, unparsed overall and per task), judge_error_types (with a judge),
     per_task, per_track, n, n_clusters,
@@ -65,10 +69,22 @@ class DicobenchAccuracy(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2606.26602"],
         )
 
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch (references read as letters first: see `add`)."""
+        letters = None if references is None else [reference_letter(r) for r in references]
+        return super().add_batch(predictions=predictions, references=letters, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one row. References become letters before `evaluate` picks a feature format: there,
+        letters mixed with indices, or a value that is neither, would fail as "invalid literal for
+        int()" without naming the value."""
+        return super().add(prediction=prediction, reference=None if reference is None else reference_letter(reference), **kwargs)
+
     def _compute(self, predictions, references, tasks=None, options=None, clusters=None, failed=None, judge=None,
                  questions=None, cue_labels=None, judge_base_url=None, judge_api_key=None, cache_dir=None,
                  judge_concurrency=None, judge_timeout=None, confidence=0.95, n_boot=2000, seed=0):
         judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
                          concurrency=judge_concurrency, timeout=judge_timeout)
-        return score(predictions, references, tasks, options, clusters, failed=failed, judge=judge,
-                     questions=questions, cue_labels=cue_labels, confidence=confidence, n_boot=n_boot, seed=seed)
+        return as_metric(score(predictions, references, tasks, options, clusters, failed=failed, judge=judge,
+                               questions=questions, cue_labels=cue_labels, confidence=confidence, n_boot=n_boot,
+                               seed=seed))

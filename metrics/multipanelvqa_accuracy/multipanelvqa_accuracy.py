@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from dicobench.kit.eval.completeness import as_metric
 from dicobench.kit.eval.judge import as_judge
 from dicobench.kit.release.citations import MULTIPANELVQA as _CITATION
 from multipanelvqa.scoring import score
@@ -13,7 +14,7 @@ Rules first (normalised exact match, yes/no, choices a-d, number words); with
 `judge="openai:<model>"` the rule mismatches go to an LLM judge with the paper's prompts
 (Appendix D). Rows the judge could not answer (`unjudged`) or the model did not (`failed`) are
 unscored: the result is incomplete (`complete` False) and reports `accuracy_lower` (unscored
-counted wrong) and `accuracy_upper` (counted right) instead of `accuracy`. Judge replies are
+counted wrong) and `accuracy_upper` (counted right), with `accuracy` None. Judge replies are
 cached on disk, so a rerun sends only what is still missing.
 """
 
@@ -45,7 +46,8 @@ Args:
     judge_concurrency (`int`, defaults to 8), judge_timeout (`float`, seconds, defaults to 60).
     confidence (`float`, defaults to 0.95), n_boot (`int`, defaults to 2000), seed (`int`, defaults to 0).
 Returns:
-    complete, unscored, accuracy (or accuracy_lower and accuracy_upper), accuracy_ci, n, scored, failed, correct, rule_correct, rule_wrong, rule_undecided, judge,
+    complete, unscored, accuracy (None while incomplete, beside accuracy_lower and accuracy_upper),
+    accuracy_ci, n, scored, failed, correct, rule_correct, rule_wrong, rule_undecided, judge,
     judged, unjudged, judge_usage, judge_errors, per_question_type, per_augmentation, per_subset,
     per_subset_question_type, per_layout_style, per_num_subfigures, per_source, factors (each: factor,
     base, variant, n, base_accuracy, variant_accuracy, delta, delta_ci, paired, unscored, complete).
@@ -88,7 +90,8 @@ class MultipanelvqaAccuracy(evaluate.Metric):
                  cache_dir=None, judge_concurrency=None, judge_timeout=None, confidence=0.95, n_boot=2000, seed=0):
         judge = as_judge(judge, base_url=judge_base_url, api_key=judge_api_key, cache=cache_dir,
                          concurrency=judge_concurrency, timeout=judge_timeout)
-        return score(predictions, references, questions, question_types, judge, choices=choices,
-                     augmentations=augmentations, subsets=subsets, clusters=clusters, failed=failed, ids=ids,
-                     layout_styles=layout_styles, num_subfigures=num_subfigures, sources=sources, factors=factors,
-                     controlled=controlled, confidence=confidence, n_boot=n_boot, seed=seed)
+        return as_metric(score(predictions, references, questions, question_types, judge, choices=choices,
+                               augmentations=augmentations, subsets=subsets, clusters=clusters, failed=failed,
+                               ids=ids, layout_styles=layout_styles, num_subfigures=num_subfigures, sources=sources,
+                               factors=factors, controlled=controlled, confidence=confidence, n_boot=n_boot,
+                               seed=seed))

@@ -6,7 +6,8 @@ import argparse
 import dataclasses
 
 from dicobench.kit.scene.catalogue import VERSIONS
-from dicobench.kit.cli.commands import add_build_arguments, build_handler, http_url, run_options
+from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
+from dicobench.kit.eval.endpoint import http_url
 
 from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.build import build

@@ -14,6 +14,8 @@ from dicobench.kit.io.outputs import output_file
 from multipanelvqa.benchmark import BENCHMARK
 from multipanelvqa.views import VIEWS
 
+JUDGE_HELP = "judge the answers the rules cannot settle with this model, as the paper does (default: rules only)"
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -24,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "not) are unscored: the result is then incomplete, reports accuracy bounds and exits 1.",
     )
     add_score_arguments(p, "an augmentation config or 'all' (default)")
-    add_judge_arguments(p, "judge rule mismatches with this model (default: rules only)")
+    add_judge_arguments(p, JUDGE_HELP)
     p.add_argument("--cluster-by", default="none", help="column grouping correlated rows for the CIs (default none)")
     p.add_argument("--view", choices=VIEWS,
                    help="the eval view the answers were given in (default: from run.json beside PREDICTIONS, else "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dicobench.kit.eval.harnesses.vlmevalkit import Flavour
 from multipanelvqa.prompting import prompt
-from multipanelvqa.schema import CHOICE_LETTERS
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIG_COLUMN
 from multipanelvqa.scoring import score
 
 MCQ = "ABCD"
@@ -42,4 +42,4 @@ def _score(lines: list[dict]) -> dict:
 
 
 VLMEVALKIT = Flavour(name="MultipanelVQA", images=("image",), row=_row, prompt=prompt, from_line=_from_line,
-                     score=_score)
+                     score=_score, config_column=CONFIG_COLUMN)

@@ -3,7 +3,7 @@
 import pytest
 from datasets import load_dataset
 
-from builder_scripts.dicobench_builder import DiCoBench
+from dicobench.datasets_builder import DiCoBench
 from dicobench.kit.errors import UserError
 from dicobench.build_config import BuildConfig
 from dicobench.generate import row_id

@@ -1,5 +1,7 @@
 """DiCoBench scoring: accuracies, E-option statistics, and intervals that respect clusters."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,14 @@ def test_score_reports_cluster_method():
     r = score(["A"] * 4, ["A", "A", "B", "B"], clusters=["s1", "s1", "s2", "s2"])
     assert r["ci_method"] == "cluster bootstrap" and r["n_clusters"] == 2
     assert r["accuracy_ci"] == [0.0, 1.0]  # two perfectly correlated scenes: the mean is 0 or 1 when resampled
+
+
+def test_a_long_bootstrap_shows_a_progress_bar_on_a_terminal(capsys, monkeypatch):
+    values = np.random.default_rng(0).random(5000) > 0.5  # 5000 clusters x 2000 resamples: three chunks
+    short = cluster_bootstrap_ci(values[:50], seed=0)
+    assert "bootstrap" not in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert cluster_bootstrap_ci(values[:50], seed=0) == short
+    assert "bootstrap" not in capsys.readouterr().err  # one chunk: too short for a bar
+    cluster_bootstrap_ci(values, seed=0)
+    assert "bootstrap (5000 clusters)" in capsys.readouterr().err

@@ -13,6 +13,7 @@ import dicobench
 import multipanelvqa
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.evaluation import PREDICTIONS
+from dicobench.kit.io.predictions import first_per_config
 from dicobench.kit.eval.runners import Reply, Runner, load_runner, register_runner
 from dicobench.kit.eval.runners import _RUNNERS
 from dicobench.cli.main import main as dicobench_cli
@@ -26,7 +27,9 @@ def read(path):
 
 @pytest.fixture(scope="module")
 def rows(small_build):
-    return datasets.load_dataset(str(small_build), "all", split="test[:5]")
+    """The rows `limit=1` asks: the first of each task (lmms-eval's `--limit`)."""
+    every = datasets.load_dataset(str(small_build), "all", split="test")
+    return every.select(first_per_config(every["task"], 1))
 
 
 def oracle(rows, calls):
@@ -50,8 +53,8 @@ def timeless(scores):
 def test_a_python_function_is_evaluated_and_scored_like_score(small_build, rows, tmp_path):
     calls = []
     out = tmp_path / "run"
-    result = dicobench.evaluate(small_build, oracle(rows, calls), limit=5, out=out, name="oracle")
-    assert result["accuracy"] == 1.0 and result["n"] == 5 and result["split"] == "test[:5]"
+    result = dicobench.evaluate(small_build, oracle(rows, calls), limit=1, out=out, name="oracle")
+    assert result["accuracy"] == 1.0 and result["n"] == 8 and (result["split"], result["limit"]) == ("test", 1)
     assert result == json.loads((out / "scores.json").read_text())
     for (key, images), row in zip(sorted(calls), sorted(rows, key=lambda r: r["id"])):
         assert key == row["id"] and len(images) == 2  # both images, in order, pixels as stored
@@ -59,16 +62,18 @@ def test_a_python_function_is_evaluated_and_scored_like_score(small_build, rows,
             assert np.array_equal(np.asarray(given.convert("RGB")), np.asarray(stored.convert("RGB")))
     records = read(out / PREDICTIONS)
     assert sorted(r["id"] for r in records) == sorted(rows["id"]) and all(r["error"] is None for r in records)
-    # the same predictions through the CLI's score give the same numbers (and provenance, under the same name)
-    assert dicobench_cli(["score", str(out / PREDICTIONS), "--dataset", str(small_build), "--split", "test[:5]",
+    # the same predictions through the CLI's score give the same numbers (and provenance, under the same name):
+    # the run.json beside them says which rows eval asked
+    assert dicobench_cli(["score", str(out / PREDICTIONS), "--dataset", str(small_build),
                           "--out", str(tmp_path / "cli"), "--name", "oracle"]) == 0
     cli = json.loads((tmp_path / "cli" / "scores.json").read_text())
     assert timeless(cli) == timeless(result)
 
-    assert timeless(dicobench.evaluate(small_build, oracle(rows, calls := []), limit=5, out=out,
+    assert timeless(dicobench.evaluate(small_build, oracle(rows, calls := []), limit=1, out=out,
                                        name="oracle")) == timeless(result)
     assert calls == []  # everything was answered: nothing asked again
-    wrong = dicobench.evaluate(small_build, lambda images, prompt: "I cannot tell.", limit=2)  # no out: temporary
+    wrong = dicobench.evaluate(small_build, lambda images, prompt: "I cannot tell.", config="entity",
+                               limit=2)  # no out: temporary
     assert wrong["n"] == 2 and wrong["accuracy"] == 0.0
 
 
@@ -82,17 +87,17 @@ def test_failures_give_incomplete_scores_and_only_they_are_asked_again(small_bui
         return "A"
 
     out = tmp_path / "run"
-    partial = dicobench.evaluate(small_build, flaky, limit=5, out=out)
+    partial = dicobench.evaluate(small_build, flaky, limit=1, out=out)
     assert partial["complete"] is False and partial["unscored"] == 2 and "accuracy" not in partial
     assert partial["accuracy_lower"] <= partial["accuracy_upper"]
     assert json.loads((out / "scores.json").read_text()) == partial
     failed = [r for r in read(out / PREDICTIONS) if r["error"]]
     assert len(failed) == 2 and all("RuntimeError: CUDA out of memory" == r["error"] for r in failed)
     first = list(asked)
-    complete = dicobench.evaluate(small_build, flaky, limit=5, out=out)
-    assert complete["complete"] is True and complete["n"] == 5 and "accuracy" in complete
+    complete = dicobench.evaluate(small_build, flaky, limit=1, out=out)
+    assert complete["complete"] is True and complete["n"] == 8 and "accuracy" in complete
     assert asked[len(first):] == [first[1], first[3]]  # the two failed rows, nothing else
-    assert len({r["id"] for r in read(out / PREDICTIONS)}) == len(read(out / PREDICTIONS)) == 5
+    assert len({r["id"] for r in read(out / PREDICTIONS)}) == len(read(out / PREDICTIONS)) == 8
 
 
 def test_multipanelvqa_evaluate_with_a_function(tmp_path):
@@ -106,6 +111,8 @@ def test_multipanelvqa_evaluate_with_a_function(tmp_path):
     result = multipanelvqa.evaluate(tmp_path / "mpv", model, out=tmp_path / "run")
     assert result["benchmark"] == "multipanelvqa" and result["n"] == 3 and result["accuracy"] == 1.0
     assert seen == [1, 1, 1]  # one composite image per question
+    limited = multipanelvqa.evaluate(tmp_path / "mpv", model, limit=1)  # the first question of the one augmentation
+    assert (limited["n"], limited["limit"], limited["accuracy"]) == (1, 1, 1.0) and len(seen) == 4
 
 
 def test_multipanelvqa_evaluate_in_the_single_view_asks_only_the_targeted_question(tmp_path):
@@ -233,3 +240,63 @@ def test_evaluate_keeps_the_judges_keyword_form(small_build, tmp_path):
     with pytest.raises(UserError, match="carries its own settings"):
         dicobench.evaluate(small_build, lambda images, prompt: "A", limit=3,
                            judge=dicobench.Judge("j"), judge_base_url="http://127.0.0.1:1/v1")
+
+
+def my_model(images, prompt):
+    return "A"
+
+
+def test_a_function_names_the_run_on_charts_and_leaderboards(small_build, tmp_path):
+    result = dicobench.evaluate(small_build, my_model, limit=2, out=tmp_path / "run")
+    assert result["provenance"]["model"] == "my_model"  # not CallableRunner
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["model"] == "my_model"
+
+    class Model:
+        def __call__(self, images, prompt):
+            return "B"
+
+        def answer(self, images, prompt):
+            return "C"
+
+    assert dicobench.evaluate(small_build, Model(), limit=1)["provenance"]["model"] == "Model"
+    assert dicobench.evaluate(small_build, Model().answer, limit=1)["provenance"]["model"] == "Model.answer"
+    assert dicobench.evaluate(small_build, my_model, limit=1, name="mine")["provenance"]["model"] == "mine"
+
+
+def test_a_function_with_the_wrong_signature_is_refused_before_the_first_row(small_build, tmp_path):
+    called = []
+
+    def one_argument(images):
+        called.append(images)
+        return "A"
+
+    with pytest.raises(UserError, match=r"one_argument\(images\) cannot be called as model\(images, prompt\)"):
+        dicobench.evaluate(small_build, one_argument, out=tmp_path / "run")
+    with pytest.raises(UserError, match="cannot be called as model"):
+        multipanelvqa.evaluate(tmp_path / "absent", lambda images, prompt, extra: "A")  # before any data loads
+    assert called == [] and not (tmp_path / "run").exists()
+    assert dicobench.evaluate(small_build, lambda *parts: "A", config="entity", limit=1)["n"] == 1  # it can take two
+
+
+def test_progress_shows_by_default_where_a_terminal_is_attached(small_build, capsys, monkeypatch):
+    dicobench.evaluate(small_build, my_model, limit=2)
+    assert "dicobench eval" not in capsys.readouterr().err  # not a terminal: no bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    dicobench.evaluate(small_build, my_model, limit=2)
+    assert "dicobench eval" in capsys.readouterr().err  # a terminal: the bar, as eval shows it
+    dicobench.evaluate(small_build, my_model, limit=2, progress=False)
+    assert "dicobench eval" not in capsys.readouterr().err
+
+
+def test_a_run_that_reads_no_letter_from_any_reply_says_so(small_build, tmp_path, capsys):
+    result = dicobench.evaluate(small_build, lambda images, prompt: "I think it is the cup.", config="entity",
+                                out=tmp_path / "run")
+    assert result["accuracy"] == 0.0 and result["unparsed_rate"] == 1.0
+    err = capsys.readouterr().err
+    assert "no letter (A-E) could be read from any of the 2 replies (the first: 'I think it is the cup.')" in err
+    assert str(tmp_path / "run" / PREDICTIONS) in err
+    dicobench.evaluate(small_build, lambda images, prompt: "The answer is (A).", config="entity")
+    assert "could be read" not in capsys.readouterr().err  # letters read: nothing to say
+    write_multipanel(tmp_path / "mpv")
+    multipanelvqa.evaluate(tmp_path / "mpv", lambda images, prompt: "???")
+    assert "no answer could be read by the rules from any of the 3 replies" in capsys.readouterr().err

@@ -11,6 +11,7 @@ import pytest
 
 import dicobench
 from dicobench.kit.eval.evaluation import PREDICTIONS
+from dicobench.kit.io.predictions import first_per_config
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.schema import LETTERS, prompt_text
 
@@ -48,19 +49,26 @@ def test_allow_partial_scores_a_subset_as_bounds_over_the_split(small_build, row
     assert scores["accuracy_lower"] == pytest.approx(3 / n) and scores["accuracy_upper"] == 1.0
 
 
-def test_limit_expects_the_first_rows_and_refuses_others(small_build, rows, tmp_path, capsys):
+def test_limit_expects_the_first_rows_of_each_config_and_refuses_others(small_build, rows, tmp_path, capsys):
+    """`--limit N` is lmms-eval's: the first N rows of each config (each task of `all`)."""
     n = len(rows)
+    first = [rows[i]["id"] for i in first_per_config(rows["task"], 1)]
+    assert len(first) == 8 and len({r["task"] for r in rows if r["id"] in first}) == 8  # one row of every task
     predictions = tmp_path / "p.jsonl"
-    write(predictions, rows, set(rows["id"][:4]))
+    write(predictions, rows, set(first))
     argv = ["score", str(predictions), "--dataset", str(small_build), "--out", str(tmp_path / "s")]
-    assert dicobench_cli(argv + ["--limit", "4"]) == 1
+    assert dicobench_cli(argv + ["--limit", "1"]) == 1
     scores = json.loads((tmp_path / "s" / "scores.json").read_text())
-    assert (scores["n"], scores["unscored"], scores["accuracy_lower"]) == (n, n - 4, pytest.approx(4 / n))
+    assert (scores["n"], scores["unscored"], scores["accuracy_lower"]) == (n, n - 8, pytest.approx(8 / n))
+    assert scores["limit"] == 1
     capsys.readouterr()
-    assert dicobench_cli(argv + ["--limit", "3"]) == 2  # the fourth row's prediction lies beyond the limit
-    assert "beyond the first 3 rows" in capsys.readouterr().err
-    assert dicobench_cli(argv + ["--limit", "5"]) == 2  # the fifth row is missing
-    assert "missing ids among the first 5 rows" in capsys.readouterr().err
+    second = next(r["id"] for r in rows if r["task"] == rows[0]["task"] and r["id"] != first[0])
+    write(predictions, rows, {*first, second})
+    assert dicobench_cli(argv + ["--limit", "1"]) == 2  # a second row of a task lies beyond the limit
+    assert f"beyond the first 1 rows of each config: {second}" in capsys.readouterr().err
+    write(predictions, rows, set(first[:-1]))
+    assert dicobench_cli(argv + ["--limit", "1"]) == 2  # the last task's first row is missing
+    assert f"missing ids among the first 1 rows of each config: {first[-1]}" in capsys.readouterr().err
     with pytest.raises(SystemExit) as usage:  # a usage error, as argparse reports them
         dicobench_cli(argv + ["--limit", "0"])
     assert usage.value.code == 2 and "--limit: must be 1 or more" in capsys.readouterr().err
@@ -70,11 +78,17 @@ def test_limit_expects_the_first_rows_and_refuses_others(small_build, rows, tmp_
 
 
 def test_evaluate_with_limit_and_allow_partial_bounds_the_whole_split(small_build, rows, tmp_path):
-    result = dicobench.evaluate(small_build, oracle(rows), limit=3, allow_partial=True, out=tmp_path / "r")
+    result = dicobench.evaluate(small_build, oracle(rows), limit=1, allow_partial=True, out=tmp_path / "r")
     assert result["split"] == "test" and result["n"] == len(rows) and result["complete"] is False
-    assert result["accuracy_lower"] == pytest.approx(3 / len(rows)) and result["accuracy_upper"] == 1.0
-    selection = dicobench.evaluate(small_build, oracle(rows), limit=3)  # without it: a selection of 3 rows
-    assert selection["split"] == "test[:3]" and selection["accuracy"] == 1.0
+    assert result["accuracy_lower"] == pytest.approx(8 / len(rows)) and result["accuracy_upper"] == 1.0
+    selection = dicobench.evaluate(small_build, oracle(rows), limit=1, out=tmp_path / "s")  # a selection of its own
+    assert (selection["split"], selection["limit"], selection["n"], selection["accuracy"]) == ("test", 1, 8, 1.0)
+    assert len(selection["per_task"]) == 8  # every task, not the first rows of the first one
+    # score reads the run as eval scored it (run.json records the selection): the same numbers, no flag
+    assert dicobench_cli(["score", str(tmp_path / "s" / PREDICTIONS), "--dataset", str(small_build),
+                          "--out", str(tmp_path / "again")]) == 0
+    again = json.loads((tmp_path / "again" / "scores.json").read_text())
+    assert (again["limit"], again["n"], again["accuracy"]) == (1, 8, 1.0)
 
 
 def test_concurrency_keeps_row_order_and_resumes(small_build, rows, tmp_path):
@@ -113,15 +127,15 @@ def test_raise_on_error_and_the_advice_without_an_out_folder(small_build, rows, 
         raise ValueError("bad tensor shape")
 
     with pytest.raises(ValueError, match="bad tensor shape"):
-        dicobench.evaluate(small_build, broken, limit=2, raise_on_error=True, out=tmp_path / "r")
+        dicobench.evaluate(small_build, broken, config="attribute", limit=2, raise_on_error=True, out=tmp_path / "r")
     assert not (tmp_path / "r").exists()  # nothing answered: nothing left behind
     capsys.readouterr()
-    result = dicobench.evaluate(small_build, broken, limit=2)
+    result = dicobench.evaluate(small_build, broken, config="attribute", limit=2)
     assert result["complete"] is False and result["unscored"] == 2
     err = capsys.readouterr().err
     assert "the first error: ValueError: bad tensor shape" in err and "pass out=" in err
     assert "rerun eval" not in err and "--out" not in err
-    dicobench.evaluate(small_build, broken, limit=2, out=tmp_path / "kept")
+    dicobench.evaluate(small_build, broken, config="attribute", limit=2, out=tmp_path / "kept")
     assert "rerun eval with the same --out" in capsys.readouterr().err  # a folder one can resume in
 
 

@@ -165,10 +165,9 @@ def python_blocks(text: str) -> list[str]:
 
 
 def run_blocks(blocks: list[str], capsys) -> list[str]:
-    """Run the blocks one after another in one namespace, as a reader pastes them; what they print."""
-    namespace: dict = {}
+    """Run each block alone, in a namespace of its own, as a reader pastes any one of them; what they print."""
     for block in blocks:
-        exec(compile(block, "card", "exec"), namespace)
+        exec(compile(block, "card", "exec"), {})
     return capsys.readouterr().out.split()
 
 

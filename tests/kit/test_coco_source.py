@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.sources import PhotoSkipped, SizePolicy, open_source, split_photos
+from dicobench.kit.photos.registry import open_source
+from dicobench.kit.photos.sources import PhotoSkipped, SizePolicy, split_photos
 
 pytest.importorskip("pycocotools")
 pytest.importorskip("cv2")
@@ -137,3 +138,10 @@ def test_missing_files_and_mismatched_sizes(coco, tmp_path):
     with pytest.raises(PhotoSkipped) as exc:
         missing.load(2)
     assert exc.value.reason == "unreadable"
+
+
+def test_a_coco_spec_under_the_home_folder_is_expanded(tmp_path, monkeypatch):
+    path = make_coco(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path.parent))
+    source = open_source(f"coco:~/{tmp_path.name}/{path.name}:~/{tmp_path.name}/images", POLICY)
+    assert source.photo_id(0) == "coco:p0.png" and source.load(0).objects

@@ -1,9 +1,7 @@
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from dicobench.cli import name_embeddings as script
 from dicobench.kit.scene.catalogue import load_catalogue
 from dicobench.kit.scene.embeddings import LOCAL_MODEL, TABLE, embed_names, load, openai_embedder, save, shipped
 from tests.openai_stub import StubServer, text_vector
@@ -49,14 +47,19 @@ def test_openai_compatible_endpoint_batches_in_order():
     assert all(c["body"]["model"] == "text-embedding-3-small" and c["headers"]["authorization"] == "Bearer k" for c in calls)
 
 
-def test_builder_script_can_use_an_endpoint(tmp_path, monkeypatch):
-    path = Path(__file__).parents[2] / "builder_scripts" / "compute_name_embeddings.py"
-    spec = importlib.util.spec_from_file_location("compute_name_embeddings", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+def test_the_table_script_can_use_an_endpoint_and_covers_every_catalogue_version(tmp_path, monkeypatch):
     monkeypatch.setenv("STUB_KEY", "secret")
     with StubServer() as stub:
         script.main(["--out", str(tmp_path / "e.npz"), "--base-url", stub.base_url, "--model", "m", "--api-key-env", "STUB_KEY"])
     table = load(tmp_path / "e.npz")
-    assert table.model == "m" and set(table.names) == {e.name for e in load_catalogue()}
+    assert table.model == "m" and set(table.names) == set(shipped().names)  # the audited names too
     assert stub.requests[0]["headers"]["authorization"] == "Bearer secret"
+
+
+def test_the_table_script_writes_only_where_it_is_told(capsys):
+    """Without --out it refuses: its old default was the installed package's own table."""
+    before = TABLE.read_bytes()
+    with pytest.raises(SystemExit) as exit:
+        script.main(["--base-url", "http://127.0.0.1:9/v1"])
+    assert exit.value.code == 2 and "--out" in capsys.readouterr().err
+    assert TABLE.read_bytes() == before

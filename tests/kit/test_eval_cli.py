@@ -38,23 +38,23 @@ def test_local_model_end_to_end_with_resume(small_build, tiny, tmp_path, capsys)
     base = ["eval", "--dataset", str(small_build), "--model", f"hf:{tiny}", "--out", str(out),
             "--batch-size", "2", "--max-new-tokens", "6", "--dtype", "float32", "--device-map", "cpu",
             "--attn-implementation", "sdpa", "--model-args", "use_safetensors=true", "--quiet"]
-    assert dicobench(base + ["--limit", "3"]) == 0
+    assert dicobench(base + ["--limit", "1"]) == 0  # lmms-eval's --limit: the first row of each task
     first = read(out / PREDICTIONS)
-    assert len(first) == 3 and all(set(r) == FIELDS and r["error"] is None for r in first)
-    assert all(r["task"] in ("attribute", "entity") and r["answer"] in "ABCDE" for r in first)
-    assert json.loads((out / "scores.json").read_text())["n"] == 3
+    assert len(first) == 8 and all(set(r) == FIELDS and r["error"] is None for r in first)
+    assert len({r["task"] for r in first}) == 8 and all(r["answer"] in "ABCDE" for r in first)
+    assert json.loads((out / "scores.json").read_text())["n"] == 8
     assert (out / "per_task.png").exists()
 
-    assert dicobench(base + ["--limit", "5"]) == 0  # resume: only the two new rows are asked
-    assert "3 already answered, 2 to ask" in capsys.readouterr().out
+    assert dicobench(base + ["--limit", "2"]) == 0  # resume: only the eight new rows are asked
+    assert "8 already answered, 8 to ask" in capsys.readouterr().out
     second = read(out / PREDICTIONS)
-    assert second[:3] == first and len(second) == 5 and len({r["id"] for r in second}) == 5
+    assert second[:8] == first and len(second) == 16 and len({r["id"] for r in second}) == 16
     scores = json.loads((out / "scores.json").read_text())
-    assert scores["n"] == 5 and scores["split"] == "test[:5]"
+    assert scores["n"] == 16 and (scores["split"], scores["limit"]) == ("test", 2)
 
-    assert dicobench(base + ["--limit", "5", "--mode", "describe"]) == 2  # other settings: refused
+    assert dicobench(base + ["--limit", "2", "--mode", "describe"]) == 2  # other settings: refused
     assert "other settings (mode)" in capsys.readouterr().err
-    assert dicobench(base + ["--limit", "2"]) == 2  # a smaller selection cannot be scored from this file
+    assert dicobench(base + ["--limit", "1"]) == 2  # a smaller selection cannot be scored from this file
     assert "outside this selection" in capsys.readouterr().err
     assert dicobench(["eval", "--dataset", str(small_build), "--model", "gguf:x", "--out", str(tmp_path / "x")]) == 2
 
@@ -122,6 +122,33 @@ def test_multipanelvqa_eval_against_a_stub_endpoint(tmp_path):
     assert records["img0-q2"]["task"] == "q2" and records["img0-q2"]["answer"] == "red"
     scores = json.loads((out / "scores.json").read_text())
     assert scores["benchmark"] == "multipanelvqa" and scores["n"] == 3 and scores["accuracy"] == 1.0
+
+
+def test_multipanelvqa_eval_takes_the_judge_as_dicobench_eval_does(tmp_path, monkeypatch):
+    """`multipanelvqa eval --judge`: the answers the rules cannot settle go to the judge, whose verdicts make
+    the headline accuracy, with the judge's flags as `score` and `dicobench eval` have them."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    root = tmp_path / "mpv"
+    write_multipanel(root)
+
+    def reply(body):
+        content = body["messages"][0]["content"]
+        if isinstance(content, str):  # the judge's prompt: the paper's, for a free-form answer or a choice
+            assert content.startswith("For question:")
+            return "Yes"
+        return "Hard to say, something reddish maybe."  # the model: no rule can settle it
+
+    out = tmp_path / "run"
+    with StubServer(reply) as stub:
+        code = run("multipanelvqa", "test", [register_multipanel],
+                   ["eval", "--dataset", str(root), "--model", "openai:stub", "--base-url", stub.base_url,
+                    "--out", str(out), "--quiet", "--judge", "openai:judge", "--judge-base-url", stub.base_url,
+                    "--judge-cache", str(tmp_path / "cache"), "--judge-retries", "0"])
+    assert code == 0
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["judge"] == "openai:judge" and scores["rule_undecided"] == scores["judged"] == 3
+    assert scores["accuracy"] == 1.0 and scores["provenance"]["judge"] == "openai:judge"  # without it: 0.0
+    assert sum(isinstance(r["body"]["messages"][0]["content"], str) for r in stub.requests) == 3
 
 
 def test_an_eval_that_fails_before_any_answer_leaves_no_out_folder(small_build, tmp_path, capsys, monkeypatch):

@@ -18,7 +18,7 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.eval import runners
 from dicobench.kit.eval.runners import RunnerOption, register_runner
 from dicobench.kit.eval.runners.options import collect
-from dicobench.kit.photos.sources import PHOTO_SOURCES, open_source, register_photo_source
+from dicobench.kit.photos.registry import PHOTO_SOURCES, open_source, register_photo_source
 from dicobench.kit.registry import Names, Registry, usages
 from dicobench.schema import CONFIGS, DIFFERENCE_TASKS, TASKS
 from dicobench.tasks.registry import TASK_REGISTRY, Task, Track, register_task

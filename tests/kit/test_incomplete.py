@@ -14,6 +14,7 @@ from PIL import Image
 
 import dicobench.scoring
 import multipanelvqa.scoring
+from dicobench.kit.eval.completeness import as_metric
 from dicobench.kit.cli.commands import run
 from dicobench.cli.score import register as register_dicobench
 from multipanelvqa.cli.eval import register as register_multipanel_eval
@@ -68,7 +69,7 @@ def test_multipanel_failed_model_calls_are_unscored():
 def test_metric_modules_carry_the_rule(tmp_path):
     dico = evaluate.load(str(METRICS / "dicobench_accuracy"))
     got = dico.compute(predictions=["A", None], references=["A", "B"], failed=[False, True], n_boot=20)
-    assert got == dicobench.scoring.score(["A", None], ["A", "B"], failed=[False, True], n_boot=20)
+    assert got == as_metric(dicobench.scoring.score(["A", None], ["A", "B"], failed=[False, True], n_boot=20))
     assert got["complete"] is False and (got["accuracy_lower"], got["accuracy_upper"]) == (0.5, 1.0)
     mpv = evaluate.load(str(METRICS / "multipanelvqa_accuracy"))
     with StubServer() as stub:

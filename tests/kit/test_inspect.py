@@ -68,10 +68,20 @@ def run_inspect(task: str, dataset: Path, stub: StubServer, tmp_path: Path, site
     return log
 
 
-def hashed_reply(body):
-    text = body["messages"][0]["content"][-1]["text"]
-    pick = hashlib.sha256(text.encode()).digest()[0]
-    return "No idea." if pick % 7 == 0 else f"The answer is ({'ABCDE'[pick % 5]})."
+def hashed_replies(rows):
+    """A stub model right on some rows and wrong or unreadable on others, whatever the rows hold: by
+    a hash of the prompt it answers the right letter, another one, or nothing readable."""
+    answers = {prompt(row)[1]: "ABCDE"[row["answer"]] for row in rows}
+
+    def reply(body):
+        text = body["messages"][0]["content"][-1]["text"]
+        pick = hashlib.sha256(text.encode()).digest()[0]
+        if pick % 7 == 0:
+            return "No idea."
+        right = answers[text]
+        return f"The answer is ({right if pick % 2 else 'ABCDE'[('ABCDE'.index(right) + 1) % 5]})."
+
+    return reply
 
 
 def score_replies(path, cli, dataset, tmp_path, capsys, *score_args):
@@ -86,10 +96,10 @@ def score_replies(path, cli, dataset, tmp_path, capsys, *score_args):
 
 
 def test_inspect_eval_dicobench_offline_against_the_stub(small_build, tmp_path, installed, capsys):
-    with StubServer(hashed_reply) as stub:
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
+    with StubServer(hashed_replies(rows)) as stub:
         path = run_inspect("dicobench/dicobench", small_build, stub, tmp_path, installed)
     log = read_eval_log(str(path))
-    rows = datasets.load_dataset(str(small_build), "all", split="test")
     raw = {r["id"]: r for r in rows.cast_column("image_a", datasets.Image(decode=False))
            .cast_column("image_b", datasets.Image(decode=False))}
     assert log.status == "success" and len(log.samples) == len(rows) == len(stub.requests)

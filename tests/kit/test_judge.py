@@ -1,6 +1,7 @@
 """The OpenAI-compatible client against a local stub: retries, timeouts, concurrency, cache, key."""
 
 import logging
+import sys
 import time
 
 import pytest
@@ -189,3 +190,12 @@ def test_a_judge_asks_with_its_settings_and_the_key_stays_in_the_request(stub, t
     assert stub.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
     client.close()
     assert all(KEY.encode() not in p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+
+
+def test_judge_requests_show_a_progress_bar_on_a_terminal(stub, tmp_path, capsys, monkeypatch):
+    client(stub, tmp_path).complete_many([ask("q1"), ask("q2")])
+    assert "asking judge-model" not in capsys.readouterr().err  # not a terminal: nothing
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    client(stub).complete_many([ask("q3"), ask("q4"), ask("q3")])
+    err = capsys.readouterr().err
+    assert "asking judge-model" in err and "/2 " in err  # the two distinct requests to send

@@ -2,7 +2,8 @@
 CLI run end to end with its `openai` model against the 127.0.0.1 stub; its accuracy must equal
 `score` on the imported samples.
 
-lmms-eval is found as $LMMS_EVAL (the executable; .ci/run builds it in a venv of its own) or
+lmms-eval is found as $LMMS_EVAL (the executable; .ci/run installs it in a fresh venv by the recipe of
+docs/guides/harnesses.md: torch, `dicobench[lmms-eval]`, `pip install --no-deps lmms-eval==0.7.3`) or
 `lmms-eval` on PATH; the end-to-end tests are skipped only where neither exists.
 """
 
@@ -110,6 +111,17 @@ def test_the_exported_utils_stand_alone_and_read_answers_as_score_does(small_bui
     assert sum(map(sum, (a for _, a, _ in json.loads(found)))) > 0  # some right, so the comparison can fail
 
 
+@pytest.mark.parametrize("name", ["dicobench", "dicobench_entity"])
+def test_a_folder_that_would_shadow_a_task_is_refused(small_build, tmp_path, capsys, monkeypatch, name):
+    """lmms-eval reads `--tasks dicobench` run beside a folder `dicobench` as that folder, crashes and exits 0."""
+    monkeypatch.chdir(tmp_path)
+    assert dicobench(["export", "lmms-eval", "--dataset", str(small_build), "--out", name]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "would shadow the task of that name" in err and "dicobench_tasks" in err
+    assert not (tmp_path / name).exists()
+    assert dicobench(["export", "lmms-eval", "--dataset", str(small_build), "--out", "dicobench_tasks"]) == 0
+
+
 def test_a_hub_repo_id_is_written_as_the_dataset_path(tmp_path, monkeypatch):
     asked = []
 
@@ -187,7 +199,7 @@ def test_lmms_eval_lists_the_exported_tasks(small_build, tmp_path):
 
 @needs_lmms_eval
 def test_lmms_eval_smoke_run_with_limit_is_scored_as_partial(small_build, tmp_path, monkeypatch):
-    """`lmms-eval --limit 1` -> `import lmms-eval` -> `score --allow-partial`: bounds over the whole split."""
+    """`lmms-eval --limit 1` -> `import lmms-eval` -> `score --allow-partial` or `--limit 1`: bounds over the split."""
     shutil.copytree(small_build, tmp_path / "bench")
     monkeypatch.chdir(tmp_path)  # the dataset by a relative path, as a task folder beside a build names it
     assert dicobench(["export", "lmms-eval", "--dataset", "bench", "--out", "tasks"]) == 0
@@ -207,6 +219,10 @@ def test_lmms_eval_smoke_run_with_limit_is_scored_as_partial(small_build, tmp_pa
     assert scores["complete"] is False and scores["n"] == len(rows) and scores["missing"] == len(rows) - len(configs)
     assert scores["accuracy_lower"] == pytest.approx(right / len(rows))
     assert scores["accuracy_upper"] == pytest.approx((right + len(rows) - len(configs)) / len(rows))
+    # --limit 1 means what lmms-eval's does (the first row of each task): the same bounds, the rows checked
+    assert dicobench(["score", "p.jsonl", "--dataset", "bench", "--out", "s1", "--limit", "1"]) == 1
+    limited = json.loads((tmp_path / "s1" / "scores.json").read_text())
+    assert (limited["limit"], limited["accuracy_lower"]) == (1, scores["accuracy_lower"])
 
 
 @needs_lmms_eval

@@ -7,7 +7,8 @@ from PIL import Image, ImageFilter
 
 from dicobench.kit.scene.audit import marking_reads
 from dicobench.kit.scene.catalogue import load_catalogue
-from dicobench.kit.scene.legibility import body, legible
+from dicobench.kit.scene.glyphs import body
+from dicobench.kit.scene.legibility import legible
 from dicobench.kit.scene.markings import MARKINGS, fitted_area, fixed_area, placement, read_marking
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import COLOURS

@@ -8,8 +8,9 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
+from dicobench.kit.photos.registry import open_source
 from dicobench.kit.photos.sources import (FolderSource, HubSource, Photo, PhotoObject, PhotoSkipped, SizePolicy, VStarSource,
-                             apply_size_policy, in_test_share, open_source, propose_regions, split_photos)
+                             apply_size_policy, in_test_share, propose_regions, split_photos)
 
 skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")
@@ -174,3 +175,13 @@ def test_test_share_splits_photos_disjointly_and_stably(tmp_path):
     assert {smaller.photo_id(i) for i in range(len(smaller))} == test_ids - {"folder:p00.png"}
     assert (test.load(0).pixels == source.load(source.files.index(tmp_path / test.photo_id(0).split(":")[1])).pixels).all()
     assert split_photos(source, "train", None) is source
+
+
+def test_a_spec_path_under_the_home_folder_is_expanded(photo_folder, monkeypatch):
+    """`--source folder:~/photos`: no shell expands the `~` after `folder:`, so the source does."""
+    monkeypatch.setenv("HOME", str(photo_folder.parent))
+    home = f"~/{photo_folder.name}"
+    assert [p.id for p in open_source(f"folder:{home}", SizePolicy(min_long_side=500))] == \
+           ["folder:astronaut.png", "folder:sub/coffee.jpg"]
+    with pytest.raises(UserError, match=f"under {photo_folder}$"):  # the folder was found: it holds no V* samples
+        open_source(f"vstar:{home}", SizePolicy(600))

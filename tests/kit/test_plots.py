@@ -1,6 +1,8 @@
 """Charts as a paper prints them: PNG and SVG, column width, the colour-blind-safe palette, the same
 bytes for the same input, and incomplete groups drawn as bounds (never one value)."""
 
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
 from dicobench.kit.report import plots
 from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
 
@@ -32,3 +34,24 @@ def test_series_get_distinct_palette_colours_and_hatches(tmp_path, drawn):  # no
     patches = drawn["v"].axes[0].patches
     assert len({p.get_facecolor() for p in patches}) == 3 and len({p.get_hatch() for p in patches}) == 3
     assert bar_heights(drawn["v"]) == [10.0, 20.0, 30.0]
+
+
+def _overlaps(fig, a, b) -> bool:
+    renderer = fig.canvas.get_renderer()
+    return a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer))
+
+
+def test_factor_bars_print_their_values_clear_of_the_title_and_the_ticks(tmp_path, drawn):  # noqa: F811
+    for sign, stem in ((-1, "down"), (1, "up")):  # every delta of one sign: the zero line sits at an edge
+        series = {"model": {f: {"delta": sign * d, "delta_ci": sorted([sign * (d - 0.05), sign * (d + 0.05)])}
+                            for f, d in (("background", 0.12), ("captions", 0.3))}}
+        plots.deltas(series, tmp_path / f"{stem}.png", "MultipanelVQA factors")
+        fig = drawn[stem]
+        FigureCanvasAgg(fig).draw()
+        ax = fig.axes[0]
+        values = ax.texts
+        assert [t.get_text() for t in values] == [f"{sign * 12:+.1f}", f"{sign * 30:+.1f}"]
+        for text in values:
+            assert not _overlaps(fig, text, ax.title)
+            assert not any(_overlaps(fig, text, tick) for tick in ax.get_xticklabels())
+            assert ax.bbox.contains(*text.get_window_extent(fig.canvas.get_renderer()).corners()[0])

@@ -58,8 +58,12 @@ def test_review_by_click_and_keys_survives_a_killed_server(small_build, tmp_path
             assert driver.execute_script("return document.getElementById('viewer').dataset.mode") == mode
         body.send_keys("c")
         assert driver.execute_script("return document.querySelectorAll('.box').length") > 0
-        body.send_keys("z")
-        assert abs(driver.execute_script("return viewer.scale") - 1) < 1e-6  # full resolution
+        body.send_keys("z")  # full resolution (one image pixel per screen pixel), centred on the cue
+        assert abs(driver.execute_script("return viewer.scale * viewer.fits[0].s") - 1) < 1e-6
+        off = driver.execute_script("""const b = viewer.boxes[0], pane = viewer.panes[b.image];
+            const box = pane.querySelector('.box').getBoundingClientRect(), p = pane.getBoundingClientRect();
+            return [box.left + box.width / 2 - (p.left + p.width / 2), box.top + box.height / 2 - (p.top + p.height / 2)]""")
+        assert max(map(abs, off)) < 2, off
         body.send_keys("0l")
         for key in "34r":
             body.send_keys(key)

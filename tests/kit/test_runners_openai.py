@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image
 
 from dicobench.kit.io.lazy_images import open_image
+from dicobench.kit.io.predictions import first_per_config
 from dicobench.kit.eval.runners import load_runner
 from dicobench.cli.main import main as dicobench
 from dicobench.schema import LETTERS, prompt_text
@@ -32,14 +33,14 @@ def image_of(part: dict) -> Image.Image:
 
 
 def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small_build, tmp_path):
-    rows = datasets.load_dataset(str(small_build), "all", split="test[:4]")
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
     by_prompt = {prompt_text(r["question"], r["options"]): r for r in rows}
 
     def reply(body):  # answer correctly, so the scores prove the whole chain
         return f"The answer is ({LETTERS[by_prompt[body['messages'][0]['content'][-1]['text']]['answer']]})."
 
     out = tmp_path / "run"
-    argv = ["eval", "--dataset", str(small_build), "--limit", "4", "--model", "openai:stub-vlm", "--out", str(out),
+    argv = ["eval", "--dataset", str(small_build), "--limit", "1", "--model", "openai:stub-vlm", "--out", str(out),
             "--concurrency", "1", "--api-key", KEY, "--quiet"]
     with StubServer(reply) as stub:
         argv += ["--base-url", stub.base_url]
@@ -48,10 +49,10 @@ def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small
         # an API failure is not scored as a wrong answer: the scores are incomplete, bounded by it
         partial = json.loads((out / "scores.json").read_text())
         assert partial["complete"] is False and partial["unscored"] == 1 and "accuracy" not in partial
-        assert (partial["accuracy_lower"], partial["accuracy_upper"]) == (0.75, 1.0)
+        assert (partial["accuracy_lower"], partial["accuracy_upper"]) == (0.875, 1.0)  # 7 of 8 rows right
         records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
         failed = [r for r in records if r["error"]]
-        assert len(records) == 4 and len(failed) == 1 and failed[0]["response"] is None
+        assert len(records) == 8 and len(failed) == 1 and failed[0]["response"] is None
         assert "RateLimitError" in failed[0]["error"]
         sent = len(stub.requests)
         assert dicobench(argv) == 0  # the rerun asks the failed row only
@@ -73,10 +74,10 @@ def test_dicobench_requests_carry_two_full_images_and_failures_are_retried(small
             assert np.array_equal(np.asarray(sent_image.convert("RGB")), np.asarray(original.convert("RGB")))
 
     records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
-    assert sorted(r["id"] for r in records) == sorted(rows["id"])
+    assert sorted(r["id"] for r in records) == sorted(rows[i]["id"] for i in first_per_config(rows["task"], 1))
     assert all(r["error"] is None and r["parsed"] == r["answer"] and r["latency"] >= 0 for r in records)
     scores = json.loads((out / "scores.json").read_text())
-    assert scores["n"] == 4 and scores["accuracy"] == 1.0 and scores["split"] == "test[:4]"
+    assert scores["n"] == 8 and scores["accuracy"] == 1.0 and (scores["split"], scores["limit"]) == ("test", 1)
     for path in out.iterdir():
         assert KEY not in path.read_bytes().decode("latin-1")
 
@@ -163,3 +164,89 @@ def test_an_interrupted_eval_resumes_exactly(small_build, tmp_path):
     assert sorted(asked) == sorted(set(rows["id"]) - before)
     final = [json.loads(line) for line in lines()]
     assert sorted(r["id"] for r in final) == sorted(rows["id"]) and (out / "scores.json").exists()
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_dead_base_url_stops_at_once_with_one_line(small_build, tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["eval", "--dataset", str(small_build), "--model", "openai:m", "--out", str(out), "--quiet",
+            "--base-url", f"http://127.0.0.1:{free_port()}/v1", "--api-key", KEY]
+    start = time.perf_counter()
+    assert dicobench(argv) == 2  # not 16 rows failing after their retries, then "incomplete"
+    assert time.perf_counter() - start < 15  # the first request is not retried (all 16 rows took 56 s before)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("dicobench: error: cannot reach m at http://127.0.0.1:")
+    assert "no row was answered" in err[0] and KEY not in err[0]
+    assert not out.exists()  # nothing answered: nothing left behind
+
+
+def test_a_first_request_that_times_out_is_not_retried():
+    from dicobench.kit.eval.judge import ChatClient
+
+    with StubServer() as stub:
+        stub.script.extend([("hang", 5)] * 3)
+        client = ChatClient("m", base_url=stub.base_url, api_key=KEY, timeout=0.3, max_retries=5, backoff=0.01)
+        done = client.complete([{"role": "user", "content": "q"}], first=True)
+        assert done.text is None and done.unreachable and stub.served == 1
+        later = client.complete([{"role": "user", "content": "q"}])  # later requests are retried as before
+        assert later.text == "yes" and stub.served == 4
+        client.close()
+
+
+def test_an_endpoint_that_goes_away_stops_the_run_and_a_rerun_resumes(small_build, tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["eval", "--dataset", str(small_build), "--model", "openai:m", "--out", str(out), "--quiet",
+            "--api-key", KEY, "--concurrency", "1", "--retries", "0"]  # one at a time: replies come in order
+    with StubServer(lambda body: "A") as stub:
+        stub.script.extend([("ok", "A")] * 3 + [("drop",)] * 40)  # answers 3 rows, then closes every connection
+        assert dicobench(argv + ["--base-url", stub.base_url]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "stopped: 8 requests in a row could not reach" in err[0]
+        assert len(stub.requests) < 16  # the run stopped: the other rows were never sent
+        records = [json.loads(line) for line in (out / "predictions.jsonl").read_text().split("\n") if line]
+        assert sum(r["error"] is None for r in records) == 3 and sum(r["error"] is not None for r in records) == 8
+        stub.script.clear()
+        assert dicobench(argv + ["--base-url", stub.base_url]) == 0  # the endpoint is back: the rest is asked
+    assert json.loads((out / "scores.json").read_text())["complete"] is True
+
+
+def test_retries_is_a_runner_option_as_for_the_judge(small_build, tmp_path):
+    with StubServer(lambda body: "A") as stub:
+        stub.script.extend([("ok", "A"), ("500",), ("500",)])  # the second row fails twice
+        argv = ["eval", "--dataset", str(small_build), "--config", "attribute", "--model", "openai:m", "--out",
+                str(tmp_path / "run"), "--base-url", stub.base_url, "--api-key", KEY, "--concurrency", "1", "--quiet"]
+        assert dicobench(argv + ["--retries", "1"]) == 1  # one retry: it still fails, and is unscored
+        assert len(stub.requests) == 3
+        assert dicobench(argv + ["--retries", "1"]) == 0 and len(stub.requests) == 4
+    runner = load_runner("openai:m", base_url="http://127.0.0.1:1/v1", retries=0)
+    assert runner.client.max_retries == 0
+    runner.close()
+
+
+def test_closing_a_client_ends_the_backoff_of_its_requests():
+    import threading
+
+    from dicobench.kit.eval.judge import ChatClient
+
+    with StubServer() as stub:
+        stub.script.extend([("500",)] * 10)
+        client = ChatClient("m", base_url=stub.base_url, api_key=KEY, max_retries=5, backoff=30.0, max_backoff=30.0)
+        done = []
+        worker = threading.Thread(target=lambda: done.append(client.complete([{"role": "user", "content": "q"}])))
+        worker.start()
+        while stub.served == 0:
+            time.sleep(0.01)
+        time.sleep(0.1)  # the request failed and waits up to 30 s before its retry
+        start = time.perf_counter()
+        client.close()
+        worker.join(10)
+        assert not worker.is_alive() and time.perf_counter() - start < 2
+        assert done[0].text is None and "InternalServerError" in done[0].error

@@ -215,3 +215,23 @@ def test_multipanelvqa_session_free_text_scored_by_the_rules(tmp_path):
     assert list(table) == ["model", "Random chance", "Human (no limit)"]
     human = table["Human (no limit)"]
     assert {qt: human[f"synthetic_{qt}"] for qt in expected} == expected and human["synthetic_overall"] == "50.00"
+
+
+def test_the_human_figure_with_one_time_limit_draws_its_series_at_the_tick(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    from dicobench.kit.people.human import figure
+
+    drawn = []
+    save = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig", lambda fig, *a, **k: (drawn.append(fig), save(fig, *a, **k))[1])
+    group = {"accuracy": 0.8, "ci": [0.7, 0.9]}
+    figure({"30": {"overall": group, "difference": group, "commonality": group}},
+           ["overall", "difference", "commonality"], {"model": 0.5}, tmp_path / "human_accuracy.png", "one limit")
+    ax = drawn[0].axes[0]
+    assert ax.get_xlim() == (-0.5, 0.5)
+    xs = [x for line in ax.lines if line.get_marker() == "o" for x in line.get_xdata()]
+    assert len(xs) == 3 and all(abs(x) <= 0.05 for x in xs)  # beside the tick, not at the plot's edges
+    drawn[0].canvas.draw()
+    [label] = ax.texts
+    assert ax.bbox.contains(*label.get_window_extent().corners()[0])  # the model's name inside the plot

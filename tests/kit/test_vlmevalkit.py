@@ -122,7 +122,7 @@ def test_the_dataset_class_is_named_after_the_tsv_and_reads_it_where_it_was_writ
     assert f"({size / 1e6:.1f} MB" in said and "MB per row" in said and "class MyDiCo" in said
     frame = read_tsv(out)
     assert ("image" in frame.columns) == (images == "inline")
-    cls = load_class((out.parent / "mydico.py").read_text(), "MyDiCo", lmu_root, monkeypatch)
+    cls = load_class((out.parent / "mydico_vlmevalkit.py").read_text(), "MyDiCo", lmu_root, monkeypatch)
     assert cls.supported_datasets() == ["MyDiCo"]
     dataset = cls()
     assert len(dataset.data) == len(frame)
@@ -149,8 +149,8 @@ def test_an_export_into_vlmevalkits_root_reads_it_from_there(small_build, tmp_pa
     lmu_root = tmp_path / "LMUData"
     monkeypatch.setenv("LMUData", str(lmu_root))
     assert dicobench(["export", "vlmevalkit", "--dataset", str(small_build), "--out", str(lmu_root / "DiCoBench.tsv"),
-                      "--limit", "2"]) == 0
-    source = (lmu_root / "dicobench.py").read_text()
+                      "--config", "entity", "--limit", "2"]) == 0
+    source = (lmu_root / "dicobench_vlmevalkit.py").read_text()
     assert "DATA_ROOT = LMUDataRoot()" in source and str(tmp_path) not in source
     assert len(load_class(source, "DiCoBench", lmu_root, monkeypatch)().data) == 2
 
@@ -188,8 +188,9 @@ def test_multipanelvqa_q3_letters_go_upper_case_and_come_back(tmp_path):
 
 def test_a_hub_repo_id_is_read_through_datasets(hub_repo, tmp_path):
     out = tmp_path / "DiCoBench.tsv"
-    assert dicobench(["export", "vlmevalkit", "--dataset", "someone/dicobench", "--out", str(out), "--limit", "3"]) == 0
-    assert "someone/dicobench" in hub_repo and len(read_tsv(out)) == 3
+    assert dicobench(["export", "vlmevalkit", "--dataset", "someone/dicobench", "--out", str(out), "--limit", "1"]) == 0
+    assert "someone/dicobench" in hub_repo
+    assert sorted(read_tsv(out)["category"]) == sorted(TASKS)  # the first row of each task, as eval --limit 1
 
 
 def test_an_xlsx_prediction_file_is_read(exported, tmp_path):
@@ -201,3 +202,149 @@ def test_an_xlsx_prediction_file_is_read(exported, tmp_path):
     lines = vlmevalkit.read_results(xlsx)
     assert [line["id"] for line in lines] == list(frame["id"])
     assert vlmevalkit.evaluate(VLMEVALKIT, lines)["accuracy"] == 1.0
+
+
+def test_the_export_shows_a_progress_bar_on_a_terminal(small_build, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    out = tmp_path / "DiCoBench.tsv"
+    assert dicobench(["export", "vlmevalkit", "--dataset", str(small_build), "--out", str(out), "--limit", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "writing DiCoBench.tsv" in err and "8/8" in err and " MB" in err  # rows, and the bytes written so far
+
+
+FAKE_DATASET = '''
+import warnings
+
+DATASET_CLASSES = []  # VLMEvalKit's list of dataset classes, searched by build_dataset
+SUPPORTED_DATASETS = []
+
+
+def build_dataset(dataset_name, **kwargs):
+    for cls in DATASET_CLASSES:
+        if dataset_name in cls.supported_datasets():
+            return cls(dataset=dataset_name, **kwargs)
+    warnings.warn(f"Dataset {dataset_name} is not officially supported. ")
+    return None  # VLMEvalKit would build a generic CustomMCQDataset from $LMUData/NAME.tsv here
+'''
+FAKE_IMAGE_MCQ = '''
+import os.path as osp
+
+from vlmeval.smp import LMUDataRoot
+
+
+class ImageMCQDataset:
+    def __init__(self, dataset="MMBench", skip_noimg=True):
+        self.dataset_name = dataset
+        self.img_root = osp.join(LMUDataRoot(), "images", dataset)
+        self.data = self.load_data(dataset)
+'''
+FAKE_SMP = '''
+import json
+import os
+
+import pandas as pd
+
+
+def LMUDataRoot():
+    return os.environ.get("LMUData") or os.path.expanduser("~/LMUData")
+
+
+def load(path):
+    return pd.read_csv(path, sep="\\t", keep_default_na=False, dtype=str)
+
+
+def dump(data, path):
+    with open(path, "w") as f:
+        json.dump(data, f)
+'''
+FAKE_RUN = '''
+import argparse
+import json
+import os
+import sys
+
+LOADED_FIRST = sorted(m for m in sys.modules if m.split(".")[0] in ("vlmeval", "torch"))  # run.py sets GPUs first
+os.environ["CUDA_VISIBLE_DEVICES"] = "0"
+
+from vlmeval.dataset import build_dataset  # noqa: E402
+
+
+def load_env():
+    pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", nargs="+")
+    parser.add_argument("--model", nargs="+")
+    args = parser.parse_args()
+    dataset = build_dataset(args.data[0])
+    if dataset is None:
+        print(json.dumps({"built": None}))
+        return
+    prompts = [dataset.build_prompt(i) for i in range(len(dataset.data))]  # as its inference does
+    predictions = dataset.data.drop(columns=[c for c in ("image",) if c in dataset.data])
+    predictions["prediction"] = ["The answer is (" + a + ")." for a in predictions["answer"]]
+    result = os.path.join(os.getcwd(), f"{args.model[0]}_{args.data[0]}.tsv")
+    predictions.to_csv(result, sep="\\t", index=False)
+    scores = dataset.evaluate(result)
+    print(json.dumps({"built": type(dataset).__name__, "loaded_first": LOADED_FIRST, "argv": sys.argv[1:],
+                      "force": dataset.force_use_dataset_prompt, "first": prompts[0], "n": scores["n"],
+                      "accuracy": scores["accuracy"]}))
+
+
+if __name__ == "__main__":
+    load_env()
+    main()
+'''
+
+
+def fake_vlmevalkit(root):
+    """A stand-in for a VLMEvalKit checkout with what the class file's script relies on: run.py's
+    shape (module code that picks GPUs before `vlmeval` loads, `load_env`, `main`), `build_dataset`
+    searching `DATASET_CLASSES`, and `ImageMCQDataset`/`vlmeval.smp` as their methods behave."""
+    for path, text in (("run.py", FAKE_RUN), ("vlmeval/__init__.py", ""), ("vlmeval/smp.py", FAKE_SMP),
+                       ("vlmeval/dataset/__init__.py", FAKE_DATASET), ("vlmeval/dataset/image_mcq.py", FAKE_IMAGE_MCQ)):
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    return root
+
+
+def test_the_class_file_runs_vlmevalkit_with_itself_registered(small_build, tmp_path, capsys):
+    """`python CLASS_FILE --data NAME --model M` in VLMEvalKit's folder: run.py's own code, with the class
+    registered in that process only; written with absolute paths, from a relative --out."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    kit = fake_vlmevalkit(tmp_path / "VLMEvalKit")
+    work = tmp_path / "work"
+    work.mkdir()
+    os.chdir(work)
+    try:  # a relative --out: the class file names its folder absolutely
+        assert dicobench(["export", "vlmevalkit", "--dataset", str(small_build), "--out", "data/DiCoBench.tsv",
+                          "--limit", "1"]) == 0
+    finally:
+        os.chdir(tmp_path)
+    said = capsys.readouterr().out
+    class_file = work / "data" / "dicobench_vlmevalkit.py"
+    assert f"python {class_file} --data DiCoBench --model MODEL" in said
+    assert f"DATA_ROOT = {str(work / 'data')!r}" in class_file.read_text()
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(kit), str(repo)]), "LMUData": str(tmp_path / "nowhere")}
+    proc = subprocess.run([sys.executable, str(class_file), "--data", "DiCoBench", "--model", "stub"], cwd=kit,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    ran = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert ran["built"] == "DiCoBench" and ran["loaded_first"] == [] and ran["force"] is True
+    assert ran["argv"] == ["--data", "DiCoBench", "--model", "stub"]
+    assert [p["value"] for p in ran["first"] if p["type"] == "text"][:2] == ["Image 1:", "Image 2:"]
+    assert (ran["n"], ran["accuracy"]) == (8, 1.0)  # the first row of each task, scored by this project's rules
+    assert (kit / "stub_DiCoBench_scores.json").exists()
+    plain = subprocess.run([sys.executable, "run.py", "--data", "DiCoBench", "--model", "stub"], cwd=kit, env=env,
+                           capture_output=True, text=True, timeout=300)  # without it VLMEvalKit does not know it
+    assert json.loads(plain.stdout.strip().splitlines()[-1]) == {"built": None}
+    lost = subprocess.run([sys.executable, str(class_file), "--data", "DiCoBench"], cwd=tmp_path,
+                          env={**env, "PYTHONPATH": str(repo)}, capture_output=True, text=True, timeout=300)
+    assert lost.returncode == 2 and lost.stderr.strip().count("\n") == 0
+    assert "cannot find VLMEvalKit's run.py" in lost.stderr

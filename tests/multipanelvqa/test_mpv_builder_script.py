@@ -3,7 +3,7 @@
 import pytest
 from datasets import load_dataset
 
-from builder_scripts.multipanelvqa_builder import MultipanelVQA
+from multipanelvqa.datasets_builder import MultipanelVQA
 from dicobench.kit.errors import UserError
 from multipanelvqa.build import build
 from multipanelvqa.build_config import BuildConfig

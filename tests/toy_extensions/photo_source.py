@@ -7,7 +7,8 @@ import numpy as np
 import skimage.data
 from PIL import Image
 
-from dicobench.kit.photos.sources import PhotoObject, PhotoSource, PhotoSourceKind, SizePolicy
+from dicobench.kit.photos.registry import PhotoSourceKind
+from dicobench.kit.photos.sources import PhotoObject, PhotoSource, SizePolicy
 from dicobench.kit.release.licences import Licence
 
 

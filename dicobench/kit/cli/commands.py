@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, NoReturn, Sequence
 
 from dicobench.kit import __version__
+from dicobench.kit.cli.argtypes import non_negative_int, positive_int
 from dicobench.kit.errors import UserError, first_line
-from dicobench.kit.eval.endpoint import check_endpoint
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark, Command
@@ -165,30 +165,6 @@ def describe_os_error(exc: OSError) -> str:
     return first_line(exc)
 
 
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
-
-
-def http_url(text: str) -> str:
-    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1 (dicobench.kit.eval.endpoint)."""
-    try:
-        return check_endpoint(text)
-    except UserError as exc:
-        raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
-
-
 def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,
                         compress_note: str = "default 1") -> None:
     """The options every `build` command shares (`compress_level`: its default, and the help's note on it)."""
@@ -221,8 +197,9 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
                                    "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.add_argument("--limit", type=positive_int, metavar="N",
-                   help="the predictions answer the first N rows of the split (eval --limit N): the other rows are "
-                        "unscored, so the result is incomplete and reports accuracy bounds over the whole split")
+                   help="the predictions answer the first N rows of each config (eval --limit N, lmms-eval --limit N): "
+                        "the other rows are unscored, so the result is incomplete and reports accuracy bounds over "
+                        "the whole split")
     p.add_argument("--allow-partial", action="store_true",
                    help="score predictions that answer only some rows (a smoke test such as lmms-eval --limit): "
                         "the rows without a prediction are unscored and the result reports bounds, not an accuracy")

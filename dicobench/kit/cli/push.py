@@ -8,7 +8,8 @@ from typing import Callable
 
 from dicobench.kit.cli.commands import Registrar, add_dataset_argument, add_hub_token_argument
 from dicobench.kit.errors import UserError
-from dicobench.kit.release.hub import plan_push, push_folder, read_metadata
+from dicobench.kit.release.hub import plan_push, push_folder
+from dicobench.kit.release.layout import read_metadata
 from dicobench.kit.release.licences import USER_LICENCE_FILE, state_licence
 from dicobench.kit.release.usage import record_repo, recorded_repo
 from dicobench.kit.io.shards import remove

@@ -7,8 +7,9 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dicobench.kit.cli.commands import Registrar, non_negative_int, positive_int
-from dicobench.kit.cli.shared import HELP
+from dicobench.kit.cli.argtypes import non_negative_int, positive_int
+from dicobench.kit.cli.commands import Registrar
+from dicobench.kit.cli.help_texts import HELP
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark

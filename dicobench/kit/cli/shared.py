@@ -1,6 +1,6 @@
 """The subcommands every benchmark shares, each made from the benchmark's definition
 (`dicobench.kit.benchmark.Benchmark`) and its listing there (`Command`). A definition lists them as
-`*shared("push", "info")`: their one-line help is here (what the top-level `--help` prints
+`*shared("push", "info")`: their one-line help is in `help_texts` (what the top-level `--help` prints
 without importing them), their options in the modules the factories import when they run."""
 
 from __future__ import annotations
@@ -8,25 +8,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicobench.kit.benchmark import Command, Ref
+from dicobench.kit.cli.help_texts import HELP
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark
     from dicobench.kit.cli.commands import Registrar
-
-HELP = {
-    "push": "publish a built folder to the Hugging Face Hub",
-    "info": "print what a built folder's or Hub repo's dataset card holds; --verify checks a build against it",
-    "publish-metric": "publish the {benchmark.metric} evaluate module as a Hub metric repository",
-    "preview": "draw a contact sheet of the first rows of a built folder",
-    "review": "review every row of a build in the browser (accept / reject, with criteria), or browse a scored run's "
-              "answers (--predictions)",
-    "study": "measure human accuracy under a time limit in the browser",
-    "human": "pool study sessions: accuracy against time limit (chart, table, JSON)",
-    "report": "write one self-contained HTML page of scored runs (tables, charts, wrong answers)",
-    "export": "write task files for lmms-eval or VLMEvalKit",
-    "import": "turn another harness's outputs into a predictions file",
-}
-
 
 def shared(*commands: str) -> tuple[Command, ...]:
     """The shared subcommands `commands`, in that order (each benchmark lists them under these names:

@@ -7,11 +7,16 @@ the same job gives the same bytes on either.
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import multiprocessing as mp
 import os
 import platform
 import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from types import FrameType
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from dicobench.kit.errors import UserError
@@ -56,8 +61,83 @@ def map_jobs(
     if procs <= 1:
         yield from map(fn, jobs)
         return
-    with mp.get_context("spawn").Pool(procs, initializer=keep_freed_memory) as pool:
-        yield from pool.imap_unordered(fn, jobs, chunksize=1)
+    yield from _in_workers(fn, jobs, procs)
+
+
+GUARD_FIX = 'put the call under `if __name__ == "__main__":` (or pass num_proc=1 to build without worker processes)'
+
+
+def _in_workers(fn: Callable[[J], R], jobs: Sequence[J], procs: int) -> Iterator[R]:
+    """`fn` over `jobs` in `procs` spawned processes. A worker that dies (it could not start, or it
+    was killed) breaks the pool and raises here: a plain `multiprocessing.Pool` would start
+    another worker, and another, forever. On any exit before the end, the workers are stopped."""
+    refuse_unguarded_main()
+    before = set(mp.active_children())
+    pool = ProcessPoolExecutor(procs, mp_context=mp.get_context("spawn"), initializer=keep_freed_memory)
+    finished = False
+    try:
+        futures = [pool.submit(fn, job) for job in jobs]
+        for future in as_completed(futures):
+            yield future.result()
+        finished = True
+    except BrokenProcessPool:
+        raise UserError("a build worker process exited before finishing its job (killed, out of memory, or it could "
+                        f"not start: in a script, {GUARD_FIX})") from None
+    finally:
+        pool.shutdown(wait=finished, cancel_futures=True)
+        if not finished:
+            for worker in set(mp.active_children()) - before:  # the pool's (a Pool's terminate(), by public means)
+                worker.terminate()
+
+
+def refuse_unguarded_main() -> None:
+    """Refuse to spawn workers from a top-level statement of the main script that is not under
+    `if __name__ == "__main__":`. Every spawned worker runs the main script again (as
+    `__mp_main__`); that statement would start a build again inside the worker, which fails while
+    the worker starts."""
+    frame = _main_frame()
+    if frame is None or not _rerun_in_workers():
+        return
+    path, line = frame.f_code.co_filename, frame.f_lineno
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return  # not a file Python can run again: the workers will not run it either
+    statement = next((s for s in tree.body if s.lineno <= line <= (s.end_lineno or s.lineno)), None)
+    if statement is not None and not _guarded(statement, line):
+        raise UserError(f"{Path(path).name}:{line} starts a build at the top level of the script, which every worker "
+                        f"process runs again: {GUARD_FIX}")
+
+
+def _main_frame() -> FrameType | None:
+    """The frame of the main script's top-level code on the current stack, if any."""
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__"):
+        frame = frame.f_back
+    return frame
+
+
+def _rerun_in_workers() -> bool:
+    """Whether spawned workers run the main module again: a script file or `python -m module`,
+    but not `python -c`, standard input, an interactive session or a package's `__main__`
+    (multiprocessing.spawn's own rules)."""
+    main = sys.modules.get("__main__")
+    name = getattr(getattr(main, "__spec__", None), "name", None)
+    if name is not None:
+        return not (name == "__main__" or name.endswith(".__main__"))
+    path = getattr(main, "__file__", None)
+    return path is not None and os.path.splitext(os.path.basename(path))[0] != "ipython"
+
+
+def _guarded(statement: ast.stmt, line: int) -> bool:
+    """Whether `line` lies in the body of `statement` when that is `if __name__ == "__main__":`."""
+    if not isinstance(statement, ast.If) or not isinstance(statement.test, ast.Compare):
+        return False
+    sides = [statement.test.left, *statement.test.comparators]
+    names = {s.id for s in sides if isinstance(s, ast.Name)} | {s.value for s in sides if isinstance(s, ast.Constant)}
+    if not (names == {"__name__", "__main__"} and isinstance(statement.test.ops[0], ast.Eq)):
+        return False
+    return any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in statement.body)
 
 
 # glibc's mallopt parameters and the values a build worker takes

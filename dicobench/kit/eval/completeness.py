@@ -41,6 +41,22 @@ def bounded(correct: np.ndarray, scored: np.ndarray, rows: Sequence[int], interv
     return out
 
 
+def as_metric(result):
+    """A score dict as `evaluate` metric users read it: every bounded value also under its own
+    name (None while incomplete, beside its `_lower` and `_upper`), so `result["accuracy"]` never
+    raises, and every value in plain Python types (numpy scalars as float, int, bool; tuples as lists)."""
+    if isinstance(result, Mapping):
+        out = {k: as_metric(v) for k, v in result.items()}
+        for key in [k for k in out if isinstance(k, str)]:  # rows by position are keyed by int
+            name = key.removesuffix("_lower")
+            if name != key and f"{name}_upper" in out:
+                out.setdefault(name, None)
+        return out
+    if isinstance(result, (list, tuple, np.ndarray)):
+        return [as_metric(v) for v in result]
+    return result.item() if isinstance(result, np.generic) else result
+
+
 def completeness(scored: np.ndarray) -> dict:
     unscored = int((~scored).sum())
     return {"complete": unscored == 0, "unscored": unscored}

@@ -36,20 +36,21 @@ from dicobench.kit.eval.report import Report, write_report, wrote
 from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.errors import ModelError, UserError
 from dicobench.kit.io.lazy_images import open_image
-from dicobench.kit.io.predictions import load_split
+from dicobench.kit.io.predictions import first_per_config, load_split
 from dicobench.kit.eval.runners import (CallableRunner, Prompt, Runner, add_runner_arguments, as_runner, check_options,
                                         runner_class, runner_options)
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
 PROVENANCE = "provenance"  # the part of run.json that says how, not what: left out of the settings check
+LIMIT = "limit"  # run.json's `eval --limit N` scored as a selection (None otherwise): a rerun may change it
 
 
 @dataclass(frozen=True)
 class Benchmark:
     """What an evaluation needs from a benchmark: how to prompt and parse a row, how to score.
 
-    `score(predictions, dataset, *, config, split, name, limit)` is the benchmark's
+    `score(predictions, dataset, *, config, split, name, limit, selection)` is the benchmark's
     `score_predictions` with its settings (view, judge) bound: the Report of a predictions file."""
 
     name: str
@@ -64,6 +65,8 @@ class Benchmark:
     select: tuple[str, Callable] | None = None  # (column, predicate): ask only the rows it keeps (a view's rows)
     features: object = None  # the benchmark's datasets.Features, to refuse another benchmark's dataset
     columns: Sequence[str] = ()  # the columns prompt and parse read
+    unread: Callable[[dict], str | None] | None = None  # scores -> what could be read from no reply, if nothing was
+    config_column: str | None = None  # the column naming each row's config (a `limit` takes N rows of each)
 
 
 def interleave(images: Sequence, text: str) -> list:
@@ -78,22 +81,27 @@ def interleave(images: Sequence, text: str) -> list:
 
 def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: str = "test",
              out: str | Path | None = None, limit: int | None = None, name: str | None = None,
-             runner_options: dict | None = None, progress: bool = False, allow_partial: bool = False,
+             runner_options: dict | None = None, progress: bool | None = None, allow_partial: bool = False,
              raise_on_error: bool = False, log: Callable[[str], None] | None = None) -> dict:
     """Answer the rows of `dataset` not answered yet in `out`, then score them all; the scores.
 
     `model` is a Runner, a spec such as "hf:ORG/MODEL" (built with `runner_options`), or a
     function `(images, prompt) -> str` (of the options, `concurrency` alone applies to it: that
-    many threads call it, replies kept in row order). Without `out` the predictions live in a
-    temporary folder for this call only. `log` gets the progress lines and the score table
-    (default: silent); `progress` shows a bar. While rows keep failing the scores are
+    many threads call it, replies kept in row order; a function that cannot take those two
+    arguments is refused before any row, and runs are named after it). Without `out` the
+    predictions live in a temporary folder for this call only. `log` gets the progress lines and
+    the score table (default: silent); `progress` shows a bar (default: when stderr is a
+    terminal). A run from whose replies nothing could be read says so on stderr (`Benchmark.unread`).
+    While rows keep failing the scores are
     incomplete: `complete` is False and `accuracy_lower`/`accuracy_upper` stand for `accuracy`;
     a rerun with the same `out` asks only those rows. `raise_on_error` raises the first failure
     instead (what was answered before it stays in `out`).
 
-    `limit` N asks the first N rows; they are scored as a selection of N rows (`split` "test[:N]"),
-    or, with `allow_partial`, as the partial run over the whole split that they are: the rows not
-    asked are unscored and the result reports bounds."""
+    `limit` N asks the first N rows of each config (lmms-eval's `--limit`: of each task of
+    DiCoBench's `all`, of each augmentation of MultipanelVQA's; of the split for one config); they
+    are scored as a selection of their own (scores.json records `limit`), or, with
+    `allow_partial`, as the partial run over the whole split that they are: the rows not asked
+    are unscored and the result reports bounds."""
     if benchmark.configs and config not in benchmark.configs:
         raise UserError(f"unknown config {config!r}; expected one of {', '.join(benchmark.configs)}")
     if limit is not None and limit < 1:
@@ -115,14 +123,18 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         raise UserError("concurrency must be at least 1")
     if spec is None and not isinstance(model, Runner) and callable(model):
         model = CallableRunner(model, concurrency=threads or 1, raise_on_error=raise_on_error)
-    label = name or spec or getattr(model, "__qualname__", type(model).__qualname__)
-    selection = f"{split}[:{limit}]" if limit else split
+    label = name or spec or (model.name if isinstance(model, CallableRunner) else type(model).__qualname__)
+    if progress is None:
+        progress = sys.stderr.isatty()
     say = log or (lambda line: None)
     if out is not None and Path(out).exists() and not Path(out).is_dir():  # before any data loads
         raise UserError(f"--out {out} exists and is not a folder")
-    rows = load_split(dataset, config, selection)
+    rows = load_split(dataset, config, split)
     if benchmark.features is not None:
         check_features(rows.features, benchmark.features, benchmark.columns, str(dataset), benchmark.name)
+    if limit:
+        configs = rows[benchmark.config_column] if benchmark.config_column else [None] * len(rows)
+        rows = rows.select(first_per_config(configs, limit))
     if benchmark.select:
         rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
     fresh = out is not None and not Path(out).exists()
@@ -134,21 +146,35 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
             "benchmark": benchmark.name, "dataset": str(dataset), "config": config, "split": split, "model": label,
             "max_new_tokens": asked_tokens, "max_pixels": options.get("max_pixels"), "max_side": options.get("max_side"),
             **(benchmark.settings or {}),
-        }, provenance.digest(benchmark.prompt_template)[:16] if benchmark.prompt_template else None)
+        }, provenance.digest(benchmark.prompt_template)[:16] if benchmark.prompt_template else None,
+            None if allow_partial else limit)
         answered = _keep_answered(path, set(rows["id"]))
         todo = [i for i, key in enumerate(rows["id"]) if key not in answered]
         say(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask {label}")
         if todo:  # failed rows stay unscored: the scores are incomplete (dicobench.kit.eval.completeness)
             with as_runner(model, **options) as runner:
                 ask(rows, todo, path, benchmark, runner, progress=progress, raise_on_error=raise_on_error)
-        scored = (split, limit) if allow_partial and limit else (selection, None)
-        report = benchmark.score(path, str(dataset), config=config, split=scored[0], name=label, limit=scored[1])
+        limits = {"limit": limit} if allow_partial else {"selection": limit}
+        report = benchmark.score(path, str(dataset), config=config, split=split, name=label, **limits)
         say(f"{report.table}\n{wrote(write_report(report, folder))}")
         result = report.to_dict()
+        unread = benchmark.unread(result) if benchmark.unread else None
+        if unread:
+            print(_unread_line(benchmark.name, unread, path, out is not None), file=sys.stderr)
         if not report.complete:  # the score command's advice fits a folder one can rerun in, not a temporary one
             print(f"{benchmark.name}: {report.completeness.message(result)}" if out is not None else
                   _without_folder(benchmark.name, result, path), file=sys.stderr)
         return result
+
+
+def _unread_line(name: str, unread: str, path: Path, kept: bool) -> str:
+    """The warning of a run from whose replies nothing could be read: what, the first reply, where the rest are."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    replies = [r["response"] for r in records if r.get("response") is not None]
+    first = f" (the first: {replies[0][:80]!r})" if replies else ""
+    where = f"; the replies are in {path}" if kept else ""
+    return (f"{name}: warning: {unread} from any of the {len(replies)} replies{first}, so every one counts as "
+            f"wrong: check what the model answers{where}")
 
 
 def _without_folder(name: str, result: dict, path: Path) -> str:
@@ -173,12 +199,14 @@ def _removed_unless_answered(folder: Path | None) -> Iterator[None]:
         raise
 
 
-def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None) -> None:
-    """Refuse to add answers made with other settings to existing ones; record the settings and
-    their provenance."""
+def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None,
+                    limit: int | None = None) -> None:
+    """Refuse to add answers made with other settings to existing ones; record the settings, the
+    selection `limit` (so that `score` reads the run as eval scored it) and their provenance."""
     if path.exists() and predictions.exists() and predictions.stat().st_size:
         before = json.loads(path.read_text())
         before.pop(PROVENANCE, None)
+        before.pop(LIMIT, None)
         changed = sorted(k for k in settings.keys() | before.keys() if before.get(k) != settings.get(k))
         if changed:
             raise UserError(f"{path.parent} holds answers made with other settings ({', '.join(changed)}): "
@@ -186,7 +214,7 @@ def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: 
     made = provenance.record(model=settings["model"], name=settings["model"], dataset=settings["dataset"],
                              config=settings["config"], split=settings["split"], view=settings.get("view", "full"),
                              prompt_hash=prompt_hash)
-    path.write_text(json.dumps({**settings, PROVENANCE: made}, indent=2) + "\n")
+    path.write_text(json.dumps({**settings, LIMIT: limit, PROVENANCE: made}, indent=2) + "\n")
 
 
 def _keep_answered(path: Path, selected: set[str]) -> set[str]:
@@ -281,7 +309,9 @@ def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
                    help="hf:<hub id or folder> (transformers), openai:<model> (OpenAI-compatible endpoint), "
                         "or <name>:<model> for a runner registered under that name")
     p.add_argument("--out", type=Path, required=True, help="output folder; rerun with the same one to resume")
-    p.add_argument("--limit", type=int, help="evaluate only the first N rows of the split")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="ask only the first N rows of each config, as lmms-eval's --limit (with --config all: of each "
+                        "task or augmentation), and score them as that selection (scores.json records the limit)")
     add_runner_arguments(p)  # --base-url, --batch-size, --dtype, ...: what the known runners declare
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 

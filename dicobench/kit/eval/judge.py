@@ -39,6 +39,7 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency: float = 0.0  # seconds from the first attempt to the reply, retries included
+    unreachable: bool = False  # no reply came at all: the connection failed or timed out
 
 
 @dataclass
@@ -165,12 +166,19 @@ class ChatClient:
         self.cache = CompletionCache(Path(cache_dir) / "completions.sqlite") if cache_dir else None
         self.usage = Usage()
         self._lock = threading.Lock()
+        self._closed = threading.Event()  # set by close(): requests still retrying give up
 
     def __repr__(self) -> str:
-        return f"ChatClient(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+        return f"ChatClient(model={self.model!r}, base_url={self.endpoint!r})"
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL requests go to (the provider's default when none was given)."""
+        return str(self._client.base_url)
 
     def complete_many(self, conversations: Sequence[Messages]) -> list[Completion]:
-        """One Completion per conversation, in order; identical requests are sent once."""
+        """One Completion per conversation, in order; identical requests are sent once, with a
+        progress bar of the requests sent where stderr is a terminal."""
         requests = [self._request(messages) for messages in conversations]
         results: list[Completion | None] = [None] * len(requests)
         todo: dict[str, list[int]] = {}
@@ -181,21 +189,29 @@ class ChatClient:
             else:
                 todo.setdefault(request_key(request), []).append(i)
         if todo:
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            from tqdm.auto import tqdm  # deferred with the requests: a fully cached run needs none of it
+
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool, \
+                    tqdm(total=len(todo), desc=f"asking {self.model}", unit="request", leave=False,
+                         disable=None) as bar:  # None: shown where stderr is a terminal
                 futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
                 for future in as_completed(futures):  # the cache is written from this thread only
                     done = self._store(requests[futures[future][0]], future.result())
                     for i in futures[future]:
                         results[i] = done
+                    bar.update(1)
         return results  # type: ignore[return-value]
 
-    def complete(self, messages: Messages) -> Completion:
+    def complete(self, messages: Messages, *, first: bool = False) -> Completion:
         """One conversation, sent from the calling thread: callers that keep their own workers busy
-        use it on a client without cache (the cache belongs to one thread)."""
+        use it on a client without cache (the cache belongs to one thread). A `first` request
+        checks the endpoint: a connection that fails or times out is not retried, so a wrong
+        base URL shows at once (`Completion.unreachable`)."""
         request = self._request(messages)
-        return self._cached(request) or self._store(request, self._send(request))
+        return self._cached(request) or self._store(request, self._send(request, first=first))
 
     def close(self) -> None:
+        self._closed.set()
         if self.cache:
             self.cache.close()
         self._client.close()
@@ -219,11 +235,12 @@ class ChatClient:
             self.cache.put(request, done.text, done.prompt_tokens, done.completion_tokens)
         return done
 
-    def _send(self, request: dict) -> Completion:
-        """Send with retries; a failure after the last retry comes back as an error Completion."""
+    def _send(self, request: dict, *, first: bool = False) -> Completion:
+        """Send with retries (a `first` request: not after a connection failure); a failure after
+        the last retry comes back as an error Completion."""
         import openai  # loaded by __init__ already
 
-        from dicobench.kit.eval.retry import call_with_retries  # deferred with openai, which it imports
+        from dicobench.kit.eval.retry import answered, call_with_retries, is_retryable  # deferred with openai
 
         start = time.perf_counter()
 
@@ -238,7 +255,8 @@ class ChatClient:
 
         try:
             reply = call_with_retries(create, max_retries=self.max_retries, base=self.backoff,
-                                      cap=self.max_backoff, on_retry=count_retry)
+                                      cap=self.max_backoff, on_retry=count_retry,
+                                      retryable=answered if first else is_retryable, stop=self._closed)
         except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
             raise UserError(
                 f"the endpoint refused the request for {self.model} "
@@ -260,7 +278,10 @@ class ChatClient:
                               latency=time.perf_counter() - start)
 
     def _failed(self, exc: Exception) -> Completion:
+        import openai  # loaded by __init__ already
+
         with self._lock:
             self.usage.failures += 1
         message = _SECRET.sub("***", str(exc).replace(self._key, "***"))
-        return Completion(None, error=f"{type(exc).__name__}: {message}"[:300])
+        return Completion(None, error=f"{type(exc).__name__}: {message}"[:300],
+                          unreachable=isinstance(exc, openai.APIConnectionError))

@@ -97,3 +97,11 @@ def run_settings(predictions: str | Path) -> dict:
         return {}
     made = found.pop("provenance", None) or {}
     return {**found, "prompt_hash": made.get("prompt_hash")}
+
+
+def run_limit(settings: dict, config: str, split: str) -> int | None:
+    """The `eval --limit N` that `run_settings` records for this config and split: the predictions
+    answer that selection, and are scored as it (None when the run was not limited so)."""
+    limit = settings.get("limit")
+    same = settings.get("config") == config and settings.get("split") == split
+    return limit if same and isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else None

@@ -9,6 +9,7 @@ backoff with full jitter, so that many workers rate-limited together do not come
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Callable, TypeVar
 
@@ -51,18 +52,32 @@ def backoff_delay(attempt: int, exc: BaseException | None = None, *, base: float
     return min(cap, (rng or random).uniform(0.0, base * 2**attempt))
 
 
+def answered(exc: BaseException) -> bool:
+    """True for a retryable failure the server answered (a status): a first request's policy,
+    where a connection that fails or times out says the endpoint is not there."""
+    return is_retryable(exc) and not isinstance(exc, openai.APIConnectionError)
+
+
 def call_with_retries(call: Callable[[], T], *, max_retries: int = 5, base: float = 1.0, cap: float = 60.0,
-                      on_retry: Callable[[BaseException], None] | None = None) -> T:
-    """`call()`, retried as this module decides (at most `max_retries` times); the last error,
-    or one no retry can fix, is raised."""
+                      on_retry: Callable[[BaseException], None] | None = None,
+                      retryable: Callable[[BaseException], bool] = is_retryable,
+                      stop: threading.Event | None = None) -> T:
+    """`call()`, retried while `retryable` says so (this module's policy by default), at most
+    `max_retries` times; the last error, or one no retry can fix, is raised. Once `stop` is set
+    (the client closed) a wait for the next attempt ends and its error is raised, so no thread
+    outlives its client by a backoff."""
     attempt = 0
     while True:
         try:
             return call()
         except openai.OpenAIError as exc:
-            if not is_retryable(exc) or attempt >= max_retries:
+            if not retryable(exc) or attempt >= max_retries or (stop is not None and stop.is_set()):
                 raise
             if on_retry is not None:
                 on_retry(exc)
-            time.sleep(backoff_delay(attempt, exc, base=base, cap=cap))
+            delay = backoff_delay(attempt, exc, base=base, cap=cap)
+            if stop is None:
+                time.sleep(delay)
+            elif stop.wait(delay):
+                raise
             attempt += 1

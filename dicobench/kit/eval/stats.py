@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Hashable, Sequence
 
 import numpy as np
+from tqdm.auto import tqdm
 
 # Resampled clusters held in memory at once: bounds memory for very large runs.
 _CHUNK_CELLS = 4_000_000
@@ -25,7 +26,8 @@ def cluster_bootstrap_ci(
 ) -> tuple[float, float] | None:
     """Percentile interval of the mean of `values`, resampling clusters with replacement.
 
-    Without `clusters` every row is its own cluster. None when there are no rows.
+    Without `clusters` every row is its own cluster. None when there are no rows. A bootstrap
+    that takes more than one chunk of resamples shows a progress bar where stderr is a terminal.
     """
     if n_boot < 1:
         raise ValueError(f"n_boot must be at least 1, not {n_boot}")
@@ -44,10 +46,13 @@ def cluster_bootstrap_ci(
     rng = np.random.default_rng(seed)
     means = np.empty(n_boot)
     chunk = max(1, _CHUNK_CELLS // g)
-    for start in range(0, n_boot, chunk):
-        stop = min(n_boot, start + chunk)
-        pick = rng.integers(0, g, size=(stop - start, g))
-        means[start:stop] = sums[pick].sum(axis=1) / counts[pick].sum(axis=1)
+    with tqdm(total=n_boot, desc=f"bootstrap ({g} clusters)", unit="resample", leave=False,
+              disable=None if chunk < n_boot else True) as bar:  # None: shown where stderr is a terminal
+        for start in range(0, n_boot, chunk):
+            stop = min(n_boot, start + chunk)
+            pick = rng.integers(0, g, size=(stop - start, g))
+            means[start:stop] = sums[pick].sum(axis=1) / counts[pick].sum(axis=1)
+            bar.update(stop - start)
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(means, [alpha, 1.0 - alpha])
     return float(low), float(high)

@@ -105,16 +105,46 @@ def read_sample(predictions: str | Path) -> dict | None:
     return found
 
 
+def first_per_config(configs: Sequence, n: int) -> list[int]:
+    """The indices of the first `n` rows of each config, in row order: what `--limit N` takes
+    (lmms-eval's meaning: N rows per task). `configs` holds each row's config (a task, an augmentation)."""
+    seen: dict = {}
+    keep = []
+    for i, config in enumerate(configs):
+        seen[config] = seen.get(config, 0) + 1
+        if seen[config] <= n:
+            keep.append(i)
+    return keep
+
+
+def select_rows(ref: dict[str, list], keep: Sequence[int]) -> dict[str, list]:
+    """The reference columns of the rows `keep` (indices), in that order."""
+    return {column: [values[i] for i in keep] for column, values in ref.items()}
+
+
+def limited(ref: dict[str, list], column: str, limit: int | None, selection: int | None) -> dict[str, list]:
+    """The reference rows a limited run is scored over: every row for `limit` (those not asked stay,
+    unscored: `join`), the first `selection` rows of each config (`column`; one config without it) for `selection`."""
+    if limit is not None and selection is not None:
+        raise UserError("limit and selection are two readings of one limited run: give one of them")
+    for name, value in (("limit", limit), ("selection", selection)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise UserError(f"{name} must be an integer of at least 1, got {value!r}")
+    if selection is None:
+        return ref
+    return select_rows(ref, first_per_config(ref.get(column) or [None] * len(ref["id"]), selection))
+
+
 def join(records: dict[str, tuple[str | None, str | None]], ref: dict[str, list], what: str,
-         sample: dict | None = None, *, limit: int | None = None,
-         allow_partial: bool = False) -> tuple[dict[str, list], list[str | None], list[bool]]:
+         sample: dict | None = None, *, limit: int | None = None, allow_partial: bool = False,
+         configs: Sequence | None = None) -> tuple[dict[str, list], list[str | None], list[bool]]:
     """The rows to score: (reference columns, responses, unscored flags), in dataset order.
 
     A model's predictions (`sample` None) must answer every row of `ref`; a failed call is unscored.
-    A partial run answers fewer: `limit` N says it asked the first N rows (as `eval --limit` and
-    lmms-eval's `--limit` do), `allow_partial` accepts any subset; the rows it did not ask stay in
-    the result, unscored, so the headline is a pair of bounds and never the accuracy of a subset.
-    An id outside `ref` is refused either way.
+    A partial run answers fewer: `limit` N says it asked the first N rows of each config (`configs`:
+    each row's; None: one config), as `eval --limit` and lmms-eval's `--limit` do; `allow_partial`
+    accepts any subset; the rows it did not ask stay in the result, unscored, so the headline is a
+    pair of bounds and never the accuracy of a subset. An id outside `ref` is refused either way.
     A study session scores the rows its `sample` declares: one without an answer yet (the session
     is unfinished) is unscored, never dropped, and a timed-out item (response None) counts wrong."""
     if sample is None and limit is None and not allow_partial:
@@ -124,12 +154,14 @@ def join(records: dict[str, tuple[str | None, str | None]], ref: dict[str, list]
         ids = ref["id"]
         known = set(ids)
         unknown = [i for i in records if i not in known]
-        beyond = [i for i in ids[limit:] if i in records] if limit is not None else []
-        missing = [] if allow_partial else [i for i in ids[:limit] if i not in records]
+        first = set(first_per_config(configs if configs is not None else [None] * len(ids), limit)) \
+            if limit is not None else set(range(len(ids)))
+        beyond = [i for k, i in enumerate(ids) if k not in first and i in records]
+        missing = [] if allow_partial else [i for k, i in enumerate(ids) if k in first and i not in records]
         if unknown or beyond or missing:
             raise UserError(f"predictions do not match {what}" + _sample(", unknown ids", unknown)
-                            + _sample(f", ids beyond the first {limit} rows", beyond)
-                            + _sample(f", missing ids among the first {limit} rows", missing)
+                            + _sample(f", ids beyond the first {limit} rows of each config", beyond)
+                            + _sample(f", missing ids among the first {limit} rows of each config", missing)
                             + (" (--allow-partial scores any subset)" if missing else ""))
         return ref, [records[i][0] if i in records else None for i in ids], \
             [i not in records or records[i][1] is not None for i in ids]
@@ -140,7 +172,7 @@ def join(records: dict[str, tuple[str | None, str | None]], ref: dict[str, list]
     if outside:
         raise UserError(f"study answers do not match {what}: {len(outside)} ids outside the declared sample or "
                         "the dataset" + _sample(", e.g.", outside))
-    ref = {column: [values[k] for k in keep] for column, values in ref.items()}
+    ref = select_rows(ref, keep)
     responses = [records[i][0] if i in records else None for i in ref["id"]]
     return ref, responses, [i not in records or records[i][1] is not None for i in ref["id"]]
 

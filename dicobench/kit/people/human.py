@@ -110,7 +110,8 @@ def figure(pooled: dict, series: Sequence[str], models: dict[str, float], path: 
                     linewidth=2 if name == series[0] else 1, label=f"human, {name}")
     for name, accuracy in models.items():
         ax.axhline(100 * accuracy, linestyle="--", linewidth=1, color="grey")
-        ax.text(len(labels) - 1, 100 * accuracy + 1, name, ha="right", fontsize=8, color="dimgray")
+        ax.text(len(labels) - 0.5, 100 * accuracy + 1, name, ha="right", fontsize=8, color="dimgray")
+    ax.set_xlim(-0.5, len(labels) - 0.5)  # a tick's series side by side at it, however few time limits there are
     ax.set_xticks(list(range(len(labels))))
     ax.set_xticklabels([l if l == "none" else f"{l} s" for l in labels])
     ax.set_xlabel("time limit per item (none: unlimited)")
@@ -118,7 +119,7 @@ def figure(pooled: dict, series: Sequence[str], models: dict[str, float], path: 
     ax.set_ylim(0, 105)
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="best")  # clear of the lines, the models' dashed ones included
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     return path

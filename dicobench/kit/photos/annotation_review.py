@@ -22,7 +22,7 @@ PAD = 0.5  # context around the box, in box sizes
 
 
 def review_path(annotations: str | Path) -> Path:
-    path = Path(annotations)
+    path = Path(annotations).expanduser()
     return path.with_name(path.name.removesuffix(".json") + ".review.jsonl")
 
 

@@ -56,8 +56,8 @@ class CocoSource(PhotoSource):
     def __init__(self, annotations: str | Path, images: str | Path | None = None, policy: SizePolicy = SizePolicy(),
                  max_edit_share: float = MAX_EDIT_SHARE):
         super().__init__(policy)
-        self.path = Path(annotations)
-        self.images_dir = Path(images) if images else self.path.parent
+        self.path = Path(annotations).expanduser()  # a spec's `~` is the user's home: no shell expands it after `coco:`
+        self.images_dir = Path(images).expanduser() if images else self.path.parent
         if not self.images_dir.is_dir():
             raise UserError(f"coco: image folder {self.images_dir} does not exist")
         self.max_edit_share = max_edit_share

@@ -1,6 +1,6 @@
-"""Real photos as a source of base images: a folder, the V* benchmark, a Hugging Face dataset or
-a COCO-style annotation file (`dicobench.kit.photos.coco`), each declared in `PHOTO_SOURCES`
-(`register_photo_source` adds one: its spec prefix, licence, Hub id and the tasks it can give).
+"""Real photos as a source of base images: a folder, the V* benchmark or a Hugging Face dataset
+(a COCO-style annotation file is `dicobench.kit.photos.coco`'s); the spec prefixes that open them
+are declared in `dicobench.kit.photos.registry`.
 
 Every source offers random access (`len(source)`, `source.load(index) -> Photo`), so a row
 can pick its photo from its seed alone, and iteration that skips unusable photos. A photo is
@@ -22,18 +22,17 @@ import abc
 import functools
 import hashlib
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import numpy as np
 from PIL import Image
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.pixels import decode_photo
-from dicobench.kit.registry import Registry, usages
-from dicobench.kit.release.licences import VSTAR, Licence
 from dicobench.kit.scene.render import Box
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
@@ -236,7 +235,7 @@ class FolderSource(PhotoSource):
 
     def __init__(self, root: str | Path, policy: SizePolicy = SizePolicy()):
         super().__init__(policy)
-        self.root = Path(root)
+        self.root = Path(root).expanduser()  # a spec's `~` is the user's home: no shell expands it after `folder:`
         if not self.root.is_dir():
             raise UserError(f"photo folder {self.root} does not exist")
         self.files = sorted(p for p in self.root.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES)
@@ -271,7 +270,7 @@ class VStarSource(PhotoSource):
 
     def __init__(self, root: str | Path, policy: SizePolicy = SizePolicy()):
         super().__init__(policy)
-        self.root = Path(root)
+        self.root = Path(root).expanduser()  # a spec's `~` is the user's home: no shell expands it after `folder:`
         self.files = sorted(p for p in self.root.rglob("*.json") if _photo_beside(p) is not None)
         if not self.files:
             raise UserError(f"no V* samples (<id>.json beside <id>.jpg) under {self.root}")
@@ -314,7 +313,7 @@ class HubSource(PhotoSource):
         import datasets
 
         try:
-            ds = datasets.load_dataset(repo, split=split)
+            ds = datasets.load_dataset(os.path.expanduser(repo), split=split)  # a local folder may start with ~
         except Exception as exc:  # the Hub, the network and the files all raise their own types
             raise UserError(f"cannot load dataset {repo!r} split {split!r} ({type(exc).__name__}: {exc})") from None
         if image_column not in ds.column_names:
@@ -361,72 +360,6 @@ def require_opencv() -> None:
         import cv2  # noqa: F401
     except ImportError:
         raise UserError("photo sources need OpenCV, which the edit extra installs: pip install 'dicobench[edit]'") from None
-
-
-@dataclass(frozen=True)
-class PhotoSourceKind:
-    """A kind of photo source, declared once: the spec prefix it answers (`folder` for
-    `folder:DIR`), how to open the rest of the spec, and what the card and the build need to know
-    about its photos without opening it.
-
-    `licence` is the licence its photos come under when the toolkit knows it (V*'s terms), else
-    None: the owners', stated with `push --license` or per photo by an annotation file.
-    `hub_id(rest)` is the Hub dataset the photos extend (the card's `source_datasets`), None when
-    they come from nowhere public. `tasks` limits the photo tasks it can give (None: every task
-    with a photo proposer that its photos offer)."""
-
-    prefix: str
-    open: Callable[[str, SizePolicy], PhotoSource]  # (the spec after "<prefix>:", size policy) -> source
-    usage: str  # the spec's form in messages, e.g. "folder:DIR"
-    licence: Licence | None = None
-    hub_id: Callable[[str], str | None] = field(default=lambda rest: None)
-    tasks: tuple[str, ...] | None = None
-
-    def source_dataset(self, spec: str) -> str:
-        """The `source_datasets` entry of a card built from `spec`."""
-        found = self.hub_id(spec.partition(":")[2])
-        return f"extended|{found}" if found else "extended"
-
-
-def _hub(rest: str, policy: SizePolicy) -> PhotoSource:
-    repo, _, split = rest.partition(":")
-    return HubSource(repo, split or "train", policy)
-
-
-def _coco(rest: str, policy: SizePolicy) -> PhotoSource:
-    from dicobench.kit.photos.coco import CocoSource  # deferred: the COCO index is only needed for coco: specs
-
-    annotations, _, images = rest.partition(":")
-    return CocoSource(annotations, images or None, policy)
-
-
-PHOTO_SOURCES: Registry[PhotoSourceKind] = Registry("photo source", [(k.prefix, k) for k in (
-    PhotoSourceKind("folder", FolderSource, "folder:DIR"),
-    PhotoSourceKind("vstar", VStarSource, "vstar:DIR", licence=VSTAR, hub_id=lambda rest: "craigwu/vstar_bench"),
-    PhotoSourceKind("hf", _hub, "hf:REPO[:SPLIT]", hub_id=lambda rest: rest.partition(":")[0]),
-    PhotoSourceKind("coco", _coco, "coco:ANNOTATIONS.json[:IMAGES_DIR]"),
-)])
-
-
-def register_photo_source(kind: PhotoSourceKind) -> PhotoSourceKind:
-    """Make `--source <prefix>:...` open photos with `kind.open` (see `PhotoSourceKind`)."""
-    if ":" in kind.prefix or kind.prefix == "procedural":
-        raise ValueError(f"a photo source prefix is a word without ':', other than procedural; got {kind.prefix!r}")
-    return PHOTO_SOURCES.register(kind.prefix, kind)
-
-
-def source_usages() -> str:
-    """Every registered spec form, for messages ("folder:DIR, vstar:DIR, ... or coco:...")."""
-    return usages([k.usage for k in PHOTO_SOURCES])
-
-
-def open_source(spec: str, policy: SizePolicy = SizePolicy()) -> PhotoSource:
-    """A registered spec (the build's `--source`): `folder:DIR`, `vstar:DIR`, `hf:REPO[:SPLIT]`,
-    `coco:ANNOTATIONS.json[:IMAGES_DIR]` or one added with `register_photo_source`."""
-    kind = PHOTO_SOURCES.for_spec(spec)
-    if kind is None:
-        raise UserError(f"unknown photo source {spec!r}; expected {source_usages()}")
-    return kind.open(spec.partition(":")[2], policy)
 
 
 # ---- region proposals for photos without annotations -----------------------------------

@@ -38,14 +38,16 @@ class Usage:
 
 
 def section(out: Location, usage: Usage) -> Section:
-    """The "Load and score" section of the card of the build in `out`."""
+    """The "Load and score" section of the card of the build in `out`. Each block runs on its own,
+    pasted alone into a fresh interpreter."""
     repo = recorded_repo(out)
     python, shell = (f'"{repo}"', repo) if repo else ("os.getcwd()", '"$PWD"')
     imports = "" if repo else "import os\n\n"
+    load = f'ds = load_dataset({python}, "{usage.config}", split="test")'
     body = (
         ("" if repo else "Run these from inside the build folder (once pushed, the card names its Hub repo).\n\n")
         + f"```python\n{imports}from datasets import load_dataset\n\n"
-        f'ds = load_dataset({python}, "{usage.config}", split="test")  # or "{usage.default}", every row\n```\n\n'
+        f'{load}  # or "{usage.default}", every row\n```\n\n'
         f"Score any model with the `{usage.command}` package (`pip install dicobench`): a Python function, "
         "a transformers model (`hf:ID`) or any OpenAI-compatible endpoint (`openai:MODEL`):\n\n"
         f"```python\n{imports}import {usage.command}\n\n"
@@ -54,7 +56,8 @@ def section(out: Location, usage: Usage) -> Section:
         f"```bash\n{usage.command} eval --dataset {shell} --model openai:gpt-4o --out ../runs/gpt-4o\n"
         f"{usage.command} score ../runs/gpt-4o/predictions.jsonl --dataset {shell}\n```\n\n"
         f"or with `evaluate`, on replies you already have:\n\n"
-        f"```python\nimport evaluate\nimport {usage.command}\n\n"
+        f"```python\n{imports}import evaluate\nimport {usage.command}\nfrom datasets import load_dataset\n\n"
+        f"{load}\n"
         f"replies = [\"The answer is (A).\"] * len(ds)  # your model's replies, one per row\n"
         f"metric = evaluate.load({usage.metric})\n"
         f"print(metric.compute(predictions=replies, references=ds[\"answer\"], {usage.metric_inputs})[\"accuracy\"])\n```"

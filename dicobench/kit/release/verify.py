@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dicobench.kit.errors import UserError, first_line
-from dicobench.kit.release.hub import README, card_patterns, glob_regex, read_configs, read_metadata
+from dicobench.kit.release.layout import README, card_patterns, glob_regex, read_configs, read_metadata
 
 REMEDY = "rerun the build that wrote it with the same options (a resumed build rewrites damaged shards), or copy it again"
 

@@ -31,7 +31,8 @@ from dicobench.kit.scene.legibility import legible
 from dicobench.kit.scene.markings import MARKINGS, read_marking
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import COLOURS
-from dicobench.kit.scene.render import glyph_mask, object_patch
+from dicobench.kit.scene.glyphs import glyph_mask
+from dicobench.kit.scene.render import object_patch
 
 TURNS = range(-45, 46, 15)
 

@@ -3,7 +3,7 @@
 DiCoBench picks spatial-grounding pairs whose names are semantically far apart (the paper
 ranks by text-embedding similarity) and keeps near-synonyms ("mug", "cup and saucer") from
 making a category option ambiguous. The vectors are computed once, by
-`builder_scripts/compute_name_embeddings.py` with all-MiniLM-L6-v2 (or any OpenAI-compatible
+`python -m dicobench.cli.name_embeddings` with all-MiniLM-L6-v2 (or any OpenAI-compatible
 embeddings endpoint), and shipped as a small float16 table, so building needs only numpy.
 """
 
@@ -39,7 +39,7 @@ class NameEmbeddings:
             va = self.vectors[[self._index[n] for n in a]]
             vb = self.vectors[[self._index[n] for n in b]]
         except KeyError as exc:
-            raise KeyError(f"{exc.args[0]!r} has no embedding; rerun builder_scripts/compute_name_embeddings.py") from None
+            raise KeyError(f"{exc.args[0]!r} has no embedding; recompute the table: python -m dicobench.cli.name_embeddings --out FILE") from None
         return va @ vb.T
 
     def near(self, name: str, threshold: float) -> frozenset[str]:
@@ -57,7 +57,7 @@ def embed_names(names: Sequence[str], embed: Embedder, model: str) -> NameEmbedd
     return NameEmbeddings(tuple(names), normalised(embed(list(names))), model)
 
 
-def save(table: NameEmbeddings, path: str | os.PathLike = TABLE) -> Path:
+def save(table: NameEmbeddings, path: str | os.PathLike) -> Path:
     """Write the table as float16 (a few hundred KB; cosine ranks are unchanged at this precision)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

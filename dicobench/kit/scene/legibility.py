@@ -37,6 +37,7 @@ import numpy as np
 from PIL import Image, ImageFilter
 
 from dicobench.kit.scene.catalogue import MISREAD_LOOKS, by_name
+from dicobench.kit.scene.glyphs import mask as _mask
 from dicobench.kit.scene.markings import fitted_area
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import CLEARLY_DIFFERENT, COLOURS, lab_distance
@@ -46,22 +47,6 @@ MAX_EDGE_SHARE = 0.33
 MIN_PIECE = 0.08
 MIN_HOLLOW = 0.2
 MARK_CONTRAST = 60.0  # Lab distance of a marking's colour from the body's: green spots on teal (52) fade at 48 px
-
-
-def _mask(name: str, size: int, style: str = "solid") -> np.ndarray:
-    from dicobench.kit.scene.render import glyph_mask  # the renderer imports the catalogue, not this module
-
-    entry = by_name()[name]
-    return glyph_mask(entry.codepoint, style if style in entry.styles else "solid", size) > 0.5
-
-
-@functools.lru_cache(maxsize=8192)
-def body(name: str, size: int) -> np.ndarray:
-    """Where glyph `name` drawn plain at `size` shows its body colour (HxW bool, read-only, the glyph
-    mask's shape)."""
-    mask = _mask(name, size)
-    mask.setflags(write=False)
-    return mask
 
 
 def _pieces(mask: np.ndarray) -> np.ndarray:

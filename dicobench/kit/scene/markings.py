@@ -25,6 +25,8 @@ import functools
 
 import numpy as np
 
+from dicobench.kit.scene.glyphs import body
+
 MARKINGS = ("sticker", "band", "spots")
 REF_SIZE = 48  # the smallest size a marked object is drawn at (`dicobench.tasks.instance.MIN_SIZE`)
 SLACK = 1.0  # px a place keeps beyond the ring at the sizes it is found at: it fits at the sizes between
@@ -35,7 +37,7 @@ BAND = 0.7  # a band's half thickness, times a sticker's radius
 RING = 1.5  # px of body colour between a disc and the nearest pixel off the body (diagonal neighbours too)
 SPOT_GAP = 2.0  # spots' centres lie at least 2 + this many spot radii apart: a spot's width between them
 BAND_LENGTH = 3.0  # a band's length on the body, at least, times its thickness
-MARGIN = 2  # glyph masks keep this margin round the ink (`dicobench.kit.scene.render.glyph_mask`)
+MARGIN = 2  # glyph masks keep this margin round the ink (`dicobench.kit.scene.glyphs.glyph_mask`)
 # the first release's places (fractions of the glyph's box), which fitted markings keep nearest to
 STICKER_AT = (0.62, 0.4)
 SPOTS_AT = ((0.3, 0.3), (0.55, 0.6), (0.75, 0.35))
@@ -64,12 +66,6 @@ def fixed_area(marking: str, size: int, h: int, w: int) -> np.ndarray:
     if marking == "spots":
         return np.logical_or.reduce([(xx - fx * w) ** 2 + (yy - fy * h) ** 2 < (SPOT * r) ** 2 for fx, fy in SPOTS_AT])
     raise ValueError(f"unknown marking {marking!r}")
-
-
-def _body(name: str, size: int) -> np.ndarray:
-    from dicobench.kit.scene.legibility import body  # the glyph as drawn plain (the renderer imports this module)
-
-    return body(name, size)
 
 
 def _clear_of(mask: np.ndarray, reach: float) -> np.ndarray:
@@ -142,7 +138,7 @@ def _band_span(mask: np.ndarray, yc: float, half: float) -> tuple[int, int] | No
 def _centres(name: str, size: int, marking: str, slack: float = 0.0) -> np.ndarray:
     """Where a disc of `marking` (a sticker, a spot) may be centred on glyph `name` at `size`: with
     its ring (and `slack` px more), wholly on the body (HxW bool)."""
-    return _clear_of(_body(name, size), _disc_radius(marking, size) + RING + slack)
+    return _clear_of(body(name, size), _disc_radius(marking, size) + RING + slack)
 
 
 def _disc_radius(marking: str, size: int) -> float:
@@ -152,7 +148,7 @@ def _disc_radius(marking: str, size: int) -> float:
 def _drawn(name: str, size: int, marking: str, places, slack: float = 0.0) -> tuple[np.ndarray, bool]:
     """`places` (fractions of the ink box) drawn at `size`: the marking's pixels and whether it fits
     (a band with `slack` px more ring; discs are found with theirs, `_fit_everywhere`)."""
-    mask = _body(name, size)
+    mask = body(name, size)
     shape = mask.shape
     points = [_to_box(shape, fx, fy) for fx, fy in places]
     if marking == "band":
@@ -178,7 +174,7 @@ def _drawn(name: str, size: int, marking: str, places, slack: float = 0.0) -> tu
 def _fit_everywhere(name: str, marking: str) -> np.ndarray:
     """Which pixels of the glyph at `REF_SIZE` may centre a disc of `marking` that fits, with
     `SLACK` to spare, at each of `SIZES`."""
-    shape = _body(name, REF_SIZE).shape
+    shape = body(name, REF_SIZE).shape
     yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
     fx, fy = _from_box(shape, xx, yy)
     ok = np.ones(shape, bool)
@@ -195,7 +191,7 @@ def own_dots(name: str, marking: str) -> int:
     eyes, at `REF_SIZE`) are about the size of `marking`'s discs, from `DOTS` times a disc's area
     to a sticker's `DOTS[1]` times: spots among them cannot be counted, and a sticker among two or
     more is one more dot."""
-    mask = _body(name, REF_SIZE)
+    mask = body(name, REF_SIZE)
     h, w = mask.shape
     area = np.pi * _disc_radius(marking, REF_SIZE) ** 2
     count = 0
@@ -213,7 +209,7 @@ def placement(name: str, marking: str) -> tuple[tuple[float, float], ...] | None
     one, spots: three) or, for a band, (left end, centre height) and (right end, centre height);
     each nearest the first release's place among those that fit at every size of `SIZES`. None
     where it fits nowhere, or where the glyph's own dots would pass for it (`own_dots`)."""
-    mask = _body(name, REF_SIZE)
+    mask = body(name, REF_SIZE)
     shape = mask.shape
     if marking != "band" and own_dots(name, marking) >= (1 if marking == "spots" else 2):
         return None
@@ -255,7 +251,7 @@ def fitted_area(name: str, size: int, marking: str) -> tuple[np.ndarray, bool]:
     it is measured again."""
     places = placement(name, marking)
     if places is None:
-        area, fits = np.zeros(_body(name, size).shape, bool), False
+        area, fits = np.zeros(body(name, size).shape, bool), False
     else:
         area, fits = _drawn(name, size, marking, places)
     area.setflags(write=False)

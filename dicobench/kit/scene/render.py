@@ -14,11 +14,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFilter
 
 from dicobench.kit.scene.camera import Camera
 from dicobench.kit.scene import markings
-from dicobench.kit.scene.catalogue import by_name, font_path
+from dicobench.kit.scene.catalogue import by_name
+from dicobench.kit.scene.glyphs import glyph_mask
 from dicobench.kit.scene.geometry import Box, bounding
 from dicobench.kit.scene.palette import COLOURS
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
@@ -40,34 +41,6 @@ def _tight_box(alpha: np.ndarray, x: int, y: int) -> Box:
     if len(xs) == 0:
         return (x, y, 0, 0)
     return (x + int(xs.min()), y + int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
-
-
-@functools.lru_cache(maxsize=64)
-def _font(style: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(font_path(style)), size)
-
-
-def glyph_mask(codepoint: int, style: str, size: int) -> np.ndarray:
-    """The glyph's coverage (HxW float32 in [0, 1]) cropped to its ink with a 2 px margin."""
-    return _coverage(codepoint, style, size) / np.float32(255)
-
-
-# Every glyph at every size a build draws (hard: about 8,000, under 15 MiB as bytes): a long
-# build then rasterises each glyph once per process.
-GLYPHS_KEPT = 16384
-
-
-@functools.lru_cache(maxsize=GLYPHS_KEPT)
-def _coverage(codepoint: int, style: str, size: int) -> np.ndarray:
-    """The glyph's coverage as drawn (HxW uint8, read-only), kept across rows in its bytes."""
-    font = _font(style, size)
-    char = chr(codepoint)
-    left, top, right, bottom = font.getbbox(char)
-    img = Image.new("L", (right - left + 4, bottom - top + 4), 0)
-    ImageDraw.Draw(img).text((2 - left, 2 - top), char, font=font, fill=255)
-    coverage = np.array(img, np.uint8)
-    coverage.setflags(write=False)
-    return coverage
 
 
 def _rgb(name: str) -> np.ndarray:

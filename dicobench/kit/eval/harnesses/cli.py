@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from pathlib import Path
 
 from dicobench.kit.benchmark import Benchmark
-from dicobench.kit.cli.commands import positive_int
+from dicobench.kit.cli.argtypes import positive_int
+from dicobench.kit.errors import UserError
 from dicobench.kit.eval.harnesses import lmms_eval
 from dicobench.kit.eval.harnesses import vlmevalkit
 
@@ -48,7 +50,9 @@ def make_export_register(benchmark: Benchmark):
         v.add_argument("--config", default=benchmark.default_config,
                        help=f"dataset config to export (default {benchmark.default_config})")
         v.add_argument("--split", default="test", help="split to export (default test)")
-        v.add_argument("--limit", type=int, help="only the first N rows")
+        v.add_argument("--limit", type=positive_int, metavar="N",
+                       help="only the first N rows of each config (each task or augmentation of --config all), as "
+                            "eval --limit N")
         v.add_argument("--images", choices=vlmevalkit.IMAGE_MODES, default="inline",
                        help="inline: base64 PNGs in the TSV (VLMEvalKit's usual form, which it loads whole into "
                             "memory); files: PNG files in images/NAME/ beside a text-only TSV (default inline)")
@@ -65,7 +69,7 @@ def _export_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
           f"  lmms-eval --include_path {args.out} --tasks {benchmark.name} --model ... --log_samples "
           f"--output_path RESULTS\nthen: {benchmark.name} import lmms-eval RESULTS/.../*_samples_*.jsonl "
           f"--dataset {args.dataset} --out predictions.jsonl\n"
-          f"(a run with --limit N answers N rows per task: score it with --allow-partial)")
+          f"(a run with --limit N answers the first N rows of each task: score them with --limit N)")
     return 0
 
 
@@ -131,9 +135,22 @@ def _export_vlmevalkit(args: argparse.Namespace, benchmark: Benchmark) -> int:
                                     limit=args.limit, images=args.images)
     cls = vlmevalkit.export_class_file(args.out, flavour, module=names.vlmevalkit_module, command=benchmark.name)
     held = "VLMEvalKit loads it whole" if args.images == "inline" else "the images are files beside it"
+    name = vlmevalkit.dataset_name(args.out)
     print(f"wrote {n} rows to {args.out} ({size / 1e6:.1f} MB, {size / max(n, 1) / 1e6:.2f} MB per row; {held}) and "
-          f"the dataset class {vlmevalkit.dataset_name(args.out)} in {cls} "
-          "(see its docstring to register it)")
+          f"the dataset class {name} in {cls}; run it in VLMEvalKit's folder (it registers {name} there):\n"
+          f"  python {cls} --data {name} --model MODEL\nthen: {benchmark.name} import vlmevalkit "
+          f"outputs/MODEL/.../MODEL_{name}.xlsx --out predictions.jsonl")
+    return 0
+
+
+def vlmevalkit_main(class_file: str, name: str, argv: list[str]) -> int:
+    """`python CLASS_FILE --data NAME --model MODEL ...`: VLMEvalKit's run.py with the class
+    registered (`vlmevalkit.run_vlmevalkit`); 2 with one line when VLMEvalKit cannot be found."""
+    try:
+        vlmevalkit.run_vlmevalkit(class_file, name, argv)
+    except UserError as exc:
+        print(f"{Path(class_file).name}: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -72,6 +72,7 @@ def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, conf
                  max_new_tokens: int = 64, dataset_path: str | None = None) -> list[str]:
     """Write the task folder; the task names, `<group>_<config>` for each config (or for `config`
     alone), all in the group `group`. The tasks read `dataset_path` (default: `dataset` as given).
+    A folder named like the group or a task is refused: lmms-eval would take it for that task.
     A callbacks module with `aggregate_accuracy` aggregates its own `accuracy` values (else: their mean)."""
     verify_dataset(dataset, split=split)  # a local build: every shard the tasks will read
     configs = dataset_configs(dataset)
@@ -82,6 +83,11 @@ def export_tasks(dataset: str, out: str | Path, *, group: str, module: str, conf
             raise UserError(f"unknown config {config!r} of {dataset}; expected all or one of {', '.join(configs)}")
         configs = [config]
     out = Path(out)
+    shadowed = {group, *(f"{group}_{c}" for c in configs)}
+    if out.name in shadowed:  # lmms-eval reads a --tasks name that is a folder in its working directory as that folder
+        raise UserError(f"--out {out}: a folder named {out.name!r} would shadow the task of that name: lmms-eval "
+                        f"reads `--tasks {out.name}` run beside it as the folder, fails and still exits 0; name "
+                        f"the folder otherwise, e.g. {group}_tasks")
     out.mkdir(parents=True, exist_ok=True)
     path = dataset_path or (str(Path(dataset)) if is_local(dataset) else dataset)
     callbacks = import_module(module)

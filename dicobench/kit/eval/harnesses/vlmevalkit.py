@@ -9,7 +9,10 @@ carries into its prediction files. Images are the stored PNG files, base64-encod
 upper-case answer letter; its Q1/Q2 rows have no options. The class file written next to the
 TSV subclasses VLMEvalKit's `ImageMCQDataset` and calls `build_prompt`, `dump_images` and
 `evaluate` here, so VLMEvalKit asks exactly `dicobench.prompt` / `multipanelvqa.prompt` and
-scores with `extract_choice` / MultipanelVQA's rules instead of its generic MCQ prompt.
+scores with `extract_choice` / MultipanelVQA's rules instead of its generic MCQ prompt. Run as a
+script in VLMEvalKit's folder, the class file runs VLMEvalKit's run.py with itself registered in
+that process (`register`): the least invasive registration VLMEvalKit's code allows, since it
+finds dataset classes only in `vlmeval.dataset` and has no plugin entry point.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from tqdm.auto import tqdm
+
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.evaluation import interleave
 from dicobench.kit.eval.harnesses.common import write_predictions
-from dicobench.kit.io.predictions import load_split
+from dicobench.kit.io.predictions import first_per_config, load_split
 
 LETTERS = "ABCDE"
 
@@ -41,6 +46,7 @@ class Flavour:
     prompt: Callable[[dict], tuple[list, str]]  # the benchmark's prompt of a row
     from_line: Callable[[dict], dict]  # a TSV line -> the fields the prompt and the scoring read
     score: Callable[[list[dict]], dict]  # TSV lines with `prediction` -> scores
+    config_column: str | None = None  # the column naming each row's config (`limit` takes N rows of each)
 
 
 def _names(features) -> dict:
@@ -66,8 +72,8 @@ def dataset_name(out: str | Path) -> str:
 
 def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str = "all", split: str = "test",
                limit: int | None = None, images: str = "inline") -> tuple[int, int]:
-    """Write the TSV of one config and split, row by row (nothing is held but the row being
-    written); (rows, TSV bytes).
+    """Write the TSV of one config and split (with `limit` N, the first N rows of each config, as
+    `eval --limit`), row by row (nothing is held but the row being written); (rows, TSV bytes).
 
     `images="inline"` puts each row's PNGs in its `image` cell as base64, VLMEvalKit's usual
     self-contained TSV, which VLMEvalKit loads whole into memory (about 4/3 of the PNG bytes per
@@ -78,7 +84,10 @@ def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str =
     if images not in IMAGE_MODES:
         raise UserError(f"unknown images mode {images!r}; expected one of {', '.join(IMAGE_MODES)}")
     name = dataset_name(out)
-    rows = load_split(dataset, config, f"{split}[:{limit}]" if limit else split)
+    rows = load_split(dataset, config, split)
+    if limit:
+        rows = rows.select(first_per_config(rows[flavour.config_column] if flavour.config_column else
+                                            [None] * len(rows), limit))
     for column in flavour.images:
         rows = rows.cast_column(column, datasets.Image(decode=False))
     names = _names(rows.features)
@@ -95,7 +104,8 @@ def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str =
     with tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, columns, delimiter="\t", extrasaction="ignore")
         writer.writeheader()
-        for index, row in enumerate(rows):
+        bar = tqdm(rows, total=len(rows), desc=f"writing {out.name}", unit="row", disable=None)  # on a terminal
+        for index, row in enumerate(bar):
             pngs = [_png(row[c]) for c in flavour.images]
             paths = _file_names(row["id"], len(pngs))
             if images == "files":
@@ -103,6 +113,7 @@ def export_tsv(dataset: str, out: str | Path, flavour: Flavour, *, config: str =
                     _write_once(files / file, data)
             encoded = [base64.b64encode(data).decode("ascii") for data in pngs] if images == "inline" else []
             fields = flavour.row({k: _plain(v, names.get(k)) for k, v in row.items()})
+            bar.set_postfix_str(f"{f.tell() / 1e6:.0f} MB", refresh=False)
             writer.writerow({
                 "index": index, "id": row["id"],
                 # a list as VLMEvalKit's own TSVs write it
@@ -219,22 +230,34 @@ def evaluate(flavour: Flavour, lines: Iterable[dict]) -> dict:
 
 CLASS_FILE = '''"""{name} for VLMEvalKit, with the prompt and scoring of the installed `{module}`.
 
-Written by `{command} export vlmevalkit` with {name}.tsv in {root_text}. Register this class with
-VLMEvalKit, e.g. in vlmeval/dataset/__init__.py:
+Written by `{command} export vlmevalkit` with {name}.tsv in {root_text}. Run it in VLMEvalKit's
+folder, with run.py's options:
 
-    from .{file_stem} import {name}
-    ... and add {name} to the IMAGE_DATASET list there,
+    python {path} --data {name} --model <model> [run.py's other options]
 
-and run:  python run.py --data {name} --model <model>
+That runs VLMEvalKit's own run.py with this class registered in that process only: `vlmeval.dataset`
+gains the class {name} (in its DATASET_CLASSES, where `build_dataset` looks), and no file of
+VLMEvalKit changes. `{module_root}` must be importable there (`pip install dicobench`; its core
+needs no torch). Plain `python run.py --data {name}` skips that: VLMEvalKit then warns that {name}
+is "not officially supported" and, finding {name}.tsv in $LMUData, treats it as a generic custom MCQ
+set (its own prompt, images without "Image 1:"/"Image 2:", its own answer matching, with an LLM
+judge when it has a key), so the numbers are not {module_root}'s; a TSV elsewhere is not found at all.
 """
 
-import os.path as osp
+if __name__ == "__main__":  # run as a script: VLMEvalKit's run.py, with this class registered first
+    import sys
 
-from vlmeval.dataset.image_mcq import ImageMCQDataset
-from vlmeval.smp import LMUDataRoot, dump, load
+    from dicobench.kit.eval.harnesses.cli import vlmevalkit_main
 
-from dicobench.kit.eval.harnesses import vlmevalkit as bridge
-from {module} import VLMEVALKIT as FLAVOUR
+    sys.exit(vlmevalkit_main(__file__, "{name}", sys.argv[1:]))
+
+import os.path as osp  # noqa: E402 (run.py must start before VLMEvalKit loads: it picks each process's GPUs)
+
+from vlmeval.dataset.image_mcq import ImageMCQDataset  # noqa: E402
+from vlmeval.smp import LMUDataRoot, dump, load  # noqa: E402
+
+from dicobench.kit.eval.harnesses import vlmevalkit as bridge  # noqa: E402
+from {module} import VLMEVALKIT as FLAVOUR  # noqa: E402
 
 DATA_ROOT = {root}  # where the export wrote {name}.tsv (and images/{name}/)
 
@@ -243,6 +266,7 @@ class {name}(ImageMCQDataset):
     TYPE = "MCQ"
     DATASET_URL = {{"{name}": ""}}  # the TSV is local
     DATASET_MD5 = {{"{name}": None}}
+    force_use_dataset_prompt = True  # models with their own MCQ prompt (use_custom_prompt) still get this one
 
     def __init__(self, dataset="{name}", **kwargs):
         super().__init__(dataset, **kwargs)
@@ -270,23 +294,74 @@ class {name}(ImageMCQDataset):
 '''
 
 
+def register(cls: type) -> None:
+    """Make VLMEvalKit's `--data NAME` build `cls` in this process: `vlmeval.dataset` gains it as an
+    attribute (what run.py's `--data-config {"NAME": {"class": "NAME"}}` looks up) and in
+    DATASET_CLASSES (what `build_dataset`, `DATASET_TYPE` and `DATASET_MODALITY` search)."""
+    import vlmeval.dataset as registry
+
+    setattr(registry, cls.__name__, cls)
+    if cls not in registry.DATASET_CLASSES:
+        registry.DATASET_CLASSES.append(cls)
+        registry.SUPPORTED_DATASETS.extend(cls.supported_datasets())
+
+
+def run_py() -> Path:
+    """VLMEvalKit's run.py: in the working directory, else in the checkout its `vlmeval` was installed from."""
+    import importlib.util
+
+    here = Path.cwd() / "run.py"
+    if here.is_file():
+        return here
+    spec = importlib.util.find_spec("vlmeval")
+    beside = Path(spec.origin).resolve().parents[1] / "run.py" if spec and spec.origin else None
+    if beside is not None and beside.is_file():
+        return beside
+    raise UserError("cannot find VLMEvalKit's run.py: run this in the VLMEvalKit folder (its git checkout, "
+                    "installed with pip install -e .)")
+
+
+def run_vlmevalkit(class_file: str | Path, name: str, argv: Sequence[str]) -> None:
+    """VLMEvalKit's run.py with `argv`, the class `name` of `class_file` registered: run.py's module
+    code first (it sets each process's GPUs before torch loads), then the class, then its `main`."""
+    import importlib.util
+    import runpy
+
+    script = run_py()
+    sys.argv = [str(script), *argv]
+    sys.path.insert(0, str(script.parent))
+    found = runpy.run_path(str(script), run_name="vlmevalkit_run")
+    spec = importlib.util.spec_from_file_location(Path(class_file).stem, class_file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    register(getattr(module, name))
+    found["load_env"]()
+    found["main"]()
+
+
 def lmu_data_root() -> Path:
     """VLMEvalKit's data root: $LMUData, else ~/LMUData (as its `LMUDataRoot`)."""
     return Path(os.environ.get("LMUData") or Path.home() / "LMUData")
 
 
+def class_file_name(name: str) -> str:
+    """The class file of dataset `name`: `<name>_vlmevalkit.py`, lower case. Run as a script, its folder
+    comes first on Python's path, so a plain `dicobench.py` would shadow the package it imports."""
+    return f"{name.lower()}_vlmevalkit.py"
+
+
 def export_class_file(out: str | Path, flavour: Flavour, *, module: str, command: str) -> Path:
-    """The dataset class file for VLMEvalKit, next to the TSV: the class is named after the TSV
+    """The dataset class file for VLMEvalKit, next to the TSV (`class_file_name`): the class is named after the TSV
     (`dataset_name`) and reads it from the folder it was written to (`LMUDataRoot()` when that
-    is VLMEvalKit's own root, else that folder as given)."""
-    out = Path(out)
+    is VLMEvalKit's own root, else that folder's absolute path). Run as a script it runs
+    VLMEvalKit with itself registered (`run_vlmevalkit`)."""
+    out = Path(out).resolve()  # a path VLMEvalKit's folder, where it runs, reads as this one
     name = dataset_name(out)
-    stem = name.lower()
-    if out.parent.resolve() == lmu_data_root().resolve():
-        root, root_text = "LMUDataRoot()", "VLMEvalKit's $LMUData"
+    path = out.parent / class_file_name(name)
+    if out.parent == lmu_data_root().resolve():  # the folder moves with $LMUData
+        root, root_text, shown = "LMUDataRoot()", "VLMEvalKit's $LMUData", f"$LMUData/{path.name}"
     else:
-        root, root_text = repr(str(out.parent)), str(out.parent)
-    path = out.parent / f"{stem}.py"
-    path.write_text(CLASS_FILE.format(name=name, module=module, command=command, file_stem=stem, root=root,
-                                      root_text=root_text))
+        root, root_text, shown = repr(str(out.parent)), str(out.parent), str(path)
+    path.write_text(CLASS_FILE.format(name=name, module=module, module_root=module.split(".")[0], command=command,
+                                      root=root, root_text=root_text, path=shown))
     return path

@@ -7,6 +7,8 @@ maps them to its backend's format, so every backend sees exactly the same prompt
 
 from __future__ import annotations
 
+import functools
+import inspect
 import time
 from collections import deque
 from abc import ABC, abstractmethod
@@ -15,6 +17,8 @@ from itertools import islice
 from typing import Callable, ClassVar, Iterable, Iterator, Sequence, Union
 
 from PIL import Image
+
+from dicobench.kit.errors import UserError
 
 Part = Union[str, Image.Image]
 Prompt = Sequence[Part]
@@ -76,12 +80,16 @@ class CallableRunner(Runner):
 
     `concurrency` > 1 calls the function from that many threads (for a function that waits on
     I/O, such as a client of a remote model); replies still come in prompt order, so the
-    predictions file reads as a sequential run's would."""
+    predictions file reads as a sequential run's would. A function that cannot be called with
+    two arguments is refused here, before any row (`check_signature`); `name` is what runs
+    record of it (`callable_name`)."""
 
     def __init__(self, fn: Callable[[list, str], str], *, concurrency: int = 1, raise_on_error: bool = False):
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        check_signature(fn)
         self.fn = fn
+        self.name = callable_name(fn)
         self.concurrency = concurrency
         self.raise_on_error = raise_on_error
 
@@ -129,3 +137,26 @@ class CallableRunner(Runner):
 
 def _is_label(text: str) -> bool:
     return text.startswith("Image ") and text.endswith(":") and text[6:-1].isdigit()
+
+
+def callable_name(fn: Callable) -> str:
+    """What runs, charts and leaderboards call a function model: `my_model`, `Model.answer` for a
+    method, `Model` for a callable object (a `functools.partial` by the function it wraps)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    name = getattr(fn, "__qualname__", None)  # functions and methods; an object's class has it, not the object
+    return (name if isinstance(name, str) else type(fn).__qualname__).rsplit("<locals>.", 1)[-1]
+
+
+def check_signature(fn: Callable) -> None:
+    """UserError unless `fn` can be called as `fn(images, prompt)` (one whose signature cannot be
+    read, such as some built-ins, is left to its first call)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind([], "")
+    except TypeError as exc:
+        raise UserError(f"model {callable_name(fn)}{signature} cannot be called as model(images, prompt): "
+                        f"{exc}") from None

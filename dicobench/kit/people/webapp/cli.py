@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from dicobench.kit.cli.commands import add_dataset_argument
-from dicobench.kit.cli.shared import HELP
+from dicobench.kit.cli.help_texts import HELP
 from dicobench.kit.errors import UserError
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 

@@ -1,5 +1,7 @@
 // Two-image comparison viewer shared by the review and study pages: zoom and pan kept in
 // step across the images, a loupe, side-by-side / slider / flicker views, boxes on demand.
+// Each pane fits its own image (a portrait image beside a landscape one fills its pane too);
+// zoom and pan are one transform on top of every pane's fit, so the images move together.
 "use strict";
 
 class Viewer {
@@ -7,7 +9,8 @@ class Viewer {
     this.root = root;
     this.count = count;
     this.mode = "side";
-    this.scale = 1; this.tx = 0; this.ty = 0;
+    this.scale = 1; this.tx = 0; this.ty = 0;  // zoom (1: fit) and pan (pane pixels), shared by the panes
+    this.fits = [];  // per pane: the image's fit, {s, x, y}
     this.flip = 0; this.blinkTimer = null; this.loupe = false; this.showBoxes = false;
     this.split = 50; this.boxes = [];
     root.innerHTML = "";
@@ -16,8 +19,8 @@ class Viewer {
     for (let i = 0; i < count; i++) {
       const pane = document.createElement("div");
       pane.className = "pane";
-      pane.innerHTML = '<div class="stage"><img class="base" draggable="false" alt=""><img class="over" draggable="false" alt="">'
-        + '<div class="boxes"></div></div><div class="loupe"></div><div class="tag"></div>';
+      pane.innerHTML = '<div class="stage"><div class="fitted"><img class="base" draggable="false" alt="">'
+        + '<img class="over" draggable="false" alt=""><div class="boxes"></div></div></div><div class="loupe"></div><div class="tag"></div>';
       root.appendChild(pane);
       this.panes.push(pane);
       this._wire(pane);
@@ -27,6 +30,8 @@ class Viewer {
     this.sliderInput.className = "split"; this.sliderInput.title = "slider position ([ and ])";
     this.sliderInput.addEventListener("input", () => { this.split = +this.sliderInput.value; this.render(); });
     root.appendChild(this.sliderInput);
+    // the panes change size with the page around them (a header that wraps, the countdown's text): fit again
+    new ResizeObserver(() => { if (this.natural) this.fit(); }).observe(root);
   }
 
   load(urls, boxes) {
@@ -41,7 +46,7 @@ class Viewer {
     });
     return Promise.all(ready).then(() => {
       this.sizes = this.panes.map(p => { const im = p.querySelector("img.base"); return [im.naturalWidth, im.naturalHeight]; });
-      this.natural = [Math.max(...this.sizes.map(s => s[0])), Math.max(...this.sizes.map(s => s[1]))];  // fit both
+      this.natural = this.sizes[0];
       this.fit();
     });
   }
@@ -71,20 +76,34 @@ class Viewer {
 
   fit() {
     if (!this.natural) return this.render();
-    const pane = this.panes[0];
     this.render();  // lay panes out first
-    const w = pane.clientWidth, h = pane.clientHeight;
-    this.scale = Math.min(w / this.natural[0], h / this.natural[1]);
-    this.tx = (w - this.natural[0] * this.scale) / 2; this.ty = (h - this.natural[1] * this.scale) / 2;
+    const w = this.panes[0].clientWidth, h = this.panes[0].clientHeight;
+    this.fits = this.panes.map((pane, i) => {  // in slider and flicker views pane 0 shows both images at image 1's fit
+      const [iw, ih] = this.sizes[this.mode === "side" ? i : 0];
+      const s = Math.min(w / iw, h / ih);
+      return { s, x: (w - iw * s) / 2, y: (h - ih * s) / 2 };
+    });
+    this.scale = 1; this.tx = 0; this.ty = 0;
     this.render();
   }
   zoomAt(factor, px, py) {
-    const s = Math.max(0.05, Math.min(16, this.scale * factor));
+    const f = this.fits.length ? this.fits[0].s : 1;  // image pixels per screen pixel at most 16, at least 0.05
+    const s = Math.max(0.05 / f, Math.min(16 / f, this.scale * factor));
     if (px === undefined) { px = this.panes[0].clientWidth / 2; py = this.panes[0].clientHeight / 2; }
     this.tx = px - (px - this.tx) * s / this.scale; this.ty = py - (py - this.ty) * s / this.scale;
     this.scale = s; this.render();
   }
-  fullResolution() { this.zoomAt(1 / this.scale); }
+  fullResolution() {
+    // image 1 at 100%, centred on the cue (the target for a composite) when the row has one, else on the view's centre
+    if (!this.fits.length) return;
+    const s = 1 / this.fits[0].s, cue = this.boxes.find(b => b.target) || this.boxes[0];
+    if (!cue) return this.zoomAt(s / this.scale);
+    const pane = this.mode === "side" && this.count > 1 ? cue.image : 0, fit = this.fits[pane];
+    const cx = fit.x + (cue.bbox[0] + cue.bbox[2] / 2) * fit.s, cy = fit.y + (cue.bbox[1] + cue.bbox[3] / 2) * fit.s;
+    this.scale = s;
+    this.tx = this.panes[pane].clientWidth / 2 - cx * s; this.ty = this.panes[pane].clientHeight / 2 - cy * s;
+    this.render();
+  }
 
   _wire(pane) {
     let drag = null;
@@ -113,8 +132,9 @@ class Viewer {
 
   _loupeAt(x, y) {
     const zoom = 2, radius = 90;
-    const ix = (x - this.tx) / this.scale, iy = (y - this.ty) / this.scale;
     this.visiblePanes().forEach((pane, i) => {
+      const fit = this.fits[i] || { s: 1, x: 0, y: 0 };
+      const ix = ((x - this.tx) / this.scale - fit.x) / fit.s, iy = ((y - this.ty) / this.scale - fit.y) / fit.s;
       const l = pane.querySelector(".loupe");
       const img = (this.mode === "slider" && ix * 100 / this.natural[0] > this.split) ? 1 : this._shown(i);
       l.style.display = "block";
@@ -126,6 +146,15 @@ class Viewer {
     });
   }
 
+  _keepLabelsIn(pane, layer, shown) {  // a label running past the pane's edge slides back inside it
+    const edge = pane.getBoundingClientRect();
+    layer.querySelectorAll(".box span").forEach(span => {
+      const r = span.getBoundingClientRect();
+      const shift = r.right > edge.right ? Math.max(edge.right - r.right, edge.left - r.left) : Math.max(0, edge.left - r.left);
+      if (shift) span.style.transform = `translateX(${shift / shown}px)`;
+    });
+  }
+
   render() {
     this.root.dataset.mode = this.mode;
     this.sliderInput.style.display = this.mode === "slider" ? "block" : "none";
@@ -134,7 +163,10 @@ class Viewer {
       pane.style.display = visible ? "block" : "none";
       const stage = pane.querySelector(".stage");
       stage.style.transform = `translate(${this.tx}px, ${this.ty}px) scale(${this.scale})`;
-      stage.style.setProperty("--s", this.scale);
+      const fit = this.fits[i] || { s: 1, x: 0, y: 0 }, shown = this.scale * fit.s;  // screen pixels per image pixel
+      const fitted = pane.querySelector(".fitted");
+      fitted.style.transform = `translate(${fit.x}px, ${fit.y}px) scale(${fit.s})`;
+      fitted.style.setProperty("--s", shown);
       const base = pane.querySelector("img.base"), over = pane.querySelector("img.over");
       over.style.display = (this.mode === "side" || this.count < 2) ? "none" : "block";
       over.style.clipPath = this.mode === "slider" ? `inset(0 0 0 ${this.split}%)` : "none";
@@ -148,12 +180,16 @@ class Viewer {
         for (const b of this.boxes) {
           if (this.mode === "side" && this.count > 1 && b.image !== i) continue;
           const d = document.createElement("div");
-          d.className = "box img" + b.image;
+          // a label goes inside a box a tenth of the image wide or more (a composite's panels: never over a
+          // neighbour's), else above it (a cue, a few dozen pixels)
+          const width = (this.sizes && this.sizes[b.image] || this.natural || [Infinity])[0];
+          d.className = "box img" + b.image + (b.bbox[2] >= 0.1 * width ? " inside" : "");
           d.style.left = b.bbox[0] + "px"; d.style.top = b.bbox[1] + "px";
           d.style.width = b.bbox[2] + "px"; d.style.height = b.bbox[3] + "px";
           d.innerHTML = "<span></span>"; d.firstChild.textContent = b.label;
           layer.appendChild(d);
         }
+        if (visible) this._keepLabelsIn(pane, layer, shown);
       }
     });
   }
@@ -183,8 +219,8 @@ function api(path, body) {
 }
 
 function hideComparisonTools() {
-  // side by side, slider and flicker need two images
+  // side by side, slider and flicker need two images: their buttons and their keys' help go
   if (SETTINGS.images.length > 1) return;
-  document.querySelectorAll('.tools button[data-act="s"], .tools button[data-act="v"], .tools button[data-act="f"], .tools button[data-act="x"]')
+  document.querySelectorAll('.tools button[data-act="s"], .tools button[data-act="v"], .tools button[data-act="f"], .tools button[data-act="x"], .compare-keys')
     .forEach(b => { b.hidden = true; });
 }

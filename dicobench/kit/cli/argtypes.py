@@ -1,0 +1,22 @@
+"""argparse types for counts, in a module of their own: runner options (`kit.eval.runners.options`)
+declare their flags' types without importing the command line that reads them."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
