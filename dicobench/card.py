@@ -152,8 +152,11 @@ CHECKS = (
     "Before a row is written its pair is verified on its clean renders (the PNG bytes themselves "
     "when no camera takes the images): the changed pixels exist and lie inside the row's cue boxes, "
     "the changed area is under 5% of the image, enough pixels change clearly to be visible, E pairs "
-    "are pixel-identical, the five options are distinct and A-D name four different objects. With "
-    "cameras, every candidate is checked again as both cameras take it (its shots differ from the "
+    "are pixel-identical, the five options are distinct and A-D name four different objects (or, as "
+    "paired distractors, two objects twice). Where the difficulty adds decoys (every state an option "
+    "names, before and after its edit, drawn again elsewhere in both images so that one image does not "
+    "tell which option holds), each decoy must be the same pixels in image a and in every candidate's "
+    "image b. With cameras, every candidate is checked again as both cameras take it (its shots differ from the "
     "E pair's only inside its cue boxes as the cameras map them, and no cue box leaves the frame), "
     "and the written bytes must decode to what the cameras took.\n\n"
     "Commonality rows are checked for all four candidates, whatever the answer: what the two "
@@ -204,12 +207,12 @@ USAGE = usage.Usage("dicobench", "attribute", "all", "dicobench.METRIC",
                     'tasks=ds["task"], options=ds["options"]')
 
 SCENE_COLUMNS = ["objects", "namesake"]  # procedural rows only (photo rows, and rows built before, have no scene)
-SCENE_KEYS = ("objects_median", "namesake_share")
+SCENE_KEYS = ("objects_median", "namesake_share", "decoy_share")
 
 
 def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> list[str]:
     """The difficulty the scenes were built at and, per task, the descriptors of its rows
-    (`dicobench.descriptors`; E rows have none)."""
+    (`dicobench.descriptors`; E rows have only their decoys)."""
     parts = ["### Difficulty"]
     level = (manifest.get("scene") or {}).get("difficulty")
     if manifest["source"] == "procedural" and level:
@@ -217,24 +220,32 @@ def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> l
         parts.append(f"Preset `{level['preset']}` ({dials}).")
     per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d]) for t, shards in split_stats.items()}
     scene_columns = SCENE_COLUMNS if any("objects_median" in s for s in per_task.values()) else []
+    decoy_column = ["decoys"] if any("decoy_share" in s for s in per_task.values()) else []
     diff = [[t] + [_fmt(v) for k, v in s.items() if k not in ("rows", *SCENE_KEYS)]
-            + ([_fmt(s.get("objects_median")), f"{s['namesake_share']:.0%}" if "namesake_share" in s else "-"]
-               if scene_columns else []) + [s["rows"]]
+            + ([_fmt(s.get("objects_median")), _share(s, "namesake_share")] if scene_columns else [])
+            + ([_share(s, "decoy_share")] if decoy_column else []) + [s["rows"]]
             for t, s in per_task.items() if "visible_min" in s]
     common = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "shared_size_median" in s]
     if diff:
         parts += [f"Difference rows (medians; visible: pixels differing by more than {VISIBLE} levels, at full size and "
                   "after area-downscaling both images to a long side of " + ", ".join(map(str, VIEW_SIDES)) + " px"
                   + ("; objects in the scene, and the share of rows whose changed object has another of its name nearby"
-                     if scene_columns else "") + "):",
+                     if scene_columns else "")
+                  + ("; decoys: the share of rows, E rows included, in which what the true option says was there before "
+                     "also stands elsewhere in image 1 and what it says is there after also stands elsewhere in image 2, "
+                     "unchanged, so that one image does not tell which option holds" if decoy_column else "") + "):",
                   markdown_table(["task", "cue share", "changed px", "contrast", "visible (min)", "visible"]
-                                 + [f"visible @{s}" for s in VIEW_SIDES] + scene_columns + ["rows"], diff)]
+                                 + [f"visible @{s}" for s in VIEW_SIDES] + scene_columns + decoy_column + ["rows"], diff)]
     if common:
         parts += ["Commonality rows (medians over both images: objects, the shared object's size in px and share of the "
                   "image, other objects of its kind and of its colour):",
                   markdown_table(["task", "objects", "shared px", "shared share", "same kind", "same colour", "rows"],
                                  common)]
     return parts if len(parts) > 1 else []
+
+
+def _share(summary_row: dict, key: str) -> str:
+    return f"{summary_row[key]:.0%}" if key in summary_row else "-"
 
 
 def _camera_note(manifest: dict) -> str:

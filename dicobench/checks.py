@@ -116,6 +116,15 @@ def check_difference_pixels(
     return area
 
 
+def check_unchanged(a: np.ndarray, b: np.ndarray, boxes) -> None:
+    """The pixels inside every box (clipped to the image) are the same in both images."""
+    h, w = a.shape[:2]
+    for x, y, bw, bh in boxes:
+        x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + bw, w), min(y + bh, h)
+        if x1 > x0 and y1 > y0 and not np.array_equal(a[y0:y1, x0:x1], b[y0:y1, x0:x1]):
+            raise Rejected("decoy_changed")
+
+
 def check_change_within(a: np.ndarray, b: np.ndarray, cues: list[dict], box: tuple[int, int, int, int]) -> None:
     """Two shots through one camera (`a`, `b`: the part `box` of each) differ only inside the
     cues as that camera maps them: the cue boxes still hold the change."""

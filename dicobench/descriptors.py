@@ -86,6 +86,13 @@ def clutter(scene, subject: str) -> dict:
     return {"objects": len(scene.objects), "namesakes": max(0, sum(o.name == subject for o in scene.objects) - 1)}
 
 
+def decoys(counts: list[tuple[int, int]]) -> dict:
+    """A difference row's decoys (`dicobench.editors.scene.decoys`): places outside the cue that fit
+    the true option's before-description in image 1 (`decoys_before`) and its after-description in
+    image 2 (`decoys_after`); for an E row, `counts` holds every option's and the least is kept."""
+    return {"decoys_before": min(c[0] for c in counts), "decoys_after": min(c[1] for c in counts)}
+
+
 def commonality(scenes: tuple, cues: list[dict], footprint) -> dict:
     """Descriptors of a commonality pair: the shared objects (those the cue boxes frame) and,
     over both scenes, the other objects of their category and of their colour, with how close
@@ -121,8 +128,10 @@ def commonality(scenes: tuple, cues: list[dict], footprint) -> dict:
 
 def summary(rows: list[dict]) -> dict:
     """Per-task medians (and the smallest full-size count) over rows' descriptors; E rows and
-    rows without descriptors are left out."""
+    rows without descriptors are left out, but for the share of rows (E rows too) with a decoy
+    of both states the true option names (`decoy_share`)."""
     diff = [r for r in rows if "visible" in r]
+    decoyed = [r for r in rows if "decoys_before" in r]
     if diff:
         return {
             "rows": len(diff),
@@ -135,6 +144,8 @@ def summary(rows: list[dict]) -> dict:
             **({"objects_median": statistics.median(r["objects"] for r in diff),
                 "namesake_share": sum(r["namesakes"] > 0 for r in diff) / len(diff)}
                if all("objects" in r for r in diff) else {}),
+            **({"decoy_share": sum(r["decoys_before"] > 0 and r["decoys_after"] > 0 for r in decoyed) / len(decoyed)}
+               if decoyed else {}),
         }
     common = [r for r in rows if r.get("shared_size")]
     if common:

@@ -117,10 +117,10 @@ def proposed_row(task: str, seed: int, letter: str, opts: BuildOptions, source=N
 
 def describe(proposal: Proposal, track: str, letter: str) -> dict:
     """The row's difficulty descriptors: of the pixels for a difference pair, and of the scenes
-    where its proposer offers them (a difference scene's clutter, a commonality pair's shared
-    object and decoys); none for E rows."""
+    where its proposer offers them (a difference scene's clutter and decoys, a commonality pair's
+    shared object and decoys); an E row has no pixel descriptors, only what its proposer says."""
     if letter == "E":
-        return {}
+        return proposal.describe(letter, []) if proposal.describe else {}
     image_b, cues = pick(proposal, letter)
     pixels = descriptors.difference(proposal.image_a, image_b, cues) if track == "difference" else {}
     return {**pixels, **(proposal.describe(letter, cues) if proposal.describe else {})}

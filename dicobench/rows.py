@@ -27,7 +27,7 @@ from dicobench.kit.scene.model import Scene
 from dicobench.kit.scene.render import background
 from dicobench import shots
 from dicobench.checks import (Rejected, check_change_within, check_cues_drawn, check_difference_pair, check_difference_pixels,
-                              check_options, check_shots_written)
+                              check_options, check_shots_written, check_unchanged)
 from dicobench.editors.models import Backends
 from dicobench.tasks.registry import get_task
 from dicobench.schema import LETTERS
@@ -107,15 +107,22 @@ class Proposal:
     views: shots.Views = shots.PHOTOGRAPHS  # how its images look through a camera (scenes: `shots.SceneShots`)
 
 
+@dataclass(frozen=True)
 class AgainstImageA:
     """Difference pairs: image b is image a with one visible change, inside the cue boxes, under
-    5% of the image; the E pair is image a twice."""
+    5% of the image; the E pair is image a twice. The `decoys` (the states options name, drawn
+    again elsewhere: `dicobench.editors.scene.decoys`) are the same pixels in image a and in
+    every candidate's image b."""
+
+    decoys: tuple[Box, ...] = ()
 
     def proposal(self, prop: Proposal) -> None:
         pass
 
     def candidate(self, prop: Proposal, cand: Candidate) -> None:
-        check_difference_pixels(prop.image_a, cand.image_b, False, cand.cues, within=cand.changed)
+        image_b = cand.image_b
+        check_difference_pixels(prop.image_a, image_b, False, cand.cues, within=cand.changed)
+        check_unchanged(prop.image_a, image_b, self.decoys)
 
     def shot(self, prop: Proposal, index: int, cameras: tuple[Camera, Camera]) -> None:
         # each camera sees all of the change (where the object was and where it is): that camera's

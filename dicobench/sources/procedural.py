@@ -28,7 +28,8 @@ from dicobench.kit.scene.textures import TINTS
 from dicobench.kit.scene.difficulty import EASY
 from dicobench import descriptors
 from dicobench.checks import Rejected, check_difference_pixels, check_options
-from dicobench.editors.scene import Cue
+from dicobench.editors.scene import Cue, SceneEdit
+from dicobench.editors.scene.decoys import count, with_decoys
 from dicobench.schema import LETTERS
 from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
 from dicobench.shots import SceneShots
@@ -40,12 +41,7 @@ def scene_difference(propose):
     """The proposer of a difference task whose scene edits `propose(rng, scene, cfg)` makes."""
 
     def proposer(task, seed: int, opts, inputs=None) -> Proposal:
-        rng = np.random.default_rng(seed)
-        base = random_scene(rng, opts.scene)
-        base = with_same_kind(rng, base, opts.scene, cue_objects(base, opts.scene))
-        edits = propose(rng, base, opts.scene)
-        if edits is None:
-            raise Rejected("too_few_edits")
+        base, edits, decoy_boxes = edited_scenes(propose, np.random.default_rng(seed), opts.scene)
         check_edits_first(task, base, edits)
         pixels_a = render(base)
         candidates = tuple(
@@ -55,13 +51,39 @@ def scene_difference(propose):
         )
 
         def describe(letter: str, cues: list[dict]) -> dict:
-            return descriptors.clutter(base, edits[LETTERS.index(letter)].subject)
+            if letter == "E":  # the E pair changes nothing: what every option's text would have to overcome
+                return descriptors.decoys([decoy_counts(base, e) for e in edits]) if opts.scene.difficulty.decoys else {}
+            edit = edits[LETTERS.index(letter)]
+            return {**descriptors.clutter(base, edit.subject), "edit": edit.kind,
+                    **(descriptors.decoys([decoy_counts(base, edit)]) if opts.scene.difficulty.decoys else {})}
 
-        return Proposal(pixels_a, pixels_a, candidates, AgainstImageA(), f"procedural:{seed}",
+        return Proposal(pixels_a, pixels_a, candidates, AgainstImageA(decoy_boxes), f"procedural:{seed}",
                         generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)), max(base.width, base.height),
                         describe, SceneShots(base, base, tuple(e.scene for e in edits)))
 
     return proposer
+
+
+def edited_scenes(propose, rng: np.random.Generator, cfg: SceneConfig) -> tuple[Scene, list[SceneEdit], tuple[Box, ...]]:
+    """The scenes of a difference row, before anything is drawn: the base scene with the difficulty's
+    same-kind objects, the task's four edits of it, and the decoys added to all of them (with their
+    boxes); `Rejected` where the task finds no four edits or the decoys no room."""
+    base = random_scene(rng, cfg)
+    base = with_same_kind(rng, base, cfg, cue_objects(base, cfg))
+    edits = propose(rng, base, cfg)
+    if edits is None:
+        raise Rejected("too_few_edits")
+    decoyed = with_decoys(rng, base, edits, cfg)
+    if decoyed is None:
+        raise Rejected("no_room_for_decoys")
+    return decoyed
+
+
+def decoy_counts(base: Scene, edit: SceneEdit) -> tuple[int, int]:
+    """How many places, besides the object the option is about, show what the option says was
+    there before (in image 1) and is there after (in image 2)."""
+    before, after = edit.states
+    return count(before, base, edit.about), count(after, edit.scene, edit.about)
 
 
 def check_edits_first(task, base: Scene, edits) -> None:
@@ -133,6 +155,8 @@ def scene_commonality(propose, commonalities):
         long_side = max(pair.scene_a.width, pair.scene_a.height, pair.scene_b.width, pair.scene_b.height)
 
         def describe(letter: str, cues: list[dict]) -> dict:
+            if letter == "E":
+                return {}
             scene_b = pair.candidates[LETTERS.index(letter)].scene_b
             return descriptors.commonality((pair.scene_a, scene_b), cues, footprint)
 

@@ -17,7 +17,7 @@ def propose(rng, scene, cfg=SceneConfig()):
         if op == "replace":
             edit = entity.replace(rng, scene, obj, taken=used, cfg=cfg)
         elif op == "remove":
-            edit = entity.remove(rng, scene, obj, taken=used)
+            edit = entity.remove(rng, scene, obj, taken=used, cfg=cfg)
         else:
             edit = entity.add(rng, scene, taken=used | {obj.name}, cfg=cfg)
         if edit is not None:

@@ -4,10 +4,14 @@ that states the edit, the rectangles it touched and where its cue is in each ima
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS
 from dicobench.kit.scene.geometry import Box
 from dicobench.kit.scene.model import Scene
+
+if TYPE_CHECKING:
+    from dicobench.editors.scene.decoys import State
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,23 @@ class SceneEdit:
     dirty: tuple[Box, ...]  # rectangles to re-render
     cues: tuple[Cue, ...]
     touched: tuple[str, ...] = ()  # every object name the edit involves (subject, references)
+    kind: str = ""  # what kind of edit (recolour, part, replace, move, paw_prints, ...): reports group by it
+    about: int | None = None  # uid of the object the option is about (the one changed, moved, traced or added)
+    # what the option says held before the edit and holds after it, as any scene may show it
+    # (`dicobench.editors.scene.decoys`): copies of both stand elsewhere in a text-proof row
+    states: tuple["State", "State"] | None = None
+
+
+def indefinite(cfg) -> bool:
+    """Whether options refer to objects as one of several alike ("A black box became white"): in
+    scenes with decoys (`Difficulty.decoys`), every look an option names is there more than once."""
+    return bool(cfg.difficulty.decoys)
+
+
+def refer(words: str, cfg) -> str:
+    """How an option calls an object described by `words` (its name or look): `the red mug`, or with
+    decoys `a red mug` (`red socks`: plural names take no article)."""
+    return kind_phrase(words) if indefinite(cfg) else f"the {words}"
 
 
 def article(noun: str) -> str:

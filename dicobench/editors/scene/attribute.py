@@ -1,4 +1,5 @@
-"""Attribute edits: one object's colour or surface style changes; identity and place stay."""
+"""Attribute edits: one object's colour or surface style changes, or the colour of one of its parts
+(one half of a two-tone object, its stripes, its dots); identity and place stay."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, drawable, surface_colour, tell_apart
 from dicobench.looks import PATTERN_WORDS, look, namesakes
-from dicobench.editors.scene import Cue, SceneEdit, kind_phrase
+from dicobench.editors.scene import Cue, SceneEdit, capitalised, indefinite, kind_phrase, refer
+from dicobench.editors.scene.decoys import Looks
 
 STYLE_WORDS = {
     "plain": "plain",
@@ -23,7 +25,11 @@ STYLE_WORDS = {
 }
 
 
-def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str) -> SceneEdit:
+# the part of a patterned object drawn in its accent colour, as a person names it
+PART_WORDS = {"two_tone": "half", "striped": "stripes", "dotted": "dots"}
+
+
+def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: str, kind: str) -> SceneEdit:
     a, b = footprint(old), footprint(new)
     return SceneEdit(
         scene=scene.replace_object(old.uid, new),
@@ -32,7 +38,15 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
         dirty=(bounding((a, b)),),
         cues=(Cue(0, a, old.name), Cue(1, b, label)),
         touched=(old.name,),
+        kind=kind,
+        about=old.uid,
+        states=(Looks(old), Looks(new)),
     )
+
+
+def _became(obj: PlacedObject, new: PlacedObject, cfg: SceneConfig) -> str:
+    """`The red-and-white striped mug became a blue-and-white striped mug.` (with decoys: `A ...`)."""
+    return capitalised(f"{refer(look(obj), cfg)} became {kind_phrase(look(new))}.")
 
 
 def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig(),
@@ -56,9 +70,12 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
         return None
     colour = choices[rng.integers(len(choices))]
     new = dataclasses.replace(obj, colour=colour)
-    text = (f"The {look(obj)} became {kind_phrase(look(new))}." if obj.style in PATTERN_WORDS or others
-            else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
-    return _edit(scene, obj, new, text, f"{obj.name} ({colour})")
+    if indefinite(cfg):
+        text = capitalised(f"{refer(look(obj), cfg)} became {colour}.") if obj.style == "plain" else _became(obj, new, cfg)
+    else:
+        text = (_became(obj, new, cfg) if obj.style in PATTERN_WORDS or others
+                else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
+    return _edit(scene, obj, new, text, f"{obj.name} ({colour})", "recolour")
 
 
 def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig(),
@@ -73,15 +90,63 @@ def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Scen
         return None
     style = styles[rng.integers(len(styles))]
     new = dataclasses.replace(obj, style=style)
-    text = (f"The {look(obj)} became {kind_phrase(look(new))}." if others
+    text = (_became(obj, new, cfg) if others or indefinite(cfg)
             else f"The {obj.name} changed from {STYLE_WORDS[obj.style]} to {STYLE_WORDS[style]}.")
-    return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})")
+    return _edit(scene, obj, new, text, f"{obj.name} ({STYLE_WORDS[style]})", "restyle")
 
 
-def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()
-                ) -> tuple[SceneEdit, SceneEdit] | None:
+def has_part(obj: PlacedObject) -> bool:
+    return obj.style in PART_WORDS
+
+
+def recolour_part(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig(),
+                  unlike: tuple[str, ...] = ()) -> SceneEdit | None:
+    """Change the colour of the part of a patterned object drawn in its accent (one half of a
+    two-tone object, its stripes, its dots) while the rest of it stays: to a named colour at least
+    the difficulty's distance from the old one that keeps the look legible (the audited rules: clearly
+    unlike the main colour, and the surface where the part reaches the outline), still tells the
+    object apart from every other of its name, and is clearly unlike the colours `unlike` names."""
+    if not has_part(obj):
+        return None
+    surface = surface_colour(scene)
+    others = namesakes(obj, scene)
+    choices = [
+        c
+        for c in COLOURS
+        if distance(c, obj.accent) >= cfg.difficulty.recolour_distance
+        and clearly_different(c, obj.colour)
+        and all(tell_apart(dataclasses.replace(obj, accent=c), o) for o in others)
+        and drawable(dataclasses.replace(obj, accent=c), surface, cfg)
+        and all(clearly_different(c, u) for u in unlike)
+    ]
+    if not choices:
+        return None
+    accent = choices[rng.integers(len(choices))]
+    new = dataclasses.replace(obj, accent=accent)
+    part = PART_WORDS[obj.style]
+    text = capitalised(f"the {obj.accent} {part} of {refer(look(obj), cfg)} became {accent}.")
+    return _edit(scene, obj, new, text, f"{obj.name} ({accent} {part})", "part")
+
+
+def part_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
+    """The objects a part edit may change: patterned ones up to twice the difficulty's cue scale
+    (the part that changes is a fraction of the object); none where the difficulty asks for no
+    part edits."""
+    if not cfg.difficulty.parts:
+        return []
+    limit = 2 * cfg.difficulty.cue_max_size
+    return [o for o in scene.objects if has_part(o) and (not limit or o.size <= limit)]
+
+
+def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig(),
+                part: bool = False) -> tuple[SceneEdit, SceneEdit] | None:
     """Two attribute edits of one object that a person tells apart: two clearly different new
-    colours, a new colour and a new style, or two new styles."""
+    colours, a new colour and a new style, or two new styles; with `part`, two clearly different
+    new colours of its part."""
+    if part:
+        first = recolour_part(rng, scene, obj, cfg)
+        second = first and recolour_part(rng, scene, obj, cfg, unlike=(first.scene.object(obj.uid).accent,))
+        return (first, second) if first and second else None
     draw = rng.random()
     if draw < 0.4:
         first = recolour(rng, scene, obj, cfg)

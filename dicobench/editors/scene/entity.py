@@ -15,7 +15,8 @@ from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
 from dicobench.kit.scene.random_scenes import (SceneConfig, drawable, legible_look, occupied_boxes, place, random_object,
                                           surface_colour)
 from dicobench.looks import look
-from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase, pronouns
+from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase, pronouns, refer
+from dicobench.editors.scene.decoys import Looks
 
 
 def _absent_entries(scene: Scene, cfg: SceneConfig, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
@@ -39,24 +40,31 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
         a, b = footprint(obj), footprint(new)
         return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
-            text=f"The {look(obj)} {pronouns(obj.name)['was']} replaced by {kind_phrase(look(new))}.",
+            text=capitalised(f"{refer(look(obj), cfg)} {pronouns(obj.name)['was']} replaced by {kind_phrase(look(new))}."),
             subject=obj.name,
             dirty=(bounding((a, b)),),
             cues=(Cue(0, a, obj.name), Cue(1, b, new.name)),
             touched=(obj.name, new.name),
+            kind="replace",
+            about=obj.uid,
+            states=(Looks(obj), Looks(new)),
         )
     return None
 
 
-def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset()) -> SceneEdit:
+def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
+           cfg: SceneConfig = SceneConfig()) -> SceneEdit:
     box = footprint(obj)
     return SceneEdit(
         scene=scene.replace_object(obj.uid, None),
-        text=f"The {look(obj)} disappeared.",
+        text=capitalised(f"{refer(look(obj), cfg)} disappeared."),
         subject=obj.name,
         dirty=(box,),
         cues=(Cue(0, box, obj.name), Cue(1, box, f"{obj.name} (gone)")),
         touched=(obj.name,),
+        kind="remove",
+        about=obj.uid,
+        states=(Looks(obj), Looks(obj)),
     )
 
 
@@ -78,6 +86,9 @@ def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozense
             dirty=(box,),
             cues=(Cue(1, box, f"{new.name} (new)"),),
             touched=(new.name,),
+            kind="add",
+            about=new.uid,
+            states=(Looks(new), Looks(new)),
         )
     return None
 
@@ -97,7 +108,7 @@ def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, pair:
     if first is None:
         return None
     if pair == "vanish":
-        return first, remove(rng, scene, obj, taken)
+        return first, remove(rng, scene, obj, taken, cfg)
     unlike = read_as(first.scene.object(obj.uid).name, cfg.difficulty.catalogue)
     second = replace(rng, scene, obj, taken=taken | unlike, cfg=cfg)
     return (first, second) if second else None
@@ -113,4 +124,5 @@ def _other_colour(rng: np.random.Generator, scene: Scene, edit: SceneEdit, cfg: 
     if not colours:
         return None
     twin = dataclasses.replace(new, colour=colours[rng.integers(len(colours))])
-    return edit, dataclasses.replace(edit, scene=scene.add(obj=twin), text=capitalised(f"{kind_phrase(look(twin))} appeared."))
+    return edit, dataclasses.replace(edit, scene=scene.add(obj=twin), text=capitalised(f"{kind_phrase(look(twin))} appeared."),
+                                     states=(Looks(twin), Looks(twin)))

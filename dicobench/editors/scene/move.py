@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -12,8 +13,9 @@ from dicobench.kit.scene.geometry import Box
 from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, occupied_boxes, place
-from dicobench.editors.scene import Cue, SceneEdit
-from dicobench.looks import called
+from dicobench.editors.scene import Cue, SceneEdit, capitalised, indefinite, kind_phrase, pronouns
+from dicobench.editors.scene.decoys import look_key, place_twin, twin
+from dicobench.looks import called, look
 
 RELATIONS = ("left of", "right of", "above", "below")
 NEAR = 380  # a reference farther than this is not a meaningful landmark
@@ -75,8 +77,12 @@ def move_beside(rng: np.random.Generator, scene: Scene, obj: PlacedObject, ref: 
         after = relation(b, rbox)
         moved = math.dist(ca, _centre(b))
         if after and after != before and after not in not_into and moved >= max(a[2], a[3]):
-            mover, landmark = called(obj, scene), called(ref, scene)
-            text = f"The {mover} moved from {before} the {landmark} to {after} the {landmark}."
+            if indefinite(cfg):
+                it = pronouns(ref.name)["them"]
+                text = capitalised(f"{kind_phrase(look(obj))} moved from {before} {kind_phrase(look(ref))} to {after} {it}.")
+            else:
+                mover, landmark = called(obj, scene), called(ref, scene)
+                text = f"The {mover} moved from {before} the {landmark} to {after} the {landmark}."
             return SceneEdit(
                 scene=scene.replace_object(obj.uid, dataclasses.replace(obj, cx=cand.cx, cy=cand.cy)),
                 text=text,
@@ -84,8 +90,66 @@ def move_beside(rng: np.random.Generator, scene: Scene, obj: PlacedObject, ref: 
                 dirty=(a, b),
                 cues=(Cue(0, a, f"{obj.name} ({before} {ref.name})"), Cue(1, b, f"{obj.name} ({after} {ref.name})")),
                 touched=(obj.name, ref.name),
+                kind="move",
+                about=obj.uid,
+                states=(Beside(obj, ref, before), Beside(obj, ref, after)),
             )
     return None
+
+
+@dataclass(frozen=True)
+class Beside:
+    """An object of the mover's look in `relation` to a nearby object of the reference's look (a
+    spatial option's state: `dicobench.editors.scene.decoys`)."""
+
+    mover: PlacedObject
+    ref: PlacedObject
+    relation: str
+    reach: int = NEAR  # a decoy reference this near the moved object could be read as its landmark
+
+    @property
+    def key(self) -> tuple:
+        return ("beside", look_key(self.mover), look_key(self.ref), self.relation)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset({self.mover.name, self.ref.name})
+
+    def instances(self, scene: Scene) -> list[frozenset[int]]:
+        movers = [o for o in scene.objects if look_key(o) == look_key(self.mover)]
+        refs = [o for o in scene.objects if look_key(o) == look_key(self.ref)]
+        return [frozenset({m.uid, r.uid}) for m in movers for r in refs
+                if m.uid != r.uid and _in_relation(footprint(m), footprint(r), self.relation)]
+
+    def decoy(self, rng, scene, cfg, blocked, uid):
+        """A twin of the reference at a free spot and a twin of the mover beside it in the relation."""
+        for _ in range(6):
+            ref = place_twin(rng, scene, self.ref, cfg, blocked, uid)
+            if ref is None:
+                return None
+            beside = scene.add(obj=ref)
+            rbox, mbox = footprint(ref), footprint(twin(rng, self.mover, uid + 1))
+            for _ in range(12):
+                dx, dy = _offset(rng, self.relation, rbox, mbox, cfg.difficulty.move_reach)
+                near = (int(rbox[0] + rbox[2] / 2 + dx), int(rbox[1] + rbox[3] / 2 + dy), 3)
+                mover = place_twin(rng, beside, self.mover, cfg, blocked, uid + 1, near=near, tries=1)
+                if mover is not None and _in_relation(footprint(mover), rbox, self.relation):
+                    return (ref, mover), ()
+        return None
+
+
+def _in_relation(mover: Box, ref: Box, which: str) -> bool:
+    return math.dist(_centre(mover), _centre(ref)) <= NEAR and relation(mover, ref) == which
+
+
+def _offset(rng: np.random.Generator, which: str, ref: Box, mover: Box, reach: int) -> tuple[float, float]:
+    """A seeded offset from the reference's centre that puts the mover clearly `which` of it, within `reach`."""
+    horizontal = which in ("left of", "right of")
+    least = ((ref[2] + mover[2]) if horizontal else (ref[3] + mover[3])) / 2 + 10
+    along = rng.uniform(least, max(least + 1, reach))
+    across = rng.uniform(-along / 3, along / 3)
+    sign = -1 if which in ("left of", "above") else 1
+    return (sign * along, across) if horizontal else (across, sign * along)
 
 
 def two_moves(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),

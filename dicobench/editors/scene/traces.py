@@ -14,12 +14,13 @@ import numpy as np
 
 from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.palette import lab_distance
-from dicobench.kit.scene.geometry import Box, point_gap
+from dicobench.kit.scene.geometry import Box, box_gap, point_gap
 from dicobench.kit.scene.render import footprint, trace_box, trace_extent
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
-from dicobench.kit.scene.random_scenes import SceneConfig, inside, occupied_boxes, overlaps, surface_colour
-from dicobench.editors.scene import Cue, SceneEdit, pronouns
-from dicobench.looks import called, namesakes
+from dicobench.kit.scene.random_scenes import SceneConfig, clashes, inside, occupied_boxes, overlaps, surface_colour
+from dicobench.editors.scene import Cue, SceneEdit, indefinite, pronouns, refer
+from dicobench.editors.scene.decoys import Looks, look_key, occupied, place_among, twin
+from dicobench.looks import called, look, namesakes
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
 FLAMMABLE = {"electronics", "household", "furniture", "stationery", "clothing", "food", "toy"}
@@ -32,20 +33,22 @@ DARK_PRINTS, LIGHT_PRINTS = (62, 46, 34), (226, 220, 206)
 class TraceKind:
     name: str
     applies: callable
-    sentence: str  # {name} is the object, {liquid} the spilled drink; {it} {was} ... {them} agree with the name
+    sentence: str  # {obj} is the object as the option calls it, {liquid} the spilled drink; {it} {was} ... {them} agree with its name
 
 
 KINDS = (
-    TraceKind("crack", lambda e: e.category in HARD, "A crack has appeared on the {name}, so {it} {was} dropped or struck."),
-    TraceKind("scorch", lambda e: e.category in FLAMMABLE, "Scorch marks have appeared on the {name}, so {it} {was} burned or overheated."),
-    TraceKind("spill", lambda e: e.category in {"drink", "kitchenware"}, "A {liquid} spill has appeared beside the {name}, so {it} {was} knocked over."),
-    TraceKind("footprints", lambda e: True, "A trail of shoe prints now leads to the {name}, so someone walked up to {them}."),
-    TraceKind("paw_prints", lambda e: True, "A trail of paw prints now leads to the {name}, so an animal walked up to {them}."),
-    TraceKind("crumbs", lambda e: e.category == "food", "Crumbs are scattered beside the {name}, so someone has been eating {them}."),
-    TraceKind("shards", lambda e: e.category == "drink", "Glass shards lie beside the {name}, so a glass was broken next to {them}."),
-    TraceKind("tyre_tracks", lambda e: e.category == "vehicle", "Tyre tracks now lead away from the {name}, so {it} {was} driven."),
-    TraceKind("puddle", lambda e: e.name in WET, "A puddle of water has formed beside the {name}, so water dripped from {them}."),
+    TraceKind("crack", lambda e: e.category in HARD, "A crack has appeared on {obj}, so {it} {was} dropped or struck."),
+    TraceKind("scorch", lambda e: e.category in FLAMMABLE, "Scorch marks have appeared on {obj}, so {it} {was} burned or overheated."),
+    TraceKind("spill", lambda e: e.category in {"drink", "kitchenware"}, "A {liquid} spill has appeared beside {obj}, so {it} {was} knocked over."),
+    TraceKind("footprints", lambda e: True, "A trail of shoe prints now leads to {obj}, so someone walked up to {them}."),
+    TraceKind("paw_prints", lambda e: True, "A trail of paw prints now leads to {obj}, so an animal walked up to {them}."),
+    TraceKind("crumbs", lambda e: e.category == "food", "Crumbs are scattered beside {obj}, so someone has been eating {them}."),
+    TraceKind("shards", lambda e: e.category == "drink", "Glass shards lie beside {obj}, so a glass was broken next to {them}."),
+    TraceKind("tyre_tracks", lambda e: e.category == "vehicle", "Tyre tracks now lead away from {obj}, so {it} {was} driven."),
+    TraceKind("puddle", lambda e: e.name in WET, "A puddle of water has formed beside {obj}, so water dripped from {them}."),
 )
+DAMAGE = ("crack", "scorch")  # marks on the object itself; the others lie on the surface beside it
+TRAILS = ("footprints", "paw_prints", "tyre_tracks")
 
 
 # traces a person may not tell apart on one object at hard scale and opacity (a milk spill and a puddle
@@ -90,10 +93,11 @@ def _scaled(value: int, scale: float, least: int) -> int:
 
 
 def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour, trail: bool, scale: float = 1.0
-                         ) -> Trace | None:
+                         ) -> tuple[Trace, tuple[float, float]] | None:
     """Put a surface trace next to (or leading to) the object, on free surface only, so it is seen;
     `scale` shortens trails (fewer prints) and shrinks spills, puddles and scatters. Where other
-    objects share its name, the trace's near end must be clearly closer to this one (`_yours`)."""
+    objects share its name, the trace's near end must be clearly closer to this one (`_yours`).
+    Returns the trace and its near end."""
     box = footprint(obj)
     cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
     reach = max(box[2], box[3]) / 2
@@ -130,7 +134,7 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
             near = (px, py)
         tbox = trace_box(trace)
         if inside(tbox, scene.width, scene.height) and not overlaps(tbox, occupied, gap=3) and _yours(near, box, others):
-            return trace
+            return trace, near
     return None
 
 
@@ -142,19 +146,53 @@ def _yours(near: tuple[float, float], box: Box, others: list[Box]) -> bool:
     return all(point_gap(near, other) >= 2 * mine + max(box[2], box[3]) for other in others)
 
 
+def _colour(kind: str, surface, liquid: str = "") -> tuple[int, int, int]:
+    """The colour a surface trace of `kind` is drawn in on `surface` (a spill's is its liquid's)."""
+    if kind == "spill":
+        return LIQUIDS[liquid]
+    if kind in TRAILS:
+        return _contrasting(DARK_PRINTS if kind != "tyre_tracks" else (34, 34, 36), surface, LIGHT_PRINTS)
+    if kind == "crumbs":
+        return _contrasting((196, 150, 86), surface, (110, 70, 36))
+    if kind == "shards":
+        return _contrasting((228, 236, 242), surface, (70, 90, 100))
+    return _contrasting((110, 140, 170), surface, (180, 205, 225))  # puddle
+
+
+def _surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour, cfg: SceneConfig
+                   ) -> tuple[Trace, tuple[float, float]] | None:
+    """A trace of `kind` beside (or leading to) `obj`, at the difficulty's scale and opacity, and its near end."""
+    placed = _place_surface_trace(rng, scene, obj, kind, colour, kind in TRAILS, cfg.difficulty.trace_scale)
+    if placed is None or cfg.difficulty.trace_opacity == 1.0:
+        return placed
+    return dataclasses.replace(placed[0], opacity=cfg.difficulty.trace_opacity), placed[1]
+
+
+TRACE_REACH = 160  # px a decoy of the traced object's look keeps from the trace, so it reads as its object's
+
+
+def _sentence(kind: TraceKind, obj: PlacedObject, scene: Scene, cfg: SceneConfig, liquid: str = "") -> str:
+    words = refer(look(obj) if indefinite(cfg) else called(obj, scene), cfg)
+    return kind.sentence.format(obj=words, liquid=liquid, **pronouns(obj.name))
+
+
 def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: TraceKind,
               cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     surface = surface_colour(scene)
-    if kind.name in ("crack", "scorch"):
+    before = Looks(obj, reach=TRACE_REACH)
+    if kind.name in DAMAGE:
         new = dataclasses.replace(obj, damage=kind.name, damage_seed=int(rng.integers(2**31)))
         box = footprint(obj)
         return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
-            text=kind.sentence.format(name=called(obj, scene), **pronouns(obj.name)),
+            text=_sentence(kind, obj, scene, cfg),
             subject=obj.name,
             dirty=(box,),
             cues=(Cue(1, box, f"{kind.name} on {obj.name}"),),
             touched=(obj.name,),
+            kind=kind.name,
+            about=obj.uid,
+            states=(before, Traced(obj, kind.name)),
         )
     liquid = ""
     if kind.name == "spill":
@@ -162,27 +200,90 @@ def add_trace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, kind: T
         if not ok:
             return None
         liquid = ok[rng.integers(len(ok))]
-        colour = LIQUIDS[liquid]
-    elif kind.name in ("footprints", "paw_prints", "tyre_tracks"):
-        colour = _contrasting(DARK_PRINTS if kind.name != "tyre_tracks" else (34, 34, 36), surface, LIGHT_PRINTS)
-    elif kind.name == "crumbs":
-        colour = _contrasting((196, 150, 86), surface, (110, 70, 36))
-    elif kind.name == "shards":
-        colour = _contrasting((228, 236, 242), surface, (70, 90, 100))
-    else:  # puddle
-        colour = _contrasting((110, 140, 170), surface, (180, 205, 225))
-    trail = kind.name in ("footprints", "paw_prints", "tyre_tracks")
-    trace = _place_surface_trace(rng, scene, obj, kind.name, colour, trail, cfg.difficulty.trace_scale)
-    if trace is None:
+    colour = _colour(kind.name, surface, liquid)
+    placed = _surface_trace(rng, scene, obj, kind.name, colour, cfg)
+    if placed is None:
         return None
-    if cfg.difficulty.trace_opacity != 1.0:
-        trace = dataclasses.replace(trace, opacity=cfg.difficulty.trace_opacity)
+    trace = placed[0]
     tbox = footprint(trace)  # the trace the edit draws: kept for its renders, unlike the tries
     return SceneEdit(
         scene=scene.add(trace=trace),
-        text=kind.sentence.format(name=called(obj, scene), liquid=liquid, **pronouns(obj.name)),
+        text=_sentence(kind, obj, scene, cfg, liquid),
         subject=obj.name,
         dirty=(tbox,),
         cues=(Cue(1, tbox, f"{kind.name.replace('_', ' ')} by {obj.name}"),),
         touched=(obj.name,),
+        kind=kind.name,
+        about=obj.uid,
+        states=(before, Traced(obj, kind.name, colour)),
     )
+
+
+NEXT_TO = 40  # px: a surface trace this close to an object lies beside it (or leads to it)
+
+
+@dataclass(frozen=True)
+class Traced:
+    """An object of this look with a trace of `kind` on it or beside it (a reasoning option's state
+    after its edit: `dicobench.editors.scene.decoys`)."""
+
+    obj: PlacedObject
+    kind: str
+    colour: tuple[int, int, int] | None = None  # a surface trace's colour (a spill's names its liquid)
+    reach: int = TRACE_REACH
+
+    @property
+    def key(self) -> tuple:
+        return ("traced", look_key(self.obj), self.kind, self.colour)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset({self.obj.name})
+
+    def instances(self, scene: Scene) -> list[frozenset[int]]:
+        if self.kind in DAMAGE:
+            key = look_key(dataclasses.replace(self.obj, damage=self.kind))
+            return [frozenset({o.uid}) for o in scene.objects if look_key(o) == key]
+        traces = [footprint(t) for t in scene.traces if t.kind == self.kind and t.colour == self.colour]
+        key = look_key(self.obj)
+        return [frozenset({o.uid}) for o in scene.objects
+                if look_key(o) == key and any(box_gap(footprint(o), t) <= NEXT_TO for t in traces)]
+
+    def decoy(self, rng, scene, cfg, blocked, uid):
+        """A twin of the object with the same trace (damage drawn afresh; a surface trace drawn
+        beside it on a bare canvas, then the two moved together to a free spot)."""
+        if self.kind in DAMAGE:
+            obj = place_among(rng, scene, dataclasses.replace(self.obj, damage=self.kind), cfg, blocked, uid)
+            return None if obj is None else ((obj,), ())
+        obj = dataclasses.replace(twin(rng, self.obj, uid), cx=scene.width // 2, cy=scene.height // 2)
+        placed = _surface_trace(rng, dataclasses.replace(scene, objects=(obj,), traces=()), obj, self.kind, self.colour, cfg)
+        if placed is None:
+            return None
+        trace, near = placed
+        shift = _free_shift(rng, scene, obj.name, footprint(obj), footprint(trace), near, blocked, cfg)
+        if shift is None:
+            return None
+        dx, dy = shift
+        return ((dataclasses.replace(obj, cx=obj.cx + dx, cy=obj.cy + dy),),
+                (dataclasses.replace(trace, x=trace.x + dx, y=trace.y + dy),))
+
+
+def _free_shift(rng, scene: Scene, name: str, box: Box, tbox: Box, near: tuple[float, float], blocked: list[Box],
+                cfg: SceneConfig, tries: int = 80) -> tuple[int, int] | None:
+    """A seeded shift that puts a `name` drawn at `box` and its trace at `tbox` on free surface of
+    `scene` (clear of `blocked`), the trace read as that object's (`_yours`)."""
+    taken = np.asarray(occupied(scene) + list(blocked), np.int64).reshape(-1, 4)
+    others = [footprint(o) for o in scene.objects if o.name == name]
+    for _ in range(tries):
+        dx = int(rng.integers(-box[0], scene.width - box[0] - box[2]))
+        dy = int(rng.integers(-box[1], scene.height - box[1] - box[3]))
+        b, t = _moved(box, dx, dy), _moved(tbox, dx, dy)
+        if (inside(b, scene.width, scene.height) and inside(t, scene.width, scene.height)
+                and not clashes(b, taken, cfg) and not overlaps(t, taken, gap=3)
+                and _yours((near[0] + dx, near[1] + dy), b, others)):
+            return dx, dy
+    return None
+
+
+def _moved(box: Box, dx: int, dy: int) -> Box:
+    return (box[0] + dx, box[1] + dy, box[2], box[3])

@@ -70,6 +70,13 @@ class Difficulty(Dials):
     distractors: str = dial("subtlety", "options A-D of a difference row: objects (four objects, one edit each) or pairs "
                                          "(two objects, two edits each: seeing where the change is does not say what it is)",
                             "objects")
+    parts: float = dial("subtlety", "share of attribute edits that change one part of an object (one half of a two-tone "
+                                    "object, its stripes or its dots) while the rest stays; such edits may take objects up "
+                                    "to twice the cue scale, since only the part changes (0: whole objects only)", 0.0)
+    decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
+                                 "(its object before and after the edit, a moved object's relation, a trace by its "
+                                 "object), 1 to this many per state and row: the text then says what kind of change to "
+                                 "look for, never where (0: none, options name each object as the only one of its look)", 0)
     catalogue: str = dial("names and looks", "objects and looks scenes draw from: first-release, or audited (no name "
                                              "containing another, no glyphs alike at cue size, patterns and markings only "
                                              "where a person sees them; dicobench.kit.scene.catalogue)", "first-release")
@@ -114,6 +121,8 @@ class Difficulty(Dials):
             problems.append("marks and grain must be >= 0, trace opacity within (0, 1], trace scale within 0.2-1, move reach >= 40")
         if not 1 <= self.cell <= 4:
             problems.append(f"cell must be within 1-4 px, got {self.cell}")
+        if not 0 <= self.parts <= 1 or not 0 <= self.decoys <= 4:
+            problems.append(f"parts must be within 0-1 and decoys within 0-4, got {self.parts:g} and {self.decoys}")
         if not 10 <= self.recolour_distance <= 60:
             problems.append(f"recolour distance must be within 10-60, got {self.recolour_distance}")
         if problems:
@@ -130,6 +139,8 @@ class Difficulty(Dials):
                 + f", recolour distance {self.recolour_distance:g}, move reach {self.move_reach} px, "
                   f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}"
                 + ("" if self.distractors == "objects" else f", {self.distractors} of options")
+                + (f", part edits {self.parts:g}" if self.parts else "")
+                + (f", up to {self.decoys} decoys per named state" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
 
@@ -140,7 +151,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", catalogue="audited", camera_on=True,
+    distractors="pairs", parts=0.4, decoys=3, catalogue="audited", camera_on=True,
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
@@ -148,7 +159,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", catalogue="audited",
+    distractors="pairs", parts=0.4, decoys=3, catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}

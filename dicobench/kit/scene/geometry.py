@@ -26,3 +26,15 @@ def point_gap(point: tuple[float, float], box: Box) -> float:
     """Distance from a point to a box (0 inside it)."""
     x, y, w, h = box
     return math.hypot(max(x - point[0], 0.0, point[0] - x - w), max(y - point[1], 0.0, point[1] - y - h))
+
+
+def grown(box: Box, by: int) -> Box:
+    """The box grown by `by` px on every side."""
+    return (box[0] - by, box[1] - by, box[2] + 2 * by, box[3] + 2 * by)
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """Distance between two boxes (0 where they meet)."""
+    dx = max(b[0] - a[0] - a[2], a[0] - b[0] - b[2], 0)
+    dy = max(b[1] - a[1] - a[3], a[1] - b[1] - b[3], 0)
+    return math.hypot(dx, dy)

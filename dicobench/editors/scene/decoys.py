@@ -1,0 +1,154 @@
+"""Decoys: every state an option names, drawn again elsewhere in both images, unchanged.
+
+An option such as "A black box became white" names two states: a black box before the edit and
+a white box after it. Where image 2 holds the only white box, finding it answers the row from one
+image, and the second image only confirms. With other black boxes and other white boxes standing
+unchanged in both images (and likewise other pairs in a moved object's relations, other objects
+with the same trace), the text says what kind of change to look for, never where: only comparing
+the two images place by place finds it.
+
+A `State` is what one side of an option says, as any scene may show it: `Looks` (an object of
+this look; the relation and trace states live with their editors, `move.Beside` and
+`traces.Traced`). `with_decoys` gives every distinct state of a row's four edits 1 to
+`Difficulty.decoys` copies (a seeded count per state, so that how often a state shows in one
+image says little about which option changed it), placed clear of every edit and added alike to
+the base scene and to each edited scene.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from dicobench.kit.scene.geometry import Box, grown
+from dicobench.kit.scene.model import PlacedObject, Scene, Trace
+from dicobench.kit.scene.random_scenes import TWIN_REACH, SceneConfig, place
+from dicobench.kit.scene.render import footprint
+from dicobench.editors.scene import SceneEdit
+
+CLEARANCE = 24  # px every decoy keeps from every edit's changed rectangles
+
+
+def look_key(obj: PlacedObject) -> tuple:
+    """What a person reads off an object: name, colours as drawn, pattern, marking and damage (not
+    where it stands, its size or its pose). The accent counts only where it is drawn."""
+    accent = obj.accent if obj.style in ("striped", "dotted", "two_tone") or obj.marking else None
+    return (obj.name, obj.colour, obj.style, accent, obj.marking, obj.damage)
+
+
+class State(Protocol):
+    """One side of an option as a scene shows it."""
+
+    reach: int  # how far (px) its decoys keep from the changes of edits that involve the names it names
+
+    @property
+    def key(self) -> tuple: ...  # two states with one key are the same state
+
+    @property
+    def names(self) -> frozenset[str]: ...  # the object names it names
+
+    def instances(self, scene: Scene) -> list[frozenset[int]]: ...  # the uids of each place the scene shows it
+
+    def decoy(self, rng: np.random.Generator, scene: Scene, cfg: SceneConfig, blocked: list[Box], uid: int
+              ) -> tuple[tuple[PlacedObject, ...], tuple[Trace, ...]] | None: ...  # objects and traces to add, or None
+
+
+@dataclass(frozen=True)
+class Looks:
+    """An object of this look (attribute, entity and trace options' objects)."""
+
+    obj: PlacedObject
+    reach: int = 2 * CLEARANCE
+
+    @property
+    def key(self) -> tuple:
+        return ("looks", look_key(self.obj))
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset({self.obj.name})
+
+    def instances(self, scene: Scene) -> list[frozenset[int]]:
+        key = look_key(self.obj)
+        return [frozenset({o.uid}) for o in scene.objects if look_key(o) == key]
+
+    def decoy(self, rng, scene, cfg, blocked, uid):
+        obj = place_among(rng, scene, self.obj, cfg, blocked, uid)
+        return None if obj is None else ((obj,), ())
+
+
+def twin(rng: np.random.Generator, obj: PlacedObject, uid: int) -> PlacedObject:
+    """Another object of `obj`'s look (its size too, so that its look stays as legible), in its own pose."""
+    return dataclasses.replace(obj, uid=uid, rotation=int(rng.integers(-30, 31)), damage_seed=int(rng.integers(2**31)))
+
+
+def place_twin(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box], uid: int,
+               near: tuple[int, int, int] | None = None, tries: int = 60) -> PlacedObject | None:
+    """A twin of `obj` at a free spot of `scene` clear of `blocked` (optionally within `near`)."""
+    return place(rng, scene, twin(rng, obj, uid), occupied(scene) + blocked, cfg, tries=tries, near=near)
+
+
+def place_among(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box], uid: int
+                ) -> PlacedObject | None:
+    """A twin of `obj` beside another object of its name where there is room (the difficulty's
+    same-kind objects stand in small groups around the objects an edit may change, so a lone
+    copy would say "not the changed one"), else anywhere free; clear of `blocked` either way."""
+    others = [o for o in scene.objects if o.name == obj.name]
+    for k in rng.permutation(len(others))[:3]:
+        near = others[k]
+        placed = place_twin(rng, scene, obj, cfg, blocked, uid, near=(near.cx, near.cy, TWIN_REACH * near.size), tries=30)
+        if placed is not None:
+            return placed
+    return place_twin(rng, scene, obj, cfg, blocked, uid)
+
+
+def occupied(scene: Scene) -> list[Box]:
+    """Every box a scene draws something in: its objects and its traces."""
+    return [footprint(e) for e in (*scene.objects, *scene.traces)]
+
+
+def with_decoys(rng: np.random.Generator, base: Scene, edits: list[SceneEdit], cfg: SceneConfig
+                ) -> tuple[Scene, list[SceneEdit], tuple[Box, ...]] | None:
+    """The base scene and the edits with every edit's states drawn again as decoys (the same in
+    every scene), and the decoys' boxes; unchanged (no draw taken) where the difficulty asks for
+    none; None where some state finds no room."""
+    most = cfg.difficulty.decoys
+    if not most or any(e.states is None for e in edits):
+        return (base, edits, ()) if not most else None
+    states = list({s.key: s for e in edits for s in e.states}.values())
+    # every scene's elements are in the way: an edit moves an object or adds one where the base has none
+    scenes = [base, *(e.scene for e in edits)]
+    uid = max(o.uid for s in scenes for o in s.objects) + 1
+    changed = [(set(e.touched), e.dirty) for e in edits]
+    world = dataclasses.replace(base, objects=_union(s.objects for s in scenes), traces=_union(s.traces for s in scenes))
+    objects: list[PlacedObject] = []
+    traces: list[Trace] = []
+    for state in states:
+        blocked = [grown(box, state.reach if touched & state.names else CLEARANCE) for touched, dirty in changed for box in dirty]
+        for _ in range(int(rng.integers(1, most + 1))):
+            made = state.decoy(rng, world, cfg, blocked, uid)
+            if made is None:
+                return None
+            objects += made[0]
+            traces += made[1]
+            world = dataclasses.replace(world, objects=world.objects + made[0], traces=world.traces + made[1])
+            uid += len(made[0])
+    add = tuple(objects), tuple(traces)
+    boxes = tuple(footprint(e) for e in (*objects, *traces))
+    return _added(base, *add), [dataclasses.replace(e, scene=_added(e.scene, *add)) for e in edits], boxes
+
+
+def _union(groups) -> tuple:
+    return tuple(dict.fromkeys(e for group in groups for e in group))
+
+
+def _added(scene: Scene, objects: tuple[PlacedObject, ...], traces: tuple[Trace, ...]) -> Scene:
+    return dataclasses.replace(scene, objects=scene.objects + objects, traces=scene.traces + traces)
+
+
+def count(state: State, scene: Scene, about: int | None) -> int:
+    """How many places of `scene` show `state` without the object the option is about."""
+    return sum(about not in uids for uids in state.instances(scene))

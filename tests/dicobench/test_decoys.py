@@ -1,0 +1,156 @@
+"""Text-proof difference rows (`dicobench.editors.scene.decoys`): every state an option names, before
+and after, also stands elsewhere in both images and unchanged, so one image does not tell which
+option holds; and part edits, which change one part of an object while the rest stays."""
+
+import dataclasses
+import math
+import re
+
+import numpy as np
+import pytest
+
+from dicobench.checks import Rejected, check_unchanged
+from dicobench.editors.scene.attribute import PART_WORDS, recolour_part
+from dicobench.editors.scene.decoys import count, look_key, with_decoys
+from dicobench.editors.scene.move import NEAR
+from dicobench.generate import BuildOptions, sample_seed
+from dicobench.kit.scene.difficulty import EASY, HARD
+from dicobench.kit.scene.geometry import box_gap
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
+from dicobench.kit.scene.render import footprint, render
+from dicobench.schema import DIFFERENCE_TASKS
+from dicobench.sources.procedural import edited_scenes
+from dicobench.tasks.registry import get_task
+from text_only import PROPOSERS
+
+# hard scenes on a smaller canvas (with room for the decoys) keep these fast
+SMALL_HARD = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1200, max_canvas=1300, min_objects=45,
+                                                             max_objects=55, same_kind=20))
+
+
+def decoyed(task: str, n: int = 4, cfg: SceneConfig = SMALL_HARD):
+    """(base, edits, decoy boxes) of the first `n` proposals of `task` that find room, drawn as a build does."""
+    out = []
+    for i in range(6 * n):
+        try:
+            out.append(edited_scenes(PROPOSERS[task].propose, np.random.default_rng(sample_seed(0, "test", task, i, 0)), cfg))
+        except Rejected:
+            continue
+        if len(out) == n:
+            return out
+    pytest.fail(f"{task}: only {len(out)} of {n} proposals found room for their decoys")
+
+
+@pytest.mark.parametrize("task", DIFFERENCE_TASKS)
+def test_every_state_an_option_names_stands_elsewhere_in_both_images(task):
+    for base, edits, boxes in decoyed(task):
+        assert boxes
+        pairs = [edit.scene for edit in edits]  # image 2 of each candidate (image 1 is the base, whatever the answer)
+        for edit in edits:
+            for state in edit.states:
+                for image in (base, *pairs):
+                    assert count(state, image, edit.about) >= 1, (task, edit.text, state.key)
+
+
+@pytest.mark.parametrize("task", DIFFERENCE_TASKS)
+def test_decoys_keep_clear_of_every_change(task):
+    for base, edits, boxes in decoyed(task):
+        for box in boxes:
+            for edit in edits:
+                assert all(box_gap(box, d) > 0 for d in edit.dirty), (task, box, edit.text)
+
+
+def test_a_decoy_reference_never_stands_where_the_moved_object_could_be_read_against_it():
+    for base, edits, boxes in decoyed("spatial_relation"):
+        decoys = [o for o in base.objects if footprint(o) in set(boxes)]
+        for edit in edits:
+            ref = edit.states[0].ref
+            centres = [(b[0] + b[2] / 2, b[1] + b[3] / 2) for b in edit.dirty]  # the mover before and after
+            for obj in decoys:
+                if look_key(obj) == look_key(ref):
+                    box = footprint(obj)
+                    assert min(math.dist((box[0] + box[2] / 2, box[1] + box[3] / 2), c) for c in centres) > NEAR
+
+
+INDEFINITE = re.compile(r"^(An? |[A-Z][a-z-]+ |The \w+ (half|stripes|dots) of an? )")
+
+
+@pytest.mark.parametrize("task", DIFFERENCE_TASKS)
+def test_options_call_objects_as_one_of_several(task):
+    """ "A black box became white.", never "The black box ..." once several black boxes stand in the images."""
+    for _, edits, _ in decoyed(task, n=3):
+        for edit in edits:
+            words = edit.text.lower().split(" ")
+            definite = [i for i, w in enumerate(words) if w == "the"]
+            assert all(edit.kind == "part" and i == 0 for i in definite), edit.text
+            assert INDEFINITE.match(edit.text), edit.text
+
+
+def test_without_decoys_nothing_is_added_and_no_draw_is_taken():
+    cfg = SceneConfig.from_difficulty(EASY)
+    rng = np.random.default_rng(5)
+    base = random_scene(rng, cfg)
+    edits = PROPOSERS["attribute"].propose(rng, base, cfg)
+    state = rng.bit_generator.state
+    assert with_decoys(rng, base, edits, cfg) == (base, edits, ())
+    assert rng.bit_generator.state == state
+    assert all(e.text.startswith("The ") for e in edits)
+
+
+def test_a_decoy_that_differs_between_the_images_is_rejected():
+    a = np.zeros((40, 40, 3), np.uint8)
+    b = a.copy()
+    b[30:35, 30:35] = 200  # a change outside the decoy's box
+    check_unchanged(a, b, [(0, 0, 20, 20)])
+    b[5, 5] = 1  # ...and one inside it
+    with pytest.raises(Rejected, match="decoy_changed"):
+        check_unchanged(a, b, [(0, 0, 20, 20)])
+
+
+@pytest.mark.parametrize("letter", ["A", "E"])
+def test_rows_record_their_decoys(letter):
+    spec = get_task("entity")
+    opts = BuildOptions(scene=SMALL_HARD)
+    for seed in range(30):
+        try:
+            prop = spec.proposer("procedural")(spec, seed, opts)
+        except Rejected:
+            continue
+        described = prop.describe(letter, [])
+        assert described["decoys_before"] >= 1 and described["decoys_after"] >= 1
+        assert (described.get("edit") is None) == (letter == "E")
+        return
+    pytest.fail("no entity proposal in 30 seeds")
+
+
+# ---- part edits --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("style", sorted(PART_WORDS))
+def test_a_part_edit_recolours_the_part_and_leaves_the_rest(style):
+    obj = PlacedObject(0, "mug", "red", 44, 100, 100, style=style, accent="white")
+    scene = Scene(200, 200, "wood", 0, "neutral", 1, (obj,))
+    cfg = SceneConfig.from_difficulty(HARD)
+    edit = recolour_part(np.random.default_rng(0), scene, obj, cfg)
+    new = edit.scene.object(0)
+    assert (new.colour, new.style, new.name) == (obj.colour, obj.style, obj.name) and new.accent != obj.accent
+    part = PART_WORDS[style]
+    assert edit.text == f"The white {part} of a {look_words(obj)} became {new.accent}." and edit.kind == "part"
+    assert edit.cues[1].label == f"mug ({new.accent} {part})"
+    before, after = render(scene), render(edit.scene)
+    changed = np.abs(before.astype(int) - after.astype(int)).max(axis=2) > 24
+    x, y, w, h = footprint(obj)
+    drawn = np.abs(before.astype(int) - render(Scene(200, 200, "wood", 0, "neutral", 1)).astype(int)).max(axis=2) > 24
+    assert 0 < changed.sum() <= 0.7 * drawn.sum()  # a part: a fraction of the object
+    assert not changed[:y].any() and not changed[y + h:].any()
+
+
+def look_words(obj: PlacedObject) -> str:
+    from dicobench.looks import look
+
+    return look(obj)
+
+
+def test_hard_attribute_rows_include_part_edits_on_objects_up_to_twice_the_cue_scale():
+    kinds = [e.kind for _, edits, _ in decoyed("attribute", n=12) for e in edits]
+    assert "part" in kinds and {"recolour", "restyle"} & set(kinds)
