@@ -114,7 +114,7 @@ def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
         "rows_per_shard": opts.rows_per_shard,
         "compress_level": opts.compress_level,
         "png_writer": opts.png_writer,
-        "scene": dataclasses.asdict(opts.scene),
+        "scene": {**dataclasses.asdict(opts.scene), "difficulty": opts.scene.difficulty.manifest()},
         "photos": dataclasses.asdict(opts.photos),
         "test_photos": opts.test_photos,
         "models": dataclasses.asdict(opts.models),

@@ -176,7 +176,7 @@ def test_usage_errors_never_echo_a_secret(cli, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("cli,argv", [  # complete commands, so that argparse gets as far as the mistyped option
-    ("multipanelvqa", ["eval", "--dataset", "d", "--model", "openai:m", "--out", "o", "--judge-api-key", SECRETS[0]]),
+    ("multipanelvqa", ["eval", "--dataset", "d", "--model", "openai:m", "--out", "o", "--grader-api-key", SECRETS[0]]),
     ("dicobench", ["score", "p.jsonl", "--dataset", "d", "--api-key=" + SECRETS[0]]),
     ("dicobench", ["push", "d", "--repo-id", "a/b", "--token", SECRETS[1], "--secret-token", SECRETS[2]]),
     ("dicobench", ["eval", "--dataset", "d", "--model", "openai:m", "--out", "o", "--api-key", SECRETS[0],

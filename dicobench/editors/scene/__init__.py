@@ -4,14 +4,16 @@ that states the edit, the rectangles it touched and where its cue is in each ima
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS
 from dicobench.kit.scene.geometry import Box
-from dicobench.kit.scene.model import Scene
+from dicobench.kit.scene.model import PlacedObject, Scene, Trace
 
 if TYPE_CHECKING:
-    from dicobench.editors.scene.decoys import State
+    import numpy as np
+
+    from dicobench.kit.scene.random_scenes import SceneConfig
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,23 @@ class Cue:
     image: int  # 0 = image_a, 1 = image_b
     bbox: Box
     label: str
+
+
+class State(Protocol):
+    """One side of an option as a scene shows it."""
+
+    reach: int  # how far (px) its decoys keep from the changes of edits that involve the names it names
+
+    @property
+    def key(self) -> tuple: ...  # two states with one key are the same state
+
+    @property
+    def names(self) -> frozenset[str]: ...  # the object names it names
+
+    def instances(self, scene: Scene) -> list[frozenset[int]]: ...  # the uids of each place the scene shows it
+
+    def decoy(self, rng: np.random.Generator, scene: Scene, cfg: SceneConfig, blocked: list[Box], uid: int
+              ) -> tuple[tuple[PlacedObject, ...], tuple[Trace, ...]] | None: ...  # objects and traces to add, or None
 
 
 @dataclass(frozen=True)
@@ -33,7 +52,7 @@ class SceneEdit:
     about: int | None = None  # uid of the object the option is about (the one changed, moved, traced or added)
     # what the option says held before the edit and holds after it, as any scene may show it
     # (`dicobench.editors.scene.decoys`): copies of both stand elsewhere in a text-proof row
-    states: tuple["State", "State"] | None = None
+    states: tuple[State, State] | None = None
 
 
 def indefinite(cfg) -> bool:

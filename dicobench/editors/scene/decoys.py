@@ -7,7 +7,7 @@ unchanged in both images (and likewise other pairs in a moved object's relations
 with the same trace), the text says what kind of change to look for, never where: only comparing
 the two images place by place finds it.
 
-A `State` is what one side of an option says, as any scene may show it: `Looks` (an object of
+A `State` (declared beside `SceneEdit`) is what one side of an option says, as any scene may show it: `Looks` (an object of
 this look; the relation and trace states live with their editors, `move.Beside` and
 `traces.Traced`). `with_decoys` gives every distinct state of a row's four edits 1 to
 `Difficulty.decoys` copies (a seeded count per state, so that how often a state shows in one
@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Protocol
-
 import numpy as np
 
 from dicobench.kit.scene.geometry import Box, grown
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
 from dicobench.kit.scene.random_scenes import TWIN_REACH, SceneConfig, place
 from dicobench.kit.scene.render import footprint
-from dicobench.editors.scene import SceneEdit
+from dicobench.editors.scene import SceneEdit, State
 
 CLEARANCE = 24  # px every decoy keeps from every edit's changed rectangles
 
@@ -37,23 +35,6 @@ def look_key(obj: PlacedObject) -> tuple:
     where it stands, its size or its pose). The accent counts only where it is drawn."""
     accent = obj.accent if obj.style in ("striped", "dotted", "two_tone") or obj.marking else None
     return (obj.name, obj.colour, obj.style, accent, obj.marking, obj.damage)
-
-
-class State(Protocol):
-    """One side of an option as a scene shows it."""
-
-    reach: int  # how far (px) its decoys keep from the changes of edits that involve the names it names
-
-    @property
-    def key(self) -> tuple: ...  # two states with one key are the same state
-
-    @property
-    def names(self) -> frozenset[str]: ...  # the object names it names
-
-    def instances(self, scene: Scene) -> list[frozenset[int]]: ...  # the uids of each place the scene shows it
-
-    def decoy(self, rng: np.random.Generator, scene: Scene, cfg: SceneConfig, blocked: list[Box], uid: int
-              ) -> tuple[tuple[PlacedObject, ...], tuple[Trace, ...]] | None: ...  # objects and traces to add, or None
 
 
 @dataclass(frozen=True)

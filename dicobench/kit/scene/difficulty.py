@@ -20,9 +20,12 @@ from dicobench.kit.scene.catalogue import VERSIONS
 DISTRACTORS = ("objects", "pairs")
 
 
-def dial(axis: str, doc: str, default):
-    """A settings field that is a difficulty dial: the CLI makes it an option, the card lists it."""
-    return field(default=default, metadata={"axis": axis, "doc": doc})
+def dial(axis: str, doc: str, default, later: bool = False):
+    """A settings field that is a difficulty dial: the CLI makes it an option, the card lists it.
+
+    `later` marks a dial added after builds first recorded their manifests: at its default it
+    changes nothing, so a manifest leaves it out there and such a build still resumes."""
+    return field(default=default, metadata={"axis": axis, "doc": doc, "later": later})
 
 
 class Dials:
@@ -72,11 +75,11 @@ class Difficulty(Dials):
                             "objects")
     parts: float = dial("subtlety", "share of attribute edits that change one part of an object (one half of a two-tone "
                                     "object, its stripes or its dots) while the rest stays; such edits may take objects up "
-                                    "to twice the cue scale, since only the part changes (0: whole objects only)", 0.0)
+                                    "to twice the cue scale, since only the part changes (0: whole objects only)", 0.0, later=True)
     decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
                                  "object), 1 to this many per state and row: the text then says what kind of change to "
-                                 "look for, never where (0: none, options name each object as the only one of its look)", 0)
+                                 "look for, never where (0: none, options name each object as the only one of its look)", 0, later=True)
     catalogue: str = dial("names and looks", "objects and looks scenes draw from: first-release, or audited (no name "
                                              "containing another, no glyphs alike at cue size, patterns and markings only "
                                              "where a person sees them; dicobench.kit.scene.catalogue)", "first-release")
@@ -93,6 +96,11 @@ class Difficulty(Dials):
     # writes the clean renders, as the first release did
     camera: CameraBounds = CameraBounds()
     camera_on: bool = False
+
+    def manifest(self) -> dict:
+        """The dials as a build's manifest records them: a later dial at its default is left out."""
+        return {k: v for k, v in dataclasses.asdict(self).items()
+                if not (self.__dataclass_fields__[k].metadata.get("later") and v == self.__dataclass_fields__[k].default)}
 
     def __post_init__(self) -> None:
         problems = []
