@@ -14,8 +14,7 @@ import multipanelvqa
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.evaluation import PREDICTIONS
 from dicobench.kit.io.predictions import first_per_config
-from dicobench.kit.eval.runners import Reply, Runner, load_runner, register_runner
-from dicobench.kit.eval.runners import _RUNNERS
+from dicobench.kit.eval.runners import RUNNERS, CallableRunner, Reply, Runner, load_runner, register_runner
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.schema import LETTERS, prompt_text
 from tests.kit.test_eval_cli import write_multipanel
@@ -144,8 +143,12 @@ class Echo(Runner):
         return [Reply(f"Answer: {self.model}") for _ in prompts]
 
 
-def test_a_registered_runner_works_from_the_command_line(small_build, tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(_RUNNERS, "echo", Echo)  # as register_runner("echo", Echo) does, undone afterwards
+def test_a_registered_runner_works_from_the_command_line(small_build, tmp_path, capsys):
+    with RUNNERS.registered("echo", Echo):  # as register_runner("echo", Echo) does, undone afterwards
+        _echo_runs(small_build, tmp_path, capsys)
+
+
+def _echo_runs(small_build, tmp_path, capsys):
     out = tmp_path / "run"
     argv = ["eval", "--dataset", str(small_build), "--model", "echo:B", "--limit", "3", "--out", str(out),
             "--batch-size", "2", "--quiet"]
@@ -156,6 +159,8 @@ def test_a_registered_runner_works_from_the_command_line(small_build, tmp_path, 
     assert "--concurrency: not an option of echo: models" in capsys.readouterr().err
     with pytest.raises(ValueError):
         register_runner("bad:name", Echo)
+    with pytest.raises(ValueError, match="runner 'echo' is already registered"):
+        register_runner("echo", CallableRunner)  # a taken name is refused, not replaced
 
 
 def test_an_unknown_runner_is_refused_before_anything_loads(tmp_path, capsys):

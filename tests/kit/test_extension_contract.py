@@ -31,7 +31,7 @@ from toy_extensions import augmentation, editor, photo_source, runner, task
 
 def _state():
     return (tuple(TASKS), tuple(PHOTO_SOURCES.items()), tuple(EDITOR_KINDS.items()),
-            tuple(AUGMENTATION_REGISTRY.items()), dict(runners._RUNNERS))
+            tuple(AUGMENTATION_REGISTRY.items()), tuple(runners.RUNNERS.items()))
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def toys():
         PHOTO_SOURCES.unregister("skimage")
         EDITOR_KINDS.unregister("paint")
         AUGMENTATION_REGISTRY.unregister("toy_mirrored")
-        runners._RUNNERS.pop("toy")
+        runners.RUNNERS.unregister("toy")
     assert _state() == before
 
 

@@ -12,30 +12,33 @@ from importlib.metadata import entry_points
 from typing import Any, Callable
 
 from dicobench.kit.errors import UserError
+from dicobench.kit.registry import Registry
 from dicobench.kit.eval.runners.base import CallableRunner, Part, Prompt, Reply, Runner
 from dicobench.kit.eval.runners.options import RunnerOption, add_option_arguments, collect, declared, given_options
 
-__all__ = ["CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "add_runner_arguments", "as_runner",
+__all__ = ["RUNNERS", "CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "add_runner_arguments",
+           "as_runner",
            "check_options", "load_runner", "register_runner", "runner_class", "runner_options"]
 
 ENTRY_POINT_GROUP = "dicobench.runners"
 # built-in runners as "module:Class", imported only when used (torch is slow to import)
-_RUNNERS: dict[str, str | type[Runner]] = {
-    "hf": "dicobench.kit.eval.runners.transformers_runner:TransformersRunner",
-    "openai": "dicobench.kit.eval.runners.openai_runner:OpenAIRunner",
-}
+RUNNERS: Registry[str | type[Runner]] = Registry("runner", [
+    ("hf", "dicobench.kit.eval.runners.transformers_runner:TransformersRunner"),
+    ("openai", "dicobench.kit.eval.runners.openai_runner:OpenAIRunner"),
+])
 
 
 def register_runner(name: str, cls: type[Runner] | str) -> None:
-    """Make `--model <name>:<model>` build `cls(model, **options)`; `cls` may be "module:Class"."""
+    """Make `--model <name>:<model>` build `cls(model, **options)`; `cls` may be "module:Class".
+    A taken name is refused (`RUNNERS.unregister` frees it)."""
     if not name or ":" in name:
         raise ValueError(f"a runner name is a word without ':', got {name!r}")
-    _RUNNERS[name] = cls
+    RUNNERS.register(name, cls)
 
 
 def _known() -> dict[str, str | type[Runner]]:
     found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    return {**found, **_RUNNERS}  # registered names win over installed plugins
+    return {**found, **dict(RUNNERS.items())}  # registered names win over installed plugins
 
 
 def runner_class(spec: str) -> type[Runner]:
