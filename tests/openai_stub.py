@@ -26,6 +26,22 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
 
+def hashed_replies(answers: dict[str, str]) -> Callable[[dict], str]:
+    """A stub model right on some prompts and wrong or unreadable on others, whatever they hold: by a
+    hash of the request's last text it answers its right letter (`answers[text]`), the next letter,
+    or nothing readable; the same reply for the same prompt."""
+
+    def reply(body: dict) -> str:
+        text = body["messages"][0]["content"][-1]["text"]
+        pick = hashlib.sha256(text.encode()).digest()[0]
+        if pick % 7 == 0:
+            return "No idea."
+        right = answers[text]
+        return f"The answer is ({right if pick % 2 else 'ABCDE'[('ABCDE'.index(right) + 1) % 5]})."
+
+    return reply
+
+
 def text_vector(text: str, dim: int = 8) -> list[float]:
     """A stand-in embedding: the same text always gives the same vector."""
     return [b / 255.0 - 0.5 for b in hashlib.sha256(text.encode()).digest()[:dim]]

@@ -5,7 +5,6 @@ read back from the log by `import inspect`."""
 
 import base64
 import configparser
-import hashlib
 import json
 import os
 import shutil
@@ -20,7 +19,7 @@ import pytest
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.prompting import prompt
 from multipanelvqa.cli.main import main as multipanelvqa_cli
-from openai_stub import StubServer
+from openai_stub import StubServer, hashed_replies
 from tests.kit.test_eval_cli import write_multipanel
 
 inspect_ai = pytest.importorskip("inspect_ai")
@@ -68,22 +67,6 @@ def run_inspect(task: str, dataset: Path, stub: StubServer, tmp_path: Path, site
     return log
 
 
-def hashed_replies(rows):
-    """A stub model right on some rows and wrong or unreadable on others, whatever the rows hold: by
-    a hash of the prompt it answers the right letter, another one, or nothing readable."""
-    answers = {prompt(row)[1]: "ABCDE"[row["answer"]] for row in rows}
-
-    def reply(body):
-        text = body["messages"][0]["content"][-1]["text"]
-        pick = hashlib.sha256(text.encode()).digest()[0]
-        if pick % 7 == 0:
-            return "No idea."
-        right = answers[text]
-        return f"The answer is ({right if pick % 2 else 'ABCDE'[('ABCDE'.index(right) + 1) % 5]})."
-
-    return reply
-
-
 def score_replies(path, cli, dataset, tmp_path, capsys, *score_args):
     """The log read back by `import inspect` and scored as the command it prints says."""
     predictions = tmp_path / "predictions.jsonl"
@@ -97,7 +80,7 @@ def score_replies(path, cli, dataset, tmp_path, capsys, *score_args):
 
 def test_inspect_eval_dicobench_offline_against_the_stub(small_build, tmp_path, installed, capsys):
     rows = datasets.load_dataset(str(small_build), "all", split="test")
-    with StubServer(hashed_replies(rows)) as stub:
+    with StubServer(hashed_replies({prompt(r)[1]: "ABCDE"[r["answer"]] for r in rows})) as stub:
         path = run_inspect("dicobench/dicobench", small_build, stub, tmp_path, installed)
     log = read_eval_log(str(path))
     raw = {r["id"]: r for r in rows.cast_column("image_a", datasets.Image(decode=False))

@@ -8,7 +8,6 @@ docs/guides/harnesses.md: torch, `dicobench[lmms-eval]`, `pip install --no-deps 
 """
 
 import base64
-import hashlib
 import io
 import json
 import math
@@ -29,7 +28,7 @@ from dicobench.cli.main import main as dicobench
 from dicobench.harnesses.lmms_eval_task import doc_to_messages, doc_to_target, doc_to_text, process_results
 from dicobench.prompting import prompt
 from multipanelvqa.cli.main import main as multipanelvqa
-from openai_stub import StubServer
+from openai_stub import StubServer, hashed_replies
 from tests.kit.test_eval_cli import write_multipanel
 
 LMMS_EVAL = os.environ.get("LMMS_EVAL") or shutil.which("lmms-eval")
@@ -160,13 +159,6 @@ def test_multipanelvqa_aggregate_is_not_a_number_while_the_judge_left_rows_unans
     assert math.isnan(aggregate_accuracy([]))
 
 
-def hashed_reply(body):
-    """Right for some rows, wrong or unreadable for others: the same reply for the same prompt."""
-    text = body["messages"][0]["content"][-1]["text"]
-    pick = hashlib.sha256(text.encode()).digest()[0]
-    return "No idea." if pick % 7 == 0 else f"The answer is ({'ABCDE'[pick % 5]})."
-
-
 def run_lmms_eval(tasks: Path, task: str, stub: StubServer, results: Path, cwd: Path, *extra: str) -> dict:
     """lmms-eval's CLI in an environment that cannot import this project: the task folder alone."""
     env = {**blocked_env(cwd), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "LMMS_IMAGE_ENCODE_FORMAT": "PNG"}
@@ -229,9 +221,9 @@ def test_lmms_eval_smoke_run_with_limit_is_scored_as_partial(small_build, tmp_pa
 def test_lmms_eval_end_to_end_matches_score(small_build, tmp_path):
     tasks = tmp_path / "tasks"
     assert dicobench(["export", "lmms-eval", "--dataset", str(small_build), "--out", str(tasks)]) == 0
-    with StubServer(hashed_reply) as stub:
-        report = run_lmms_eval(tasks, "dicobench", stub, tmp_path / "results", tmp_path)
     rows = datasets.load_dataset(str(small_build), "all", split="test")
+    with StubServer(hashed_replies({prompt(r)[1]: "ABCDE"[r["answer"]] for r in rows})) as stub:
+        report = run_lmms_eval(tasks, "dicobench", stub, tmp_path / "results", tmp_path)
     assert len(stub.requests) == len(rows)
     by_text = {prompt(r)[1]: r for r in rows}
     for request in stub.requests:  # our prompt, both images in order, lossless
