@@ -104,3 +104,12 @@ def test_a_cycle_through_deferred_and_type_checking_imports_is_found(tmp_path):
     (package / "c.py").write_text("from pkg import a\n")
     (package / "d.py").write_text("from pkg.a import f\n")  # imports into the cycle, not part of it
     assert cycles(import_graph(tmp_path, ("pkg",))) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
+
+
+def test_the_shared_layer_imports_no_benchmark():
+    """docs/ARCHITECTURE.md's first rule: `dicobench.kit` stands under both benchmarks and imports
+    neither (the `dicobench` package itself counts as the benchmark: its `__init__` is DiCoBench's)."""
+    graph = import_graph(ROOT)
+    upward = {name: sorted(t for t in targets if not t.startswith("dicobench.kit"))
+              for name, targets in graph.items() if name.startswith("dicobench.kit")}
+    assert {name: found for name, found in upward.items() if found} == {}

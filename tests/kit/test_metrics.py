@@ -105,3 +105,14 @@ def test_letters_and_indices_mix_in_references(dicobench_metric):
     dicobench_metric.add(prediction="C", reference=2)
     dicobench_metric.add(prediction="A", reference="b")
     assert dicobench_metric.compute(n_boot=20)["accuracy"] == 0.5
+
+
+@pytest.mark.parametrize("name", ["dicobench_metric", "multipanel_metric"])
+def test_the_modules_examples_run_as_doctests(name, request):
+    """As `evaluate`'s own tests run each metric's examples: the module's doctests, as loaded."""
+    import doctest
+    import sys
+
+    module = sys.modules[type(request.getfixturevalue(name)).__module__]
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 3 and result.failed == 0
