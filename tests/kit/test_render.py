@@ -1,8 +1,9 @@
 import dataclasses
 
 import numpy as np
+import pytest
 
-from dicobench.kit.scene.render import footprint, render, render_edit
+from dicobench.kit.scene.render import footprint, render, render_edit, trace_box
 from dicobench.kit.scene.model import Trace
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.kit.scene.geometry import bounding
@@ -94,6 +95,39 @@ def test_glyphs_outlive_a_row_and_drawn_objects_do_not():
     again = r.object_patch(obj)
     assert r._body.cache_info().hits == 1
     assert np.array_equal(first.rgb, again.rgb) and np.array_equal(first.alpha, again.alpha)
+
+
+def test_every_cache_of_a_rows_pixels_is_registered_and_cleared():
+    """The caches of drawn pixels register where they are made: clearing between rows reaches each,
+    and the only unregistered caches of the drawing modules are the glyphs and the vignette, which
+    rows share."""
+    from dicobench.kit.scene import render as r, row_caches, textures
+
+    cached = {name: f for module in (r, textures) for name, f in vars(module).items()
+              if hasattr(f, "cache_clear") and f.__module__ == module.__name__}
+    assert {name for name, f in cached.items() if f not in row_caches._CACHES} == {"_body", "_vignette"}
+    scene = random_scene(np.random.default_rng(4), SMALL)
+    scene = dataclasses.replace(scene, traces=(Trace("crumbs", 200, 200, length=40, colour=(90, 60, 30), seed=1),))
+    render(scene)
+    assert all(f.cache_info().currsize for f in (r.object_patch, r._kept_trace_pixels, r._background))
+    r.clear_caches()
+    assert all(f.cache_info().currsize == 0 for f in row_caches._CACHES)
+
+
+def test_each_trace_kind_is_drawn_by_its_kernel_where_its_kind_says():
+    """Trails start near the corner their heading leaves from, blots are centred; an unknown kind
+    is refused by name."""
+    from dicobench.kit.scene.trace_kernels import KERNELS, origin
+
+    for kind, drawn in KERNELS.items():
+        trace = Trace(kind, 0, 0, angle=200, length=6 if drawn.step else 60, colour=(0, 0, 0), seed=3)
+        side = drawn.extent(trace)
+        x, y, w, h = trace_box(trace)
+        assert w and h and 0 <= x and x + w <= side and y + h <= side, kind
+        ox, oy = origin(trace, side)
+        assert (ox, oy) == ((side - 40.0, side - 40.0) if drawn.trail else (side / 2, side / 2))
+    with pytest.raises(ValueError, match="unknown trace kind 'smoke'"):
+        origin(Trace("smoke", 0, 0), 100)
 
 
 def test_a_trace_probed_for_its_box_is_not_kept_and_boxes_as_when_drawn():

@@ -16,6 +16,7 @@ from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.palette import lab_distance
 from dicobench.kit.scene.geometry import Box, box_gap, point_gap
 from dicobench.kit.scene.render import footprint, trace_box, trace_extent
+from dicobench.kit.scene.trace_kernels import KERNELS, origin
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
 from dicobench.kit.scene.random_scenes import SceneConfig, clashes, inside, occupied_boxes, overlaps, surface_colour
 from dicobench.editors.scene import Cue, SceneEdit, indefinite, pronouns, refer
@@ -48,7 +49,7 @@ KINDS = (
     TraceKind("puddle", lambda e: e.name in WET, "A puddle of water has formed beside {obj}, so water dripped from {them}."),
 )
 DAMAGE = ("crack", "scorch")  # marks on the object itself; the others lie on the surface beside it
-TRAILS = ("footprints", "paw_prints", "tyre_tracks")
+TRAILS = tuple(kind for kind, drawn in KERNELS.items() if drawn.trail)
 
 
 # traces a person may not tell apart on one object at hard scale and opacity (a milk spill and a puddle
@@ -107,7 +108,7 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
         theta = rng.uniform(0, 2 * math.pi)
         if trail:
             steps = _scaled(int(rng.integers(5, 8)), scale, 2)
-            step = {"footprints": 34, "paw_prints": 26}.get(kind, 1)
+            step = KERNELS[kind].step
             length = steps if kind != "tyre_tracks" else _scaled(int(rng.integers(160, 260)), scale, 60)
             span = (steps - 1) * step if kind != "tyre_tracks" else length
             # footprints end at the object (heading towards it); tyre tracks start at it
@@ -120,10 +121,7 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
                 sx, sy = ex - span * math.cos(theta), ey - span * math.sin(theta)
                 heading, near = theta, (ex, ey)
             probe = Trace(kind, 0, 0, angle=int(round(math.degrees(heading))) % 360, length=length, colour=colour)
-            side = trace_extent(probe)
-            a = math.radians(probe.angle)
-            ox = 40.0 if math.cos(a) >= 0 else side - 40.0
-            oy = 40.0 if math.sin(a) >= 0 else side - 40.0
+            ox, oy = origin(probe, trace_extent(probe))
             trace = dataclasses.replace(probe, x=int(round(sx - ox)), y=int(round(sy - oy)), seed=int(rng.integers(2**31)))
         else:
             length = _scaled(int(rng.integers(50, 80)), scale, 20)

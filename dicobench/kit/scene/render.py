@@ -22,8 +22,11 @@ from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.glyphs import glyph_mask
 from dicobench.kit.scene.geometry import Box, bounding
 from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene import row_caches
+from dicobench.kit.scene.row_caches import per_row
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
-from dicobench.kit.scene.textures import SurfaceView, make_background, shading
+from dicobench.kit.scene.textures import SurfaceView, make_background
+from dicobench.kit.scene.trace_kernels import kernel, origin
 from dicobench.kit.scene.warping import warp
 
 
@@ -133,7 +136,7 @@ def _with_shadow(rgb: np.ndarray, alpha: np.ndarray, size: int, opacity: float) 
     return c, a, pad
 
 
-@functools.lru_cache(maxsize=8192)
+@per_row(8192)
 def object_patch(obj: PlacedObject) -> Patch:
     """The object's pixels where it stands; drawn once per look, whatever the place (and kept
     per place too: a row's renders ask for each placed object many times)."""
@@ -141,7 +144,7 @@ def object_patch(obj: PlacedObject) -> Patch:
     return Patch(rgb, alpha, obj.cx + dx, obj.cy + dy, (obj.cx + box[0], obj.cy + box[1], box[2], box[3]))
 
 
-@functools.lru_cache(maxsize=4096)
+@per_row(4096)
 def _object_pixels(obj: PlacedObject):
     upright = dataclasses.replace(obj, rotation=0, shadow=0.0)
     rgb, alpha = _turned(_drawing(upright), obj.rotation) if obj.rotation % 360 else _upright(upright)
@@ -151,7 +154,7 @@ def _object_pixels(obj: PlacedObject):
     return rgb, alpha, dx, dy, _tight_box(alpha, dx, dy)
 
 
-@functools.lru_cache(maxsize=4096)
+@per_row(4096)
 def _drawing(obj: PlacedObject) -> Image.Image:
     """The upright object as the RGBA drawing that is turned: objects of one look in other poses
     (and a camera's larger turns) are turned from here again (kept in bytes, a quarter of its
@@ -196,72 +199,9 @@ def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
 
 # ---- traces on the surface -------------------------------------------------------------
 
-def _polygon(cx: float, cy: float, rx: float, ry: float, angle: float, n: int = 18) -> list[tuple[float, float]]:
-    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    ca, sa = math.cos(angle), math.sin(angle)
-    xs, ys = rx * np.cos(t), ry * np.sin(t)
-    return [(cx + x * ca - y * sa, cy + x * sa + y * ca) for x, y in zip(xs, ys)]
-
-
-def _trail_steps(trace: Trace, step: float) -> list[tuple[float, float, float, int]]:
-    a = math.radians(trace.angle)
-    n = max(2, trace.length)
-    return [(i * step * math.cos(a), i * step * math.sin(a), a, (-1) ** i) for i in range(n)]
-
-
-def _draw_trace(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, rng: np.random.Generator) -> float:
-    """Draw the trace's coverage onto an L layer (origin ox, oy); returns the trace's opacity."""
-    if trace.kind == "footprints":
-        for dx, dy, a, side in _trail_steps(trace, 34):
-            px, py = ox + dx - 9 * side * math.sin(a), oy + dy + 9 * side * math.cos(a)
-            draw.polygon(_polygon(px, py, 11, 5, a), fill=255)
-            draw.polygon(_polygon(px - 15 * math.cos(a), py - 15 * math.sin(a), 5, 4.5, a), fill=255)
-        return 0.6
-    if trace.kind == "paw_prints":
-        for dx, dy, a, side in _trail_steps(trace, 26):
-            px, py = ox + dx - 7 * side * math.sin(a), oy + dy + 7 * side * math.cos(a)
-            draw.ellipse((px - 5, py - 4, px + 5, py + 4), fill=255)
-            for k in (-1.0, -0.35, 0.35, 1.0):
-                tx = px + 8 * math.cos(a + 0.6 * k)
-                ty = py + 8 * math.sin(a + 0.6 * k)
-                draw.ellipse((tx - 2.2, ty - 2.2, tx + 2.2, ty + 2.2), fill=255)
-        return 0.65
-    if trace.kind in ("spill", "puddle"):
-        for _ in range(9):
-            r = rng.uniform(0.12, 0.3) * trace.length
-            cx, cy = ox + rng.uniform(-0.25, 0.25) * trace.length, oy + rng.uniform(-0.15, 0.15) * trace.length
-            draw.ellipse((cx - r, cy - r * 0.7, cx + r, cy + r * 0.7), fill=255)
-        return 0.75 if trace.kind == "spill" else 0.45
-    if trace.kind == "crumbs":
-        for _ in range(24):
-            cx, cy = ox + rng.normal(0, 0.25) * trace.length, oy + rng.normal(0, 0.18) * trace.length
-            r = rng.uniform(2.5, 4.5)
-            draw.ellipse((cx - r, cy - r * 0.8, cx + r, cy + r * 0.8), fill=255)
-        return 0.95
-    if trace.kind == "shards":
-        for _ in range(9):
-            cx, cy = ox + rng.normal(0, 0.25) * trace.length, oy + rng.normal(0, 0.2) * trace.length
-            pts = [(cx + rng.uniform(-7, 7), cy + rng.uniform(-7, 7)) for _ in range(3)]
-            draw.polygon(pts, fill=255)
-        return 0.85
-    if trace.kind == "tyre_tracks":
-        a = math.radians(trace.angle)
-        for side in (-1, 1):
-            for i in range(0, trace.length, 9):
-                px = ox + i * math.cos(a) - 14 * side * math.sin(a)
-                py = oy + i * math.sin(a) + 14 * side * math.cos(a)
-                draw.polygon(_polygon(px, py, 2.5, 5, a), fill=255)
-        return 0.75
-    raise ValueError(f"unknown trace kind {trace.kind!r}")
-
-
 def trace_extent(trace: Trace) -> int:
     """Side of the square patch a trace is drawn in."""
-    if trace.kind in ("footprints", "paw_prints"):
-        return int(max(2, trace.length) * 34 + 80)
-    if trace.kind == "tyre_tracks":
-        return int(trace.length + 80)
-    return int(trace.length * 1.6 + 30)
+    return kernel(trace.kind).extent(trace)
 
 
 def trace_patch(trace: Trace) -> Patch:
@@ -276,7 +216,7 @@ def trace_box(trace: Trace) -> Box:
     return (trace.x + x, trace.y + y, w, h)
 
 
-@functools.lru_cache(maxsize=512)
+@per_row(512)
 def _kept_trace_pixels(trace: Trace):
     return _trace_pixels(trace)
 
@@ -285,24 +225,17 @@ def _trace_pixels(trace: Trace):
     """A trace drawn at the origin: its colour (one colour, broadcast, read-only), coverage and tight box."""
     side = trace_extent(trace)
     layer = Image.new("L", (side, side), 0)
-    centred = trace.kind not in ("footprints", "paw_prints", "tyre_tracks")
-    o = side / 2 if centred else 40.0
-    if not centred:  # trails start in the corner their heading leaves from
-        a = math.radians(trace.angle)
-        ox = 40.0 if math.cos(a) >= 0 else side - 40.0
-        oy = 40.0 if math.sin(a) >= 0 else side - 40.0
-    else:
-        ox = oy = o
-    opacity = _draw_trace(trace, ImageDraw.Draw(layer), ox, oy, np.random.default_rng(trace.seed))
+    drawn = kernel(trace.kind)
+    drawn.draw(trace, ImageDraw.Draw(layer), *origin(trace, side), np.random.default_rng(trace.seed))
     layer = layer.filter(ImageFilter.GaussianBlur(0.8))
-    alpha = np.asarray(layer, np.float32) / 255.0 * (opacity * trace.opacity)
+    alpha = np.asarray(layer, np.float32) / 255.0 * (drawn.opacity * trace.opacity)
     rgb = np.broadcast_to(np.asarray(trace.colour, np.float32), (side, side, 3))
     return rgb, alpha, _tight_box(alpha, 0, 0)
 
 
 # ---- whole scenes ----------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=4)
+@per_row(4)
 def _background(scene_key: tuple) -> np.ndarray:
     bg = make_background(*scene_key)
     bg.setflags(write=False)
@@ -361,7 +294,7 @@ class _Layout:
         return [self.patches[i] for i in np.flatnonzero(hit)]
 
 
-@functools.lru_cache(maxsize=32)
+@per_row(32)
 def _layout(scene: Scene, camera: Camera | None) -> _Layout:
     """A row renders one scene region by region many times (each edit's boxes, each camera's
     view of each change): its patches are gathered once per view."""
@@ -378,7 +311,7 @@ def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> P
     return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
 
 
-@functools.lru_cache(maxsize=8192)
+@per_row(8192)
 def _seen_at(obj: PlacedObject, width: int, height: int, camera: Camera) -> PlacedObject:
     return camera.place(obj, width, height)
 
@@ -448,5 +381,4 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
 def clear_caches() -> None:
     """Forget drawn pixels: a build calls this between rows, whose scenes share nothing (glyphs,
     which they do share, are kept: their caches are bounded)."""
-    for cached in (object_patch, _seen_at, _object_pixels, _drawing, _kept_trace_pixels, _background, shading, _layout):
-        cached.cache_clear()
+    row_caches.clear()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
+from dicobench.kit.scene.row_caches import per_row
 from dicobench.kit.scene.warping import warp
 
 KINDS = ("wood", "fabric", "paper", "desk", "carpet", "tiles", "concrete", "grass")
@@ -112,7 +113,7 @@ _SHADERS = {
 }
 
 
-@functools.lru_cache(maxsize=2)
+@per_row(2)
 def shading(kind: str, height: int, width: int, seed: int) -> np.ndarray:
     """The surface's texture shading (HxW float32, read-only), before any view of it: a scene's
     clean render and both cameras' shots share it (a row has at most two surfaces)."""
