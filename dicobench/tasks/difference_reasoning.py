@@ -21,7 +21,7 @@ def propose(rng, scene, cfg=SceneConfig()):
     edits = []
     for k in rng.permutation(len(KINDS)):
         kind = KINDS[k]
-        objects = [o for o in scene.objects if o.name not in used and kind in kinds_for(o)]
+        objects = [o for o in scene.objects if o.name not in used and kind in kinds_for(o, cfg.difficulty.catalogue)]
         for idx in rng.permutation(len(objects))[:TRIES_PER_KIND]:
             edit = add_trace(rng, scene, objects[idx], kind, cfg)
             if edit is not None:
@@ -40,8 +40,8 @@ def _pairs(rng, scene, cfg):
     edits = []
     for k in rng.permutation(len(KINDS)):
         kind = KINDS[k]
-        objects = [o for o in scene.objects if o.name not in used and kind in kinds_for(o)
-                   and any(told_apart(k.name, kind.name) for k in kinds_for(o))]
+        objects = [o for o in scene.objects if o.name not in used and kind in kinds_for(o, cfg.difficulty.catalogue)
+                   and any(told_apart(k.name, kind.name) for k in kinds_for(o, cfg.difficulty.catalogue))]
         for idx in rng.permutation(len(objects))[:TRIES_PER_KIND]:
             pair = _two_traces(rng, scene, objects[idx], kind, cfg)
             if pair is not None:
@@ -57,7 +57,7 @@ def _two_traces(rng, scene, obj, kind, cfg):
     first = add_trace(rng, scene, obj, kind, cfg)
     if first is None:
         return None
-    others = [k for k in kinds_for(obj) if told_apart(k.name, kind.name)]
+    others = [k for k in kinds_for(obj, cfg.difficulty.catalogue) if told_apart(k.name, kind.name)]
     for i in rng.permutation(len(others)):
         second = add_trace(rng, scene, obj, others[i], cfg)
         if second is not None:

@@ -73,9 +73,29 @@ def _shows_on(kind: str, obj: PlacedObject) -> bool:
     return True
 
 
-def kinds_for(obj: PlacedObject) -> list[TraceKind]:
+# What a trace implies must be true of the object it is drawn by: tyre tracks lead away only from
+# what is driven on tyres ("so it was driven": not a ship, a sleigh, a pushed stroller or a towed
+# caravan), crumbs lie only beside what people eat ("so someone has been eating it": not a dog
+# bone). The audited catalogue keeps to this; the first release's rows keep their draws.
+DRIVEN = frozenset({"bus", "car", "motorcycle", "pickup truck", "taxi", "tractor", "truck"})
+NOT_EATEN = frozenset({"bone"})
+
+
+def _implied(kind: str, name: str) -> bool:
+    """Whether the event a trace of `kind` implies can be true of an object called `name`."""
+    if kind == "tyre_tracks":
+        return name in DRIVEN
+    if kind == "crumbs":
+        return name not in NOT_EATEN
+    return True
+
+
+def kinds_for(obj: PlacedObject, catalogue: str = "first-release") -> list[TraceKind]:
+    """The trace kinds `obj` may show: those of its category that show on it, and in the audited
+    `catalogue` only those whose implied event is true of it."""
     entry = by_name()[obj.name]
-    return [k for k in KINDS if k.applies(entry) and _shows_on(k.name, obj)]
+    return [k for k in KINDS if k.applies(entry) and _shows_on(k.name, obj)
+            and (catalogue == "first-release" or _implied(k.name, obj.name))]
 
 
 TRACE_CONTRAST = 40.0  # a half-transparent trace needs more contrast than a solid object
@@ -120,15 +140,16 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
                 ex, ey = cx - gap * math.cos(theta), cy - gap * math.sin(theta)
                 sx, sy = ex - span * math.cos(theta), ey - span * math.sin(theta)
                 heading, near = theta, (ex, ey)
-            probe = Trace(kind, 0, 0, angle=int(round(math.degrees(heading))) % 360, length=length, colour=colour)
+            probe = Trace(kind, 0, 0, angle=int(round(math.degrees(heading))) % 360, length=length, colour=colour, scale=scale)
             ox, oy = origin(probe, trace_extent(probe))
             trace = dataclasses.replace(probe, x=int(round(sx - ox)), y=int(round(sy - oy)), seed=int(rng.integers(2**31)))
         else:
             length = _scaled(int(rng.integers(50, 80)), scale, 20)
             dist = reach + length * 0.6 + 10
             px, py = cx + dist * math.cos(theta), cy + dist * math.sin(theta)
-            side = trace_extent(Trace(kind, 0, 0, length=length))
-            trace = Trace(kind, int(px - side / 2), int(py - side / 2), length=length, colour=colour, seed=int(rng.integers(2**31)))
+            side = trace_extent(Trace(kind, 0, 0, length=length, scale=scale))
+            trace = Trace(kind, int(px - side / 2), int(py - side / 2), length=length, colour=colour, seed=int(rng.integers(2**31)),
+                          scale=scale)
             near = (px, py)
         tbox = trace_box(trace)
         if inside(tbox, scene.width, scene.height) and not overlaps(tbox, occupied, gap=3) and _yours(near, box, others):

@@ -47,6 +47,8 @@ class Trace:
     colour: tuple[int, int, int] = (60, 45, 35)
     seed: int = 0
     opacity: float = 1.0  # times the kind's own opacity (fainter traces are harder to see)
+    scale: float = 1.0  # the difficulty's trace scale it was drawn at (its length is scaled already; a
+    # scaled crumbs scatter draws fewer, separate crumbs: dicobench.kit.scene.render)
 
 
 @dataclass(frozen=True)

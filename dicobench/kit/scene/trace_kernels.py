@@ -69,11 +69,39 @@ def _blots(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, rng: n
         draw.ellipse((cx - r, cy - r * 0.7, cx + r, cy + r * 0.7), fill=255)
 
 
+# The first release's crumbs scatter 24 specks over 50-80 px. A difficulty's trace scale shrinks the
+# scatter (`Difficulty.trace_scale`, `Trace.scale`): 24 specks of the same size in a smaller scatter
+# merge into one brown blot that reads as a stain, not crumbs. A scaled scatter keeps the density of
+# the first release's middle one (fewer crumbs) and keeps each crumb apart from the others, so that
+# it still reads as scattered crumbs; unscaled scatters keep their draws.
+CRUMBS_GAP = 3.0  # px of bare surface between two crumbs of a scaled scatter
+CRUMBS_LEAST_SPREAD = 40  # px: a scaled scatter spreads as a 40 px one at least, so its six crumbs find room
+
+
 def _crumbs(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, rng: np.random.Generator) -> None:
+    if trace.scale != 1.0:
+        _scattered_crumbs(trace, draw, ox, oy, rng)
+        return
     for _ in range(24):
         cx, cy = ox + rng.normal(0, 0.25) * trace.length, oy + rng.normal(0, 0.18) * trace.length
         r = rng.uniform(2.5, 4.5)
         draw.ellipse((cx - r, cy - r * 0.8, cx + r, cy + r * 0.8), fill=255)
+
+
+def _scattered_crumbs(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, rng: np.random.Generator) -> None:
+    """A scaled crumbs scatter: as many crumbs as keep the density of a 65 px scatter (at least 6,
+    spread as a `CRUMBS_LEAST_SPREAD` scatter at least), each drawn where it keeps `CRUMBS_GAP` from
+    every crumb drawn before it (a crumb that finds no such place in 12 draws is left out)."""
+    crumbs: list[tuple[float, float, float]] = []
+    spread = max(trace.length, CRUMBS_LEAST_SPREAD)
+    for _ in range(max(6, round(24 * (trace.length / 65) ** 2))):
+        r = rng.uniform(2.5, 4.5)
+        for _ in range(12):
+            cx, cy = ox + rng.normal(0, 0.25) * spread, oy + rng.normal(0, 0.18) * spread
+            if all(math.hypot(cx - x, cy - y) >= r + q + CRUMBS_GAP for x, y, q in crumbs):
+                crumbs.append((cx, cy, r))
+                draw.ellipse((cx - r, cy - r * 0.8, cx + r, cy + r * 0.8), fill=255)
+                break
 
 
 def _shards(trace: Trace, draw: ImageDraw.ImageDraw, ox: float, oy: float, rng: np.random.Generator) -> None:
@@ -100,12 +128,16 @@ def _blot_extent(trace: Trace) -> int:
     return int(trace.length * 1.6 + 30)
 
 
+def _crumbs_extent(trace: Trace) -> int:
+    return _blot_extent(trace) if trace.scale == 1.0 else int(max(trace.length, CRUMBS_LEAST_SPREAD) * 1.6 + 30)
+
+
 KERNELS: dict[str, TraceKernel] = {
     "footprints": TraceKernel(_footprints, 0.6, _prints_extent, trail=True, step=34),
     "paw_prints": TraceKernel(_paw_prints, 0.65, _prints_extent, trail=True, step=26),
     "spill": TraceKernel(_blots, 0.75, _blot_extent),
     "puddle": TraceKernel(_blots, 0.45, _blot_extent),
-    "crumbs": TraceKernel(_crumbs, 0.95, _blot_extent),
+    "crumbs": TraceKernel(_crumbs, 0.95, _crumbs_extent),
     "shards": TraceKernel(_shards, 0.85, _blot_extent),
     "tyre_tracks": TraceKernel(_tyre_tracks, 0.75, lambda trace: int(trace.length + 80), trail=True),
 }
