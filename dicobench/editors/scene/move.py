@@ -37,8 +37,17 @@ def _centre(box: Box) -> tuple[float, float]:
     return box[0] + box[2] / 2, box[1] + box[3] / 2
 
 
-def landmarks(scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset()) -> list[tuple[PlacedObject, Box]]:
-    """Objects near `obj` to which it stands in a clear relation (possible references of a move)."""
+def landmark_reach(cfg: SceneConfig) -> int:
+    """How far (centre to centre, px) a move's landmark may stand from the mover before the move.
+    Where options call objects as one of several ("moved from below a blender"), the landmark is
+    one of the mover's near neighbours, as near as where the move lands (`move_reach`): a blender
+    300 px off, with other objects between, is not what a person reads as the one it stood below."""
+    return min(NEAR, cfg.difficulty.move_reach) if indefinite(cfg) else NEAR
+
+
+def landmarks(scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
+              reach: int = NEAR) -> list[tuple[PlacedObject, Box]]:
+    """Objects within `reach` of `obj` to which it stands in a clear relation (possible references of a move)."""
     a = footprint(obj)
     ca = _centre(a)
     refs = []
@@ -46,7 +55,7 @@ def landmarks(scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = fr
         if other.uid == obj.uid or other.name in exclude_refs:
             continue
         box = footprint(other)
-        if math.dist(ca, _centre(box)) <= NEAR and relation(a, box):
+        if math.dist(ca, _centre(box)) <= reach and relation(a, box):
             refs.append((other, box))
     return refs
 
@@ -54,7 +63,7 @@ def landmarks(scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = fr
 def move(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
          cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Move `obj` from one clear relation to a nearby reference into another clear relation."""
-    refs = landmarks(scene, obj, exclude_refs)
+    refs = landmarks(scene, obj, exclude_refs, landmark_reach(cfg))
     if not refs:
         return None
     ref, rbox = refs[rng.integers(len(refs))]
@@ -155,7 +164,7 @@ def _offset(rng: np.random.Generator, which: str, ref: Box, mover: Box, reach: i
 def two_moves(rng: np.random.Generator, scene: Scene, obj: PlacedObject, exclude_refs: frozenset[str] = frozenset(),
               cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
     """Two moves of `obj` that a person tells apart: into two different relations to one reference."""
-    refs = landmarks(scene, obj, exclude_refs)
+    refs = landmarks(scene, obj, exclude_refs, landmark_reach(cfg))
     if not refs:
         return None
     ref, rbox = refs[rng.integers(len(refs))]
