@@ -162,3 +162,15 @@ def test_regions_meet_exactly_the_patches_that_reach_them():
         assert np.array_equal(render(scene, box), full[by : by + bh, bx : bx + bw])
     bx, by, bw, bh = through
     assert not np.array_equal(render(scene, through), bare[by : by + bh, bx : bx + bw])  # the object is drawn there
+
+
+def test_one_geometry_of_boxes():
+    from dicobench.kit.scene.geometry import clipped, intersect, iou, iou_xyxy, overlap_share, xywh, xyxy
+
+    assert intersect((0, 0, 10, 10), (5, 5, 10, 10)) == (5, 5, 5, 5)
+    assert intersect((0, 0, 10, 10), (10, 0, 5, 5)) is None  # touching edges do not meet
+    assert clipped((-4, 6, 10, 10), 8, 12) == (0, 6, 6, 6) and clipped((9, 0, 2, 2), 8, 8) is None
+    assert overlap_share((0, 0, 10, 10), (2, 2, 4, 4)) == 1.0 and overlap_share((0, 0, 2, 2), (5, 5, 1, 1)) == 0.0
+    assert xywh(xyxy((3, 4, 5, 6))) == (3, 4, 5, 6)
+    assert iou((0, 0, 10, 10), (5, 0, 10, 10)) == pytest.approx(50 / 150) == iou_xyxy((0, 0, 10, 10), (5, 0, 15, 10))
+    assert iou((0, 0, 0, 0), (0, 0, 0, 0)) == 0.0

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicobench.kit.errors import UserError
+from dicobench.kit.scene.geometry import iou_xyxy
 
 PREFIX = "transformers:"
 
@@ -95,14 +96,6 @@ def nms(detections: list[Detection], iou: float) -> list[Detection]:
     the highest-scoring stays (ties by box, so the result never depends on input order)."""
     kept: list[Detection] = []
     for det in sorted(detections, key=lambda d: (-d.score, d.label, d.box)):
-        if all(k.label != det.label or box_iou(k.box, det.box) <= iou for k in kept):
+        if all(k.label != det.label or iou_xyxy(k.box, det.box) <= iou for k in kept):
             kept.append(det)
     return kept
-
-
-def box_iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0

@@ -33,7 +33,7 @@ from PIL import Image
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.pixels import decode_photo
-from dicobench.kit.scene.render import Box
+from dicobench.kit.scene.geometry import Box, clipped, overlap_share
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
 
@@ -179,11 +179,12 @@ def split_photos(source: PhotoSource, split: str, test_share: float | None) -> P
 
 def _clip(obj: PhotoObject, w: int, h: int) -> PhotoObject | None:
     x, y, bw, bh = (int(round(v)) for v in obj.box)
-    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + bw, w), min(y + bh, h)
-    if not (x1 > x0 and y1 > y0):
+    inside = clipped((x, y, bw, bh), w, h)
+    if inside is None:
         return None
-    mask = None if obj.mask is None else obj.mask[y0 - y : y1 - y, x0 - x : x1 - x]
-    return replace(obj, box=(x0, y0, x1 - x0, y1 - y0), mask=mask)
+    x0, y0, cw, ch = inside
+    mask = None if obj.mask is None else obj.mask[y0 - y : y0 - y + ch, x0 - x : x0 - x + cw]
+    return replace(obj, box=inside, mask=mask)
 
 
 def _objects(entries) -> tuple[PhotoObject, ...]:
@@ -413,7 +414,7 @@ def propose_regions(pixels: np.ndarray, cfg: ProposalConfig = ProposalConfig()) 
             scored.append((-contrast, (x, y, bw, bh)))
     chosen: list[Box] = []
     for _, box in sorted(scored):
-        if all(_overlap(box, other) <= cfg.max_overlap for other in chosen):
+        if all(overlap_share(box, other) <= cfg.max_overlap for other in chosen):
             chosen.append(box)
         if len(chosen) == cfg.max_regions:
             break
@@ -426,10 +427,3 @@ def _scaled(obj: PhotoObject, factor: float, shape: tuple[int, ...]) -> PhotoObj
     x1 = min(int(np.ceil((obj.box[0] + obj.box[2]) * factor)) + 1, shape[1])
     y1 = min(int(np.ceil((obj.box[1] + obj.box[3]) * factor)) + 1, shape[0])
     return replace(obj, box=(x0, y0, x1 - x0, y1 - y0))
-
-
-def _overlap(a: Box, b: Box) -> float:
-    """Intersection over the smaller box's area."""
-    ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-    return ix * iy / min(a[2] * a[3], b[2] * b[3])

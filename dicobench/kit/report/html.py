@@ -25,6 +25,7 @@ from dicobench.kit.eval.completeness import format_value, headline, interval
 from dicobench.kit.eval.report import SCORES, draw
 from dicobench.kit.eval.runs import Outcome, ScoredRun, check_reproduces, read_run, tally
 from dicobench.kit.io.outputs import output_file
+from dicobench.kit.scene.geometry import bounding, xyxy
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark
@@ -257,8 +258,7 @@ def _around(boxes: Sequence[Sequence[float]], size: tuple[int, int]) -> tuple[in
     panels): the whole image shows them already."""
     if not boxes:
         return None
-    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+    x0, y0, x1, y1 = xyxy(bounding(boxes))
     width, height = size
     if (x1 - x0) * (y1 - y0) > width * height / 16:
         return None

@@ -20,7 +20,7 @@ from dicobench.kit.scene.camera import Camera
 from dicobench.kit.scene import markings
 from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.glyphs import glyph_mask
-from dicobench.kit.scene.geometry import Box, bounding
+from dicobench.kit.scene.geometry import Box, bounding, intersect
 from dicobench.kit.scene.palette import COLOURS
 from dicobench.kit.scene import row_caches
 from dicobench.kit.scene.row_caches import per_row
@@ -250,15 +250,9 @@ def background(scene: Scene, camera: Camera | None = None) -> np.ndarray:
                         scene.marks, scene.grain, scene.cell) + ((view,) if view else ()))
 
 
-def _intersect(a: Box, b: Box) -> Box | None:
-    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
-    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
-    return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
-
-
 def _composite(canvas: np.ndarray, region: Box, patch: Patch, gains: np.ndarray | None = None) -> None:
     ph, pw = patch.alpha.shape
-    hit = _intersect(region, (patch.x, patch.y, pw, ph))
+    hit = intersect(region, (patch.x, patch.y, pw, ph))
     if hit is None:
         return
     x, y, w, h = hit
@@ -349,7 +343,7 @@ def render_edit(base_pixels: np.ndarray, edited: Scene, dirty: list[Box], camera
     out = base_pixels.copy()
     full = (0, 0, edited.width, edited.height)
     for box in dirty:
-        box = _intersect(box, full)
+        box = intersect(box, full)
         if box is not None:
             x, y, w, h = box
             out[y : y + h, x : x + w] = render(edited, box, camera)
@@ -375,7 +369,7 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
         return None
     boxes = [footprint(e) if camera is None else shot_patch(e, after, camera).box for e in (*objects, *traces)]
     drawn = [b for b in boxes if b[2] and b[3]]
-    return _intersect(bounding(drawn), (0, 0, after.width, after.height)) if drawn else None
+    return intersect(bounding(drawn), (0, 0, after.width, after.height)) if drawn else None
 
 
 def clear_caches() -> None:
