@@ -35,6 +35,7 @@ from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
 from dicobench.kit.eval.report import Report, write_report, wrote
 from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.errors import ModelError, UserError
+from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.lazy_images import open_image
 from dicobench.kit.io.predictions import first_per_config, load_split
 from dicobench.kit.eval.runners import (CallableRunner, Prompt, Runner, add_runner_arguments, as_runner, check_options,
@@ -169,7 +170,7 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
 
 def _unread_line(name: str, unread: str, path: Path, kept: bool) -> str:
     """The warning of a run from whose replies nothing could be read: what, the first reply, where the rest are."""
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    records = [json.loads(line) for line in read_lines(path) if line.strip()]
     replies = [r["response"] for r in records if r.get("response") is not None]
     first = f" (the first: {replies[0][:80]!r})" if replies else ""
     where = f"; the replies are in {path}" if kept else ""
@@ -179,7 +180,7 @@ def _unread_line(name: str, unread: str, path: Path, kept: bool) -> str:
 
 def _without_folder(name: str, result: dict, path: Path) -> str:
     """The incomplete result's line when the predictions lived in a temporary folder."""
-    errors = [r["error"] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if r.get("error")]
+    errors = [r["error"] for r in map(json.loads, read_lines(path)) if r.get("error")]
     first = f"; the first error: {errors[0]}" if errors else ""
     return (f"{name}.evaluate: incomplete: {result['unscored']} rows unscored ({len(errors)} model calls failed"
             f"{first}); pass out=FOLDER to keep the answers and ask only the failed rows again, or "
@@ -223,7 +224,7 @@ def _keep_answered(path: Path, selected: set[str]) -> set[str]:
     if not path.exists():
         return set()
     kept: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_lines(path):
         try:
             record = json.loads(line)
         except json.JSONDecodeError:

@@ -31,6 +31,7 @@ from dicobench.kit.io.predictions import read_sample, write_sample
 from dicobench.kit.io.rowstore import Changed, RowStore
 from dicobench.kit.people.webapp.server import asset_endpoint, json_object, page, static_files
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
+from dicobench.kit.io.jsonl import read_lines
 
 
 # An item is shown once: its images are never kept by the browser (and their URLs name the showing).
@@ -162,7 +163,7 @@ class Session:
         if not self.path.exists():
             return set()
         done = set()
-        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+        for number, line in enumerate(read_lines(self.path), 1):
             try:
                 done.add(json.loads(line)["id"])
             except (ValueError, KeyError, TypeError):
