@@ -131,3 +131,151 @@ def test_a_second_eval_into_the_same_out_is_refused_while_the_first_runs(small_b
             assert first.wait(timeout=300) == 0
         assert len(stub.requests) == 8  # each row asked once
     assert len(records(out / "predictions.jsonl")) == 8
+
+
+# ---- endpoints that misbehave: a malformed 200 is an error row, never a traceback ----
+
+def _completion(**changes):
+    body = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "A"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+    for key, value in changes.items():
+        if key in ("content", "message"):
+            choice = body["choices"][0]
+            if key == "message":
+                choice["message"] = value
+            else:
+                choice["message"]["content"] = value
+        else:
+            body[key] = value
+    return json.dumps(body).encode()
+
+
+MALFORMED = {
+    "not JSON": (b"{not json", "application/json"),
+    "html": (b"<html><body>Bad gateway</body></html>", "text/html"),
+    "content a number": (_completion(content=42), "application/json"),
+    "content a list": (_completion(content=["A"]), "application/json"),
+    "no message": (_completion(message=None), "application/json"),
+    "null usage fields": (_completion(usage={"prompt_tokens": None, "completion_tokens": None}), "application/json"),
+    "choices null": (_completion(choices=None), "application/json"),
+    "a JSON list": (b"[1, 2]", "application/json"),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED)
+def test_a_malformed_200_reply_is_an_error_completion(case, tmp_path):
+    from dicobench.kit.eval.judge import ChatClient
+
+    with StubServer() as stub:
+        stub.script.append(("raw", *MALFORMED[case]))
+        client = ChatClient("m", base_url=stub.base_url, api_key="k", max_retries=0, cache_dir=tmp_path)
+        try:
+            done = client.complete([{"role": "user", "content": "q"}])
+        finally:
+            client.close()
+    if case == "null usage fields":  # the text is there: an answer, its tokens uncounted
+        assert done.text == "A" and done.error is None and done.prompt_tokens == 0
+    else:
+        assert done.text is None and done.error
+
+
+def test_a_malformed_reply_in_eval_is_an_error_row(small_build, tmp_path):
+    out = tmp_path / "run"
+    with StubServer(lambda body: "A") as stub:
+        stub.script.extend([("ok", "A"), ("raw", *MALFORMED["content a list"])])
+        assert dicobench(eval_argv(small_build, out, stub, "--retries", "0")) == 1
+    assert sum(r["error"] is not None for r in records(out / "predictions.jsonl")) == 1
+
+
+# ---- the judge caches only what it could read, per endpoint; Ctrl-C stops at once and keeps what came ----
+
+def _client(stub, cache, **kw):
+    from dicobench.kit.eval.judge import ChatClient
+
+    return ChatClient("judge", base_url=stub.base_url, api_key="k", cache_dir=cache, max_retries=0, **kw)
+
+
+def test_the_judge_caches_only_replies_it_could_read_and_keys_them_by_endpoint(tmp_path):
+    asks = [[{"role": "user", "content": f"q{i}"}] for i in range(3)]
+    readable = {"yes", "no"}.__contains__
+    replies = iter(["Oui", "42", "yes"] + ["yes"] * 10)
+    with StubServer(lambda body: next(replies)) as stub:
+        client = _client(stub, tmp_path, concurrency=1)
+        try:
+            assert [c.text for c in client.complete_many(asks, readable=readable)] == ["Oui", "42", "yes"]
+            assert [c.cached for c in client.complete_many(asks, readable=readable)] == [False, False, True]
+        finally:
+            client.close()
+        assert len(stub.requests) == 5
+        with StubServer(lambda body: "no") as other:  # another endpoint, the same model name and cache
+            client = _client(other, tmp_path)
+            try:
+                assert [c.text for c in client.complete_many(asks, readable=readable)] == ["no"] * 3
+            finally:
+                client.close()
+
+
+def test_ctrl_c_during_judging_cancels_what_was_not_sent_and_keeps_what_came(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with StubServer(lambda body: "yes", delay=0.4) as stub:
+        script = ("import sys; sys.path.insert(0, 'tests')\n"
+                  "from dicobench.kit.eval.judge import ChatClient\n"
+                  f"c = ChatClient('judge', base_url={stub.base_url!r}, api_key='k', cache_dir={str(tmp_path)!r}, "
+                  "concurrency=1)\n"
+                  "try:\n    c.complete_many([[{'role': 'user', 'content': f'q{i}'}] for i in range(12)])\n"
+                  "finally:\n    c.close()\n")
+        proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while len(stub.requests) < 3 and time.time() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        stopped = time.time()
+        proc.wait(timeout=30)
+        assert time.time() - stopped < 2  # at once, not after the queue
+        time.sleep(1)
+        sent = len(stub.requests)
+    assert sent <= 4
+    import sqlite3
+
+    kept = sqlite3.connect(tmp_path / "completions.sqlite").execute("SELECT count(*) FROM completions").fetchone()[0]
+    assert kept >= 2  # the replies that arrived before the interrupt
+
+
+# ---- one line, status 2, for values no one means ----
+
+@pytest.fixture
+def answers(small_build, tmp_path):
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "response": "A"}) + "\n" for i in rows["id"]))
+    return path
+
+
+def _one_line(capsys, *words):
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("dicobench: error:") and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+
+
+def test_absurd_scoring_values_and_a_corrupt_cache_are_one_line(small_build, answers, tmp_path, capsys):
+    score = ["score", str(answers), "--dataset", str(small_build), "--out", str(tmp_path / "s")]
+    assert dicobench([*score, "--n-boot", "100000000000"]) == 2
+    _one_line(capsys, "n_boot")
+    judge = [*score, "--judge", "openai:j", "--judge-base-url", "http://127.0.0.1:9/v1", "--judge-cache",
+             str(tmp_path / "cache")]
+    assert dicobench([*judge, "--judge-timeout", "inf"]) == 2
+    _one_line(capsys, "timeout")
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "completions.sqlite").write_bytes(b"not a database" * 100)
+    assert dicobench(judge) == 2
+    _one_line(capsys, "completions.sqlite", "remove it")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"id": "x", "response": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    assert dicobench(["score", str(deep), "--dataset", str(small_build), "--out", str(tmp_path / "d")]) == 2
+    _one_line(capsys, "deep.jsonl:1")

@@ -43,6 +43,8 @@ def read_records(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UserError(f"{where}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise UserError(f"{where}: JSON nested too deeply to be a prediction") from None
         if not isinstance(row, dict):
             raise UserError(f"{where}: expected a JSON object with id and response")
         key = row.get("id")
