@@ -279,3 +279,32 @@ def test_absurd_scoring_values_and_a_corrupt_cache_are_one_line(small_build, ans
     deep.write_text('{"id": "x", "response": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     assert dicobench(["score", str(deep), "--dataset", str(small_build), "--out", str(tmp_path / "d")]) == 2
     _one_line(capsys, "deep.jsonl:1")
+
+
+def test_a_failed_push_leaves_the_card_and_the_folder_as_they_were(build_copy, capsys, monkeypatch):
+    import dicobench.kit.cli.push as push
+    from dicobench.kit.errors import UserError
+
+    def unreachable(*args, **kwargs):
+        raise UserError("cannot reach the Hub")
+
+    monkeypatch.setattr(push, "push_folder", unreachable)
+    before = {p: p.read_bytes() for p in build_copy.rglob("*") if p.is_file()}
+    assert dicobench(["push", str(build_copy), "--repo-id", "org/bench"]) == 2
+    assert {p: p.read_bytes() for p in build_copy.rglob("*") if p.is_file()} == before
+
+
+def test_values_no_one_means_are_refused(small_build, tmp_path, capsys):
+    for argv, flag in ((["export", "lmms-eval", "--dataset", str(small_build), "--out", str(tmp_path / "t"),
+                         "--max-new-tokens", "0"], "--max-new-tokens"),
+                       (["review", str(small_build), "--port", "70000"], "--port")):
+        with pytest.raises(SystemExit) as stopped:  # argparse's usage line and status 2
+            dicobench(argv)
+        assert stopped.value.code == 2 and flag in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()
+    samples = tmp_path / "2024_samples_dicobench_entity.jsonl"
+    samples.write_text("".join(json.dumps({"doc_id": i, "filtered_resps": [[{"text": "A"}]]}) + "\n" for i in range(2)))
+    assert dicobench(["import", "lmms-eval", str(samples), "--dataset", str(small_build), "--out",
+                      str(tmp_path / "p.jsonl")]) == 2
+    _one_line(capsys, "filtered_resps")
+    assert not (tmp_path / "p.jsonl").exists()

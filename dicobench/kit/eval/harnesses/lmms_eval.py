@@ -175,6 +175,8 @@ def read_samples(paths: Sequence[str | Path], *, dataset: str, group: str, modul
                                 "were the samples made from another dataset or version?")
             while isinstance(response, list):  # several filters or repeats wrap the reply in lists
                 response = response[0] if response else None
+            if response is not None and not isinstance(response, str):
+                raise UserError(f"{where}: filtered_resps holds a {type(response).__name__}, not a reply's text")
             yield str(row["id"]), response
 
 
