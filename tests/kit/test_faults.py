@@ -308,3 +308,25 @@ def test_values_no_one_means_are_refused(small_build, tmp_path, capsys):
                       str(tmp_path / "p.jsonl")]) == 2
     _one_line(capsys, "filtered_resps")
     assert not (tmp_path / "p.jsonl").exists()
+
+
+@pytest.mark.parametrize("escape", ["../../secret.png", "ABSOLUTE"])
+def test_a_coco_file_name_outside_its_photo_folder_is_never_read(tmp_path, escape):
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1]))
+    from coco_fixtures import make_coco
+    from dicobench.kit.errors import UserError
+    from dicobench.kit.photos.coco import CocoSource
+    from dicobench.kit.photos.sources import PhotoSkipped
+
+    path = make_coco(tmp_path / "coco")
+    data = json.loads(path.read_text())
+    first = tmp_path / "coco" / "images" / data["images"][0]["file_name"]
+    secret = tmp_path / "secret.png"
+    shutil.copy(first, secret)  # a readable photo, so only the confinement can refuse it
+    data["images"][0]["file_name"] = str(secret) if escape == "ABSOLUTE" else escape
+    path.write_text(json.dumps(data))
+    with pytest.raises((UserError, PhotoSkipped), match="outside the photo folder"):  # the build skips it too
+        CocoSource(path).load(0)
