@@ -56,7 +56,8 @@ def classify(judge: Judge, rows: Sequence[int], *, questions, options, reference
     try:
         prompts = [judge_prompt(questions[i], options[i], references[i], parsed[i], predictions[i] or "", cues[i])
                    for i in rows]
-        replies = client.complete_many([[{"role": "user", "content": p}] for p in prompts])
+        replies = client.complete_many([[{"role": "user", "content": p}] for p in prompts],
+                                       readable=lambda text: judge_type(text) is not None)
     finally:
         client.close()
 

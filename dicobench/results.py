@@ -57,6 +57,7 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
             raise UserError(f"dataset {dataset} has no {column!r} column: is it a DiCoBench dataset?")
     cluster_by = _cluster_column(cluster_by, ref)
     settings = provenance.run_settings(predictions)
+    provenance.check_rows(settings, str(dataset), config, split)
     if selection is None and limit is None and not allow_partial:
         selection = provenance.run_limit(settings, config, split)
     ref = limited(ref, CONFIG_COLUMN, limit, selection)

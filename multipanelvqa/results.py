@@ -54,6 +54,7 @@ def score_predictions(predictions: str | Path, dataset: str | Path, *, config: s
     if cluster_by != "none" and cluster_by not in ref:
         raise UserError(f"--cluster-by {cluster_by!r}: the dataset has no such column")
     settings = provenance.run_settings(predictions)
+    provenance.check_rows(settings, str(dataset), config, split)
     if selection is None and limit is None and not allow_partial:
         selection = provenance.run_limit(settings, config, split)
     ref = limited(ref, CONFIG_COLUMN, limit, selection)

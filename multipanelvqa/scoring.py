@@ -166,7 +166,8 @@ def _run_judge(judge: Judge, rows, verdicts, predictions, references, questions,
     client = judge.client()
     try:
         prompts = [judge_prompt(questions[i], predictions[i], references[i], qtypes[i], row_choices[i]) for i in rows]
-        replies = client.complete_many([[{"role": "user", "content": p}] for p in prompts])
+        replies = client.complete_many([[{"role": "user", "content": p}] for p in prompts],
+                                       readable=lambda text: judge_verdict(text) is not None)
     finally:
         client.close()
     for i, reply in zip(rows, replies):

@@ -8,6 +8,7 @@ Each request to /v1/chat/completions takes the next scripted action, or the defa
     ("hang", seconds)       no reply for `seconds` (longer than the client's timeout)
     ("drop",)               the connection closed without a reply (as a server that went away)
     ("status", code, headers)  an error reply with any status code and headers
+    ("raw", body, content_type)  a 200 reply with exactly `body` (bytes), malformed or not
 The default action is `("ok", reply(body))`, with `reply` given by the test. Every request
 (path, lower-cased headers, JSON body) is recorded in `requests` (unless `record=False`). `delay` is seconds before
 each reply, or a function of the request body giving them (e.g. seeded random latency).
@@ -151,6 +152,13 @@ class StubServer:
                     self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
                 elif kind == "status":
                     self._send(action[1], {"error": {"message": f"status {action[1]}", "type": "error"}}, action[2])
+                elif kind == "raw":
+                    self._done()
+                    self.send_response(200)
+                    self.send_header("Content-Type", action[2])
+                    self.send_header("Content-Length", str(len(action[1])))
+                    self.end_headers()
+                    self.wfile.write(action[1])
                 elif kind == "401":
                     self._send(401, {"error": {"message": "invalid key", "type": "invalid_request_error"}})
                 else:

@@ -20,6 +20,7 @@ from dicobench.kit.io.shards import ShardWriter, shard_name, write_json_atomic
 
 from multipanelvqa.card import write_card
 from multipanelvqa.schema import CHOICE_LETTERS, MANIFEST_DIR, QUESTION_TYPES, features
+from dicobench.kit.io.jsonl import read_lines
 
 CONFIG = "real_world"
 QUESTIONS_FILE = "questions.jsonl"
@@ -59,7 +60,7 @@ def read_questions(folder: Path, questions: Path) -> dict[str, list[dict]]:
     if not questions.is_file():
         raise UserError(f"no questions file {questions}")
     by_image: dict[str, list[dict]] = {}
-    for n, line in enumerate(questions.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(read_lines(questions), start=1):
         if not line.strip():
             continue
         where = f"{questions.name}:{n}"

@@ -38,8 +38,8 @@ def test_cached_requests_hold_image_hashes_not_images(tmp_path):
         assert payload[:200].encode() not in blob
     texts = {json.loads(request)["messages"][0]["content"][1]["image_url"]["url"] for _, request in stored}
     assert texts == {f"data:image/png;sha256={hashlib.sha256(p.encode()).hexdigest()}" for p in payloads}
-    # the key is still the hash of the whole request, images included: other images, other entries
-    assert {key for key, _ in stored} == {request_key(first._request(m)) for m in messages}
+    # the key is still the hash of the whole request (with its endpoint), images included: other images, other entries
+    assert {key for key, _ in stored} == {request_key(first._keyed(first._request(m))) for m in messages}
 
 
 def test_without_images_leaves_text_alone():

@@ -1,7 +1,7 @@
 import datasets
 import pytest
 
-from dicobench.kit.io.shards import ShardWriter, complete_shard, shard_name, shard_ranges
+from dicobench.kit.io.shards import ShardWriter, complete_shard, file_digest, shard_name, shard_ranges
 
 
 def _features():
@@ -15,7 +15,7 @@ def test_shard_is_published_only_when_closed(tmp_path):
         writer.write({"id": str(i), "label": "B"})
     assert not path.exists()  # still partial
     writer.close(sidecar={"rows": 5})
-    assert path.exists() and complete_shard(path, 5) == {"rows": 5}
+    assert path.exists() and complete_shard(path, 5) == {"rows": 5, "sha256": file_digest(path)}  # the bytes published
     assert complete_shard(path, 6) is None  # wrong row count: rebuild
     ds = datasets.load_dataset("parquet", data_files=str(path), split="train")
     assert ds.features == _features() and ds["label"] == [1] * 5

@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Print the configs, rows per config and correct answer, image sizes, bytes per row, "
         "licence and human review coverage recorded in a dataset card. With --verify, check a built folder "
         "instead, as review, study, eval, score, export and push do before they start: every shard's "
-        "Parquet footer, its columns and their types, and the row counts the card records.",
+        "Parquet footer, its columns and their types, and the row counts the card records, and every shard's "
+        "bytes against the digest the build recorded.",
     )
     add_dataset_argument(parser, "folder written by `build`, or a Hub repo id ORG/NAME")
     parser.add_argument("--verify", action="store_true",
@@ -34,5 +35,5 @@ def _info(args: argparse.Namespace) -> int:
 
     if not Path(args.dataset).is_dir():
         raise UserError(f"--verify checks a build folder; {args.dataset} is not one (download a Hub dataset first)")
-    print(verify_build(args.dataset).describe())
+    print(verify_build(args.dataset, digests=True).describe())
     return 0

@@ -9,9 +9,9 @@ from typing import Callable
 from dicobench.kit.cli.commands import Registrar, add_dataset_argument, add_hub_token_argument
 from dicobench.kit.errors import UserError
 from dicobench.kit.release.hub import plan_push, push_folder
-from dicobench.kit.release.layout import read_metadata
+from dicobench.kit.release.layout import README, read_metadata
 from dicobench.kit.release.licences import USER_LICENCE_FILE, state_licence
-from dicobench.kit.release.usage import record_repo, recorded_repo
+from dicobench.kit.release.usage import REPO_FILE, record_repo, recorded_repo
 from dicobench.kit.io.shards import remove
 
 
@@ -57,18 +57,20 @@ def _push(args: argparse.Namespace, write_card: Callable[[Path], object]) -> int
         print(plan_push(args.dir, args.repo_id, args.split).describe())
         return 0
     plan_push(args.dir, args.repo_id, args.split)  # a valid build and repo id, before the card changes
-    if recorded_repo(args.dir) != args.repo_id:  # the card's code then loads from this repo
-        record_repo(args.dir, args.repo_id)
-        write_card(args.dir)
-    url = push_folder(
-        args.dir,
-        args.repo_id,
-        token=args.hub_token,
-        private=args.private,
-        split=args.split,
-        revision=args.revision,
-        commit_message=args.message,
-    )
+    kept = {path: path.read_bytes() if path.exists() else None for path in (args.dir / README, args.dir / REPO_FILE)}
+    try:
+        if recorded_repo(args.dir) != args.repo_id:  # the card's code then loads from this repo (the card uploaded)
+            record_repo(args.dir, args.repo_id)
+            write_card(args.dir)
+        url = push_folder(args.dir, args.repo_id, token=args.hub_token, private=args.private, split=args.split,
+                          revision=args.revision, commit_message=args.message)
+    except BaseException:  # nothing was published: the folder stays as it was
+        for path, data in kept.items():
+            if data is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(data)
+        raise
     print(url)
     return 0
 

@@ -35,13 +35,16 @@ from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
 from dicobench.kit.eval.report import Report, write_report, wrote
 from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.errors import ModelError, UserError
+from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.lazy_images import open_image
+from dicobench.kit.io.locks import ExclusiveLock
 from dicobench.kit.io.predictions import first_per_config, load_split
 from dicobench.kit.eval.runners import (CallableRunner, Prompt, Runner, add_runner_arguments, as_runner, check_options,
                                         runner_class, runner_options)
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
+LOCK = ".lock"  # held while a run writes into its folder: one run at a time (dicobench.kit.io.locks)
 PROVENANCE = "provenance"  # the part of run.json that says how, not what: left out of the settings check
 LIMIT = "limit"  # run.json's `eval --limit N` scored as a selection (None otherwise): a rerun may change it
 
@@ -132,6 +135,7 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
     rows = load_split(dataset, config, split)
     if benchmark.features is not None:
         check_features(rows.features, benchmark.features, benchmark.columns, str(dataset), benchmark.name)
+    content = provenance.content(rows)  # of the whole split, so that --limit may change between reruns
     if limit:
         configs = rows[benchmark.config_column] if benchmark.config_column else [None] * len(rows)
         rows = rows.select(first_per_config(configs, limit))
@@ -139,7 +143,9 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
     fresh = out is not None and not Path(out).exists()
     place = tempfile.TemporaryDirectory() if out is None else contextlib.nullcontext(output_folder(out))
-    with place as folder, _removed_unless_answered(Path(folder) if fresh else None):
+    with place as folder, _removed_unless_answered(Path(folder) if fresh else None), \
+            ExclusiveLock(Path(folder) / LOCK, lambda owner: f"{folder} is in use by another eval (pid {owner}): wait for "
+                          "it to finish, or use another --out"):
         folder = Path(folder)
         path = folder / PREDICTIONS
         _check_settings(folder / RUN, path, {
@@ -147,7 +153,7 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
             "max_new_tokens": asked_tokens, "max_pixels": options.get("max_pixels"), "max_side": options.get("max_side"),
             **(benchmark.settings or {}),
         }, provenance.digest(benchmark.prompt_template)[:16] if benchmark.prompt_template else None,
-            None if allow_partial else limit)
+            None if allow_partial else limit, content)
         answered = _keep_answered(path, set(rows["id"]))
         todo = [i for i, key in enumerate(rows["id"]) if key not in answered]
         say(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask {label}")
@@ -169,7 +175,7 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
 
 def _unread_line(name: str, unread: str, path: Path, kept: bool) -> str:
     """The warning of a run from whose replies nothing could be read: what, the first reply, where the rest are."""
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    records = [json.loads(line) for line in read_lines(path) if line.strip()]
     replies = [r["response"] for r in records if r.get("response") is not None]
     first = f" (the first: {replies[0][:80]!r})" if replies else ""
     where = f"; the replies are in {path}" if kept else ""
@@ -179,7 +185,7 @@ def _unread_line(name: str, unread: str, path: Path, kept: bool) -> str:
 
 def _without_folder(name: str, result: dict, path: Path) -> str:
     """The incomplete result's line when the predictions lived in a temporary folder."""
-    errors = [r["error"] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if r.get("error")]
+    errors = [r["error"] for r in map(json.loads, read_lines(path)) if r.get("error")]
     first = f"; the first error: {errors[0]}" if errors else ""
     return (f"{name}.evaluate: incomplete: {result['unscored']} rows unscored ({len(errors)} model calls failed"
             f"{first}); pass out=FOLDER to keep the answers and ask only the failed rows again, or "
@@ -200,21 +206,27 @@ def _removed_unless_answered(folder: Path | None) -> Iterator[None]:
 
 
 def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None,
-                    limit: int | None = None) -> None:
-    """Refuse to add answers made with other settings to existing ones; record the settings, the
-    selection `limit` (so that `score` reads the run as eval scored it) and their provenance."""
+                    limit: int | None = None, content: dict[str, str] | None = None) -> None:
+    """Refuse to add answers made with other settings, or asked from other rows (`content`:
+    `provenance.content` of the split), to existing ones; record the settings, the rows' content,
+    the selection `limit` (so that `score` reads the run as eval scored it) and their provenance."""
     if path.exists() and predictions.exists() and predictions.stat().st_size:
         before = json.loads(path.read_text())
         before.pop(PROVENANCE, None)
         before.pop(LIMIT, None)
+        rows = provenance.changed_rows(before.pop(provenance.ROWS, None), content or {})
         changed = sorted(k for k in settings.keys() | before.keys() if before.get(k) != settings.get(k))
         if changed:
             raise UserError(f"{path.parent} holds answers made with other settings ({', '.join(changed)}): "
                             "use another --out, or the same settings to resume")
+        if rows:
+            raise UserError(f"{settings['dataset']} is not the dataset the answers in {path.parent} were asked from: "
+                            f"its {', '.join(rows)} differ from what run.json records (rebuilt with other options, or "
+                            "edited): use another --out for this dataset, or resume with the one they were asked from")
     made = provenance.record(model=settings["model"], name=settings["model"], dataset=settings["dataset"],
                              config=settings["config"], split=settings["split"], view=settings.get("view", "full"),
                              prompt_hash=prompt_hash)
-    path.write_text(json.dumps({**settings, LIMIT: limit, PROVENANCE: made}, indent=2) + "\n")
+    path.write_text(json.dumps({**settings, LIMIT: limit, provenance.ROWS: content, PROVENANCE: made}, indent=2) + "\n")
 
 
 def _keep_answered(path: Path, selected: set[str]) -> set[str]:
@@ -223,7 +235,7 @@ def _keep_answered(path: Path, selected: set[str]) -> set[str]:
     if not path.exists():
         return set()
     kept: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_lines(path):
         try:
             record = json.loads(line)
         except json.JSONDecodeError:

@@ -18,13 +18,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from dicobench.kit.eval.reply_cache import CompletionCache, default_cache_dir, request_key
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.endpoint import check_endpoint
 
 Messages = Sequence[dict]
+MAX_TIMEOUT = 3600.0  # seconds per request: a day-long wait is a typo (and `inf` overflows the HTTP client)
 
 _SECRET = re.compile(r"\b(?:sk|key|token)-[\w*\-]{3,}", re.IGNORECASE)
 
@@ -91,8 +92,9 @@ class Judge:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise UserError(f"the judge's {name} must be an integer of at least {low}, got {value!r}")
-        if not isinstance(self.timeout, (int, float)) or isinstance(self.timeout, bool) or not self.timeout > 0:
-            raise UserError(f"the judge's timeout must be a number of seconds above 0, got {self.timeout!r}")
+        if not isinstance(self.timeout, (int, float)) or isinstance(self.timeout, bool) or not 0 < self.timeout <= MAX_TIMEOUT:
+            raise UserError(f"the judge's timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
+                            f"got {self.timeout!r}")
         if self.cache is not None:
             object.__setattr__(self, "cache", Path(self.cache))
             if self.cache.exists() and not self.cache.is_dir():
@@ -126,6 +128,26 @@ def as_judge(judge: "Judge | str | None", **settings) -> "Judge | None":
     if isinstance(judge, str):
         return Judge.from_spec(judge, **{k: v for k, v in settings.items() if v is not None})
     raise UserError(f"judge: expected a Judge or 'openai:<model>', got {type(judge).__name__}")
+
+
+def read_reply(reply) -> tuple[str, int, int]:
+    """(text, prompt tokens, completion tokens) of a chat completion as the `openai` package
+    returns it, whatever the server sent: it does not validate a 200's body (text/html comes back
+    as a string, `content` as a number or list, `message` missing). A reply without a text is a
+    ValueError; token counts that are not integers count 0."""
+    choices = getattr(reply, "choices", None)
+    message = getattr(choices[0], "message", None) if isinstance(choices, list) and choices else None
+    text = getattr(message, "content", None)
+    if not isinstance(text, str):
+        kind = type(reply).__name__ if choices is None else "no message" if message is None else type(text).__name__
+        raise ValueError(f"reply without text ({kind})")
+    used = getattr(reply, "usage", None)
+
+    def count(name: str) -> int:
+        value = getattr(used, name, None)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+    return text, count("prompt_tokens"), count("completion_tokens")
 
 
 class ChatClient:
@@ -176,9 +198,12 @@ class ChatClient:
         """The base URL requests go to (the provider's default when none was given)."""
         return str(self._client.base_url)
 
-    def complete_many(self, conversations: Sequence[Messages]) -> list[Completion]:
+    def complete_many(self, conversations: Sequence[Messages],
+                      readable: Callable[[str], bool] | None = None) -> list[Completion]:
         """One Completion per conversation, in order; identical requests are sent once, with a
-        progress bar of the requests sent where stderr is a terminal."""
+        progress bar of the requests sent where stderr is a terminal. Only replies `readable` accepts
+        are cached (a judge's verdict it could not read is asked again on a rerun). An interrupt
+        (Ctrl-C) cancels the requests not sent yet and keeps the replies that came."""
         requests = [self._request(messages) for messages in conversations]
         results: list[Completion | None] = [None] * len(requests)
         todo: dict[str, list[int]] = {}
@@ -191,15 +216,21 @@ class ChatClient:
         if todo:
             from tqdm.auto import tqdm  # deferred with the requests: a fully cached run needs none of it
 
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool, \
-                    tqdm(total=len(todo), desc=f"asking {self.model}", unit="request", leave=False,
-                         disable=None) as bar:  # None: shown where stderr is a terminal
-                futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
-                for future in as_completed(futures):  # the cache is written from this thread only
-                    done = self._store(requests[futures[future][0]], future.result())
-                    for i in futures[future]:
-                        results[i] = done
-                    bar.update(1)
+            pool = ThreadPoolExecutor(max_workers=self.concurrency)
+            try:
+                with tqdm(total=len(todo), desc=f"asking {self.model}", unit="request", leave=False,
+                          disable=None) as bar:  # None: shown where stderr is a terminal
+                    futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
+                    for future in as_completed(futures):  # the cache is written from this thread only
+                        done = self._store(requests[futures[future][0]], future.result(), readable)
+                        for i in futures[future]:
+                            results[i] = done
+                        bar.update(1)
+            except BaseException:
+                self._closed.set()  # requests still retrying give up
+                raise
+            finally:  # on an interrupt: what is queued is never sent, and nothing waits for what is in flight
+                pool.shutdown(wait=False, cancel_futures=True)
         return results  # type: ignore[return-value]
 
     def complete(self, messages: Messages, *, first: bool = False) -> Completion:
@@ -222,17 +253,21 @@ class ChatClient:
             request["max_tokens"] = self.max_tokens
         return request
 
+    def _keyed(self, request: dict) -> dict:
+        """The request as the cache keys it: with the endpoint (one model name, two servers)."""
+        return {**request, "endpoint": self.endpoint}
+
     def _cached(self, request: dict) -> Completion | None:
-        hit = self.cache.get(request) if self.cache else None
+        hit = self.cache.get(self._keyed(request)) if self.cache else None
         if hit is None:
             return None
         with self._lock:
             self.usage.cache_hits += 1
         return Completion(hit[0], cached=True, prompt_tokens=hit[1], completion_tokens=hit[2])
 
-    def _store(self, request: dict, done: Completion) -> Completion:
-        if self.cache and done.text is not None:
-            self.cache.put(request, done.text, done.prompt_tokens, done.completion_tokens)
+    def _store(self, request: dict, done: Completion, readable: Callable[[str], bool] | None = None) -> Completion:
+        if self.cache and done.text is not None and (readable is None or readable(done.text)):
+            self.cache.put(self._keyed(request), done.text, done.prompt_tokens, done.completion_tokens)
         return done
 
     def _send(self, request: dict, *, first: bool = False) -> Completion:
@@ -265,12 +300,13 @@ class ChatClient:
             ) from None
         except openai.OpenAIError as exc:  # retries exhausted, or a request retrying won't fix
             return self._failed(exc)
+        except ValueError as exc:  # a 200 whose body is not JSON
+            return self._failed(ValueError(f"a reply that is not JSON ({exc})"))
         else:
-            text = reply.choices[0].message.content if reply.choices else None
-            if text is None:
-                return self._failed(ValueError("reply without text"))
-            used = reply.usage
-            prompt, completion = (used.prompt_tokens, used.completion_tokens) if used else (0, 0)
+            try:
+                text, prompt, completion = read_reply(reply)
+            except ValueError as exc:
+                return self._failed(exc)
             with self._lock:
                 self.usage.prompt_tokens += prompt
                 self.usage.completion_tokens += completion

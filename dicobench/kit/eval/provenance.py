@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 import dicobench.kit
+from dicobench.kit.errors import UserError
 
 PACKAGES = ("datasets", "transformers", "openai")
 
@@ -41,6 +42,48 @@ def fingerprint(columns: Mapping[str, Sequence]) -> str:
     """A fingerprint of the reference rows scored (ids, answers, labels: never images), so that
     two scores can be checked to come from the same rows."""
     return digest({name: list(values) for name, values in columns.items()})
+
+
+ROWS = "rows"  # run.json: per column, a digest of the split the answers were asked from (`content`)
+
+
+def content(rows) -> dict[str, str]:
+    """Per column, a sha256 of a split's values in row order, image columns by their bytes: what
+    binds a run to the rows it asked (a rebuild with other options keeps ids, not options or images)."""
+    import datasets  # deferred: reading run.json should not pay for it
+
+    images = {c for c, f in rows.features.items() if isinstance(f, datasets.Image)}
+    digests = {c: hashlib.sha256() for c in rows.column_names}
+    for batch in rows.with_format("arrow").iter(batch_size=64):
+        for column, digest in digests.items():
+            values = batch.column(column)
+            if column in images:
+                for data in values.combine_chunks().field("bytes").to_pylist():
+                    digest.update(hashlib.sha256(data or b"").digest())
+            else:
+                digest.update(json.dumps(values.to_pylist(), sort_keys=True, default=str).encode("utf-8"))
+    return {c: d.hexdigest() for c, d in sorted(digests.items())}
+
+
+def changed_rows(recorded, found: dict[str, str]) -> list[str]:
+    """The columns whose content differs from a run's record (none when the run recorded nothing)."""
+    if not isinstance(recorded, dict):
+        return []
+    return sorted(c for c in recorded.keys() | found.keys() if recorded.get(c) != found.get(c))
+
+
+def check_rows(settings: dict, dataset: str, config: str, split: str) -> None:
+    """Refuse to score a run's answers against rows other than those it asked: `settings` is the
+    run.json beside the predictions (`run_settings`); a run of another config or split is not checked."""
+    if not isinstance(settings.get(ROWS), dict) or (settings.get("config"), settings.get("split")) != (config, split):
+        return
+    from dicobench.kit.io.predictions import load_split
+
+    changed = changed_rows(settings[ROWS], content(load_split(dataset, config, split)))
+    if changed:
+        raise UserError(f"{dataset} is not the dataset these answers were asked from: its {', '.join(changed)} differ "
+                        "from what run.json records (rebuilt with other options, or edited): score against that "
+                        "dataset, or ask this one with eval into another --out")
 
 
 def dataset_source(dataset: str) -> dict:

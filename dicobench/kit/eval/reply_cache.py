@@ -15,6 +15,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from dicobench.kit.errors import UserError
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS completions (
     key TEXT PRIMARY KEY,
@@ -55,12 +57,17 @@ class CompletionCache:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path)
-        self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits: one per reply
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
-        self._db.commit()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path)
+            self._db.execute("PRAGMA journal_mode=WAL")  # cheap commits: one per reply
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(_SCHEMA)
+            self._db.execute("SELECT text, prompt_tokens, completion_tokens FROM completions LIMIT 1").fetchall()
+            self._db.commit()
+        except (OSError, sqlite3.Error) as exc:
+            raise UserError(f"the reply cache {self.path} cannot be used ({exc}): remove it (its replies are asked "
+                            "again) or give another cache folder") from None
 
     def get(self, request: dict) -> tuple[str, int, int] | None:
         row = self._db.execute(

@@ -15,6 +15,8 @@ from tqdm.auto import tqdm
 # Resampled clusters held in memory at once: bounds memory for very large runs.
 _CHUNK_CELLS = 4_000_000
 
+MAX_N_BOOT = 1_000_000  # resamples: CIs stop changing long before; more only runs out of memory
+
 
 def cluster_bootstrap_ci(
     values: Sequence[float],
@@ -29,8 +31,8 @@ def cluster_bootstrap_ci(
     Without `clusters` every row is its own cluster. None when there are no rows. A bootstrap
     that takes more than one chunk of resamples shows a progress bar where stderr is a terminal.
     """
-    if n_boot < 1:
-        raise ValueError(f"n_boot must be at least 1, not {n_boot}")
+    if not 1 <= n_boot <= MAX_N_BOOT:
+        raise ValueError(f"n_boot must be between 1 and {MAX_N_BOOT:,}, not {n_boot}")
     y = np.asarray(values, dtype=np.float64)
     if y.size == 0:
         return None

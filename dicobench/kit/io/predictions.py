@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from dicobench.kit.errors import UserError, first_line
+from dicobench.kit.io.jsonl import read_lines
 
 TEXT_FIELDS = ("response", "prediction")
 
@@ -29,7 +30,7 @@ def read_records(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
     """Map id -> (response text, error): the error is None unless the model call failed."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_lines(path)
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not a UTF-8 text file"
         raise UserError(f"cannot read predictions {path}: {reason}") from None
@@ -42,6 +43,8 @@ def read_records(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UserError(f"{where}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise UserError(f"{where}: JSON nested too deeply to be a prediction") from None
         if not isinstance(row, dict):
             raise UserError(f"{where}: expected a JSON object with id and response")
         key = row.get("id")

@@ -10,6 +10,7 @@ other machines can write to shared storage.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import posixpath
@@ -116,8 +117,8 @@ class ShardWriter:
         self._flush()
         self._writer.close()
         self._file.close()
-        if sidecar is not None:
-            write_json_atomic(sidecar_path(self.path), sidecar)
+        if sidecar is not None:  # with the digest of the bytes published, checked by `info --verify` and a rerun
+            write_json_atomic(sidecar_path(self.path), {**sidecar, DIGEST: file_digest(self.tmp, self.fs)})
         _publish(self.fs, self.tmp, self._path)
 
     def abort(self) -> None:
@@ -125,6 +126,27 @@ class ShardWriter:
         self._file.close()
         if self.fs.exists(self.tmp):
             self.fs.rm(self.tmp)
+
+
+DIGEST = "sha256"  # the sidecar's record of its shard's bytes
+
+
+def file_digest(path: Location, fs=None) -> str:
+    """sha256 of a file's bytes, as hex (`fs`: the filesystem `path` is on, else resolved from it)."""
+    if fs is None:
+        fs, path = resolve(path)
+    digest = hashlib.sha256()
+    with fs.open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def altered(path: Location, sidecar: dict) -> bool:
+    """Whether the shard at `path` is not the one its sidecar records (edited, replaced, swapped);
+    sidecars of builds made before digests were recorded hold none, and say nothing."""
+    recorded = sidecar.get(DIGEST) if isinstance(sidecar, dict) else None
+    return recorded is not None and recorded != file_digest(path)
 
 
 def sidecar_path(shard: Location) -> Location:
@@ -178,7 +200,7 @@ def read_column(path: Location, column: str) -> list:
 
 def complete_shard(path: Location, expected_rows: int, schema: pa.Schema | None = None) -> dict | None:
     """The sidecar of a finished shard with the expected rows (and, given `schema`, exactly its
-    columns and types), or None if it must be (re)built. Both files must exist: on object stores
+    columns and types) and the bytes the sidecar records, or None if it must be (re)built. Both files must exist: on object stores
     the shard's move is not atomic with its sidecar."""
     if not (exists(path) and exists(sidecar_path(path))):
         return None
@@ -190,6 +212,7 @@ def complete_shard(path: Location, expected_rows: int, schema: pa.Schema | None 
                 return None
             if schema is not None and not file.schema_arrow.remove_metadata().equals(schema.remove_metadata()):
                 return None
-        return read_json(sidecar_path(path))
+        sidecar = read_json(sidecar_path(path))
+        return None if altered(path, sidecar) else sidecar
     except Exception:
         return None

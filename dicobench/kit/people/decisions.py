@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Iterable
 
 from dicobench.kit.errors import UserError
+from dicobench.kit.io.jsonl import lines
 
 REVIEW_DIR = ".review"
 DECISIONS_FILE = "decisions.jsonl"
@@ -107,7 +108,7 @@ def read_log(path: str | os.PathLike) -> LogContents:
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}") from None
     decisions, malformed = [], []
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(lines(text), 1):
         if not line.strip():
             continue
         try:

@@ -17,6 +17,7 @@ from dicobench.kit.release.card import markdown_table
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.rowstore import RowStore
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
+from dicobench.kit.io.jsonl import read_lines
 
 # answers of one time limit and their rows -> {series: {"n", "accuracy", "ci"}}
 ScoreLines = Callable[[list[dict], list[dict]], dict[str, dict | None]]
@@ -26,7 +27,7 @@ def read_sessions(root: Path) -> list[dict]:
     """Every answer line of every session file; a bad line is a one-line error naming it."""
     lines = []
     for path in sorted((root / STUDY_DIR).glob("*.jsonl")):
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for number, text in enumerate(read_lines(path), 1):
             if not text.strip():
                 continue
             try:

@@ -25,6 +25,7 @@ from dicobench.kit import __version__
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.pixels import decode_photo
 from dicobench.kit.photos.sources import PHOTO_SUFFIXES
+from dicobench.kit.io.jsonl import read_lines
 
 PARTIAL_SUFFIX = ".partial.jsonl"
 
@@ -181,7 +182,7 @@ def _resume(out: Path, info: dict) -> dict:
             records[by_id[ann["image_id"]]]["objects"].append(obj)
     partial = Path(str(out) + PARTIAL_SUFFIX)
     if partial.exists():
-        lines = partial.read_text(encoding="utf-8").splitlines()
+        lines = read_lines(partial)
         entries = []
         for line in lines:
             try:

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
+from dicobench.kit.io.jsonl import read_lines
+
 VERDICTS = ("accept", "reject")
 PAD = 0.5  # context around the box, in box sizes
 
@@ -32,7 +34,7 @@ def verdicts(annotations: str | Path) -> dict[int, str]:
     out: dict[int, str] = {}
     if not path.exists():
         return out
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_lines(path):
         try:
             entry = json.loads(line)
             if entry["verdict"] in VERDICTS:

@@ -119,7 +119,11 @@ class CocoSource(PhotoSource):
         return tuple(o for o in (_clip(o, w, h) for o in objects) if o is not None)
 
     def _bytes(self, index: int) -> bytes:
-        path = self.images_dir / self.file_name(index)
+        name = self.file_name(index)
+        path = self.images_dir / name
+        if PurePosixPath(name).is_absolute() or not path.resolve().is_relative_to(self.images_dir.resolve()):
+            raise UserError(f"{self.photo_id(index)}: its file_name {name!r} points outside the photo folder; "
+                            "only files inside it are read")
         try:
             return path.read_bytes()
         except OSError as exc:

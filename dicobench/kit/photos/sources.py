@@ -34,6 +34,7 @@ from PIL import Image
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.pixels import decode_photo
 from dicobench.kit.scene.geometry import Box, clipped, overlap_share
+from dicobench.kit.io.jsonl import read_lines
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
 
@@ -209,7 +210,7 @@ def _jsonl(path: Path, parse) -> dict[str, tuple[PhotoObject, ...]]:
     """{photo: objects} from an annotation file, `parse` turning a line's object into a pair;
     a malformed line is a UserError naming it."""
     out = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_lines(path), 1):
         if not line.strip():
             continue
         try:

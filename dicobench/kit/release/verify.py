@@ -12,6 +12,7 @@ first problem is one `UserError` naming the file and what is wrong.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -21,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dicobench.kit.errors import UserError, first_line
+from dicobench.kit.io.shards import altered, sidecar_path
 from dicobench.kit.release.layout import README, card_patterns, glob_regex, read_configs, read_metadata
 
 REMEDY = "rerun the build that wrote it with the same options (a resumed build rewrites damaged shards), or copy it again"
@@ -45,9 +47,12 @@ class Verified:
 
 
 def verify_build(folder, *, config: str | None = None, split: str | None = None,
-                 columns: Iterable[str] = ()) -> Verified:
+                 columns: Iterable[str] = (), digests: bool = False) -> Verified:
     """Check the build at `folder` against its card; `config` and `split` narrow the check to the
-    shards a command reads, `columns` names those the command needs besides the card's."""
+    shards a command reads, `columns` names those the command needs besides the card's. With
+    `digests` (`info --verify`), every shard's bytes are also checked against the digest its
+    sidecar recorded at build time: a changed answer or image, swapped shards, a shard of another
+    build (every byte is read: the other checks read footers only)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder")
@@ -82,6 +87,8 @@ def verify_build(folder, *, config: str | None = None, split: str | None = None,
         if recorded is not None and recorded != found:
             raise UserError(f"{folder}: config {name!r} split {split_name!r} holds {found} rows, its card records "
                             f"{recorded} rows: a shard was cut short, removed or replaced; {REMEDY}")
+    for shard in footers if digests else ():  # the slow check last: the others name the problem better
+        _check_digest(folder, shard)
     return Verified(folder, tuple(sorted(footers)), rows)
 
 
@@ -92,6 +99,19 @@ def verify_dataset(dataset, **checks) -> Verified | None:
 
     where = locate(dataset)
     return verify_build(where, **checks) if Path(where).is_dir() else None
+
+
+def _check_digest(folder: Path, shard: str) -> None:
+    sidecar = sidecar_path(folder / shard)
+    try:
+        recorded = json.loads(sidecar.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UserError(f"{folder / shard}: its build record {sidecar.relative_to(folder)} is missing or unreadable, "
+                        f"so its bytes cannot be checked; {REMEDY}") from None
+    if altered(folder / shard, recorded):
+        raise UserError(f"{folder / shard}: its bytes are not those the build wrote (the sha256 in "
+                        f"{sidecar.relative_to(folder)} differs): an answer or image was changed, shards were swapped "
+                        f"or one came from another build; {REMEDY}")
 
 
 def _footer(path: Path) -> pq.FileMetaData:

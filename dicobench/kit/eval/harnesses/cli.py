@@ -36,7 +36,7 @@ def make_export_register(benchmark: Benchmark):
         q.add_argument("--dataset-path", help="what the tasks' dataset_path names: a Hub repo id (e.g. where the "
                                               "build was pushed) or a folder (default: --dataset as given; a "
                                               "relative folder stays relative to where lmms-eval runs)")
-        q.add_argument("--max-new-tokens", type=int, default=names.max_new_tokens,
+        q.add_argument("--max-new-tokens", type=positive_int, default=names.max_new_tokens,
                        help=f"generation cap lmms-eval passes to the model (default {names.max_new_tokens})")
         q.set_defaults(func=lambda args: _export_lmms_eval(args, benchmark))
         name = names.flavour.name

@@ -31,6 +31,7 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.eval.harnesses.common import dataset_configs, is_local, write_predictions
 from dicobench.kit.io.predictions import load_references
 from dicobench.kit.release.verify import verify_dataset
+from dicobench.kit.io.jsonl import read_lines
 
 INLINE = "# export: inline"
 OWN_PACKAGES = ("dicobench", "multipanelvqa")
@@ -154,7 +155,7 @@ def read_samples(paths: Sequence[str | Path], *, dataset: str, group: str, modul
         ref = load_references(dataset, config, split, ["id", *text_columns])
         rows = [dict(zip(ref, values)) for values in zip(*ref.values())]
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = read_lines(path)
         except OSError as exc:
             raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
         for number, line in enumerate(lines, 1):
@@ -174,6 +175,8 @@ def read_samples(paths: Sequence[str | Path], *, dataset: str, group: str, modul
                                 "were the samples made from another dataset or version?")
             while isinstance(response, list):  # several filters or repeats wrap the reply in lists
                 response = response[0] if response else None
+            if response is not None and not isinstance(response, str):
+                raise UserError(f"{where}: filtered_resps holds a {type(response).__name__}, not a reply's text")
             yield str(row["id"]), response
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from dicobench.kit.cli.argtypes import port
 from dicobench.kit.cli.commands import add_dataset_argument
 from dicobench.kit.cli.help_texts import HELP
 from dicobench.kit.errors import UserError
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 def add_server_arguments(p: argparse.ArgumentParser, dataset_help: str = "build folder") -> None:
     add_dataset_argument(p, dataset_help, dest="dir")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; any other needs a token)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--port", type=port, default=8765, help="port (default 8765; 0 picks a free one)")
     p.add_argument("--page-token", dest="token", default=None,
                    help="the page's access token (default: a fresh one, printed in the URL, where needed)")
     p.add_argument("--token", dest="token", help=argparse.SUPPRESS)  # the first release's name for --page-token

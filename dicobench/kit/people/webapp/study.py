@@ -10,7 +10,6 @@ items are numbered by position in the session and carry only `spec.study_view`.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import hashlib
 import json
 import os
@@ -31,6 +30,8 @@ from dicobench.kit.io.predictions import read_sample, write_sample
 from dicobench.kit.io.rowstore import Changed, RowStore
 from dicobench.kit.people.webapp.server import asset_endpoint, json_object, page, static_files
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
+from dicobench.kit.io.jsonl import read_lines
+from dicobench.kit.io.locks import ExclusiveLock
 
 
 # An item is shown once: its images are never kept by the browser (and their URLs name the showing).
@@ -95,31 +96,10 @@ class OpenItem:
     key: str
 
 
-class SessionLock:
-    """One server at a time per session: an exclusive `flock` on `<session>.lock`, which holds the
-    owner's pid for the message. The kernel drops the lock when its process dies, however it dies,
-    so a lock left by a killed server is simply taken over."""
-
-    def __init__(self, answers: Path, what: str):
-        self.path = answers.with_suffix(".lock")
-        try:
-            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise UserError(f"cannot write the study lock {self.path}: {exc.strerror}") from None
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            owner = os.pread(self.fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
-            os.close(self.fd)
-            raise UserError(f"{what} is open in another study server (pid {owner}): answer it there, or stop that "
-                            "server first") from None
-        os.ftruncate(self.fd, 0)
-        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
-
-    def release(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)  # closing drops the flock; the file stays (see the class docstring)
-            self.fd = -1
+def SessionLock(answers: Path, what: str) -> ExclusiveLock:
+    """One server at a time per session (`<session>.lock`): a lock left by a killed server is taken over."""
+    return ExclusiveLock(answers.with_suffix(".lock"), lambda owner: f"{what} is open in another study server (pid "
+                         f"{owner}): answer it there, or stop that server first")
 
 
 class Session:
@@ -162,7 +142,7 @@ class Session:
         if not self.path.exists():
             return set()
         done = set()
-        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+        for number, line in enumerate(read_lines(self.path), 1):
             try:
                 done.add(json.loads(line)["id"])
             except (ValueError, KeyError, TypeError):

@@ -1,0 +1,332 @@
+"""Numbers that survive faults (issue 35): no answer lost, no run mixed with another dataset,
+tampering caught, and one line instead of a traceback for each hostile case."""
+
+import json
+import os
+
+import datasets
+import pytest
+
+from dicobench.cli.main import main as dicobench
+from dicobench.schema import LETTERS, prompt_text
+from openai_stub import StubServer
+
+SEPARATORS = "\u2028\u2029\u0085"
+
+
+def records(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+
+
+def eval_argv(dataset, out, stub, *extra):
+    return ["eval", "--dataset", str(dataset), "--model", "openai:stub", "--out", str(out), "--base-url",
+            stub.base_url, "--api-key", "k", "--concurrency", "1", "--quiet", "--limit", "1", *extra]
+
+
+def test_replies_with_unicode_line_separators_survive_resume_score_and_import(small_build, tmp_path):
+    out = tmp_path / "run"
+    with StubServer(lambda body: f"A{SEPARATORS}B") as stub:
+        assert dicobench(eval_argv(small_build, out, stub)) == 0
+        asked = len(stub.requests)
+        assert dicobench(eval_argv(small_build, out, stub)) == 0
+        assert len(stub.requests) == asked  # the resume kept every answer: nothing asked twice
+    assert all(r["response"] == f"A{SEPARATORS}B" for r in records(out / "predictions.jsonl"))
+    assert dicobench(["score", str(out / "predictions.jsonl"), "--dataset", str(small_build), "--out",
+                      str(tmp_path / "s")]) == 0
+    samples = tmp_path / "2024_samples_dicobench_entity.jsonl"
+    samples.write_text("".join(json.dumps({"doc_id": i, "filtered_resps": [f"B{SEPARATORS}"]}, ensure_ascii=False)
+                               + "\n" for i in range(2)), encoding="utf-8")
+    assert dicobench(["import", "lmms-eval", str(samples), "--dataset", str(small_build), "--out",
+                      str(tmp_path / "p.jsonl")]) == 0
+    assert [r["response"] for r in records(tmp_path / "p.jsonl")] == [f"B{SEPARATORS}"] * 2
+
+
+# ---- a build's shards are what it wrote: digests at build time, checked by info --verify and by a rerun ----
+
+def _tamper(shard, column, change):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(shard)
+    values = table.column(column).to_pylist()
+    values[0] = change(values[0])
+    field = table.schema.field(column)
+    pq.write_table(table.set_column(table.schema.get_field_index(column), field, pa.array(values, field.type)), shard)
+    later = shard.stat().st_mtime + 10  # as a rebuild later on: `datasets` keys its cache on mtimes to the second
+    os.utime(shard, (later, later))
+
+
+def _seed_one_shard(tmp_path):
+    from dicobench.build import build
+
+    return build(tmp_path / "other", per_task=2, seed=1, tasks=["entity"], num_proc=1, progress=False)
+
+
+@pytest.mark.parametrize("damage", ["answer", "image", "swap", "seed"])
+def test_verify_names_a_changed_shard_and_a_rerun_of_build_repairs_it(build_copy, tmp_path, capsys, damage):
+    from dicobench.build import build
+
+    entity = build_copy / "entity" / "test-00000-of-00001.parquet"
+    attribute = build_copy / "attribute" / "test-00000-of-00001.parquet"
+    before = entity.read_bytes(), attribute.read_bytes()
+    if damage == "answer":
+        _tamper(entity, "answer", lambda a: (a + 1) % 5)
+    elif damage == "image":
+        _tamper(entity, "image_a", lambda image: {**image, "bytes": image["bytes"][:-1] + b"\0"})
+    elif damage == "swap":
+        entity.write_bytes(before[1]), attribute.write_bytes(before[0])
+    else:
+        entity.write_bytes((_seed_one_shard(tmp_path) / "entity" / "test-00000-of-00001.parquet").read_bytes())
+    capsys.readouterr()
+    assert dicobench(["info", str(build_copy), "--verify"]) == 2
+    err = capsys.readouterr().err
+    named = "attribute" if damage == "swap" else "entity"  # the first of the two swapped is named
+    assert f"{named}/test-00000-of-00001.parquet: its bytes are not those the build wrote" in err
+    assert len(err.strip().splitlines()) == 1
+    build(build_copy, per_task=2, seed=0, num_proc=1, progress=False)  # the same options: a resume
+    assert (entity.read_bytes(), attribute.read_bytes()) == before
+    assert dicobench(["info", str(build_copy), "--verify"]) == 0
+
+
+# ---- a run is bound to the rows it asked: no resume, no score across a rebuilt dataset ----
+
+def test_eval_resume_and_score_refuse_a_dataset_whose_rows_changed(build_copy, tmp_path, capsys):
+    """The dataset rebuilt with other options: the same ids, other options and images."""
+    from dicobench.build import build
+
+    out = tmp_path / "run"
+    with StubServer(lambda body: "A") as stub:
+        assert dicobench(eval_argv(build_copy, out, stub)) == 0
+        asked = len(stub.requests)
+        build(build_copy, per_task=2, seed=0, num_proc=1, progress=False, difficulty="easy", overwrite=True)
+        capsys.readouterr()
+        assert dicobench(eval_argv(build_copy, out, stub)) == 2
+        assert len(stub.requests) == asked
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "options" in err and "another --out" in err
+    assert dicobench(["score", str(out / "predictions.jsonl"), "--dataset", str(build_copy), "--out",
+                      str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "options" in err and not (tmp_path / "s").exists()
+
+
+def test_a_second_eval_into_the_same_out_is_refused_while_the_first_runs(small_build, tmp_path, capsys):
+    """Two runs into one folder: the second one's resume would replace the file the first appends to."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    with StubServer(lambda body: "A", delay=0.3) as stub:
+        first = subprocess.Popen([sys.executable, "-m", "dicobench.cli.main", *eval_argv(small_build, out, stub)],
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.time() + 120
+            while not stub.requests and time.time() < deadline:  # the first run is asking
+                time.sleep(0.1)
+            assert dicobench(eval_argv(small_build, out, stub)) == 2
+            err = capsys.readouterr().err.strip()
+            assert len(err.splitlines()) == 1 and f"pid {first.pid}" in err
+        finally:
+            assert first.wait(timeout=300) == 0
+        assert len(stub.requests) == 8  # each row asked once
+    assert len(records(out / "predictions.jsonl")) == 8
+
+
+# ---- endpoints that misbehave: a malformed 200 is an error row, never a traceback ----
+
+def _completion(**changes):
+    body = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "A"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+    for key, value in changes.items():
+        if key in ("content", "message"):
+            choice = body["choices"][0]
+            if key == "message":
+                choice["message"] = value
+            else:
+                choice["message"]["content"] = value
+        else:
+            body[key] = value
+    return json.dumps(body).encode()
+
+
+MALFORMED = {
+    "not JSON": (b"{not json", "application/json"),
+    "html": (b"<html><body>Bad gateway</body></html>", "text/html"),
+    "content a number": (_completion(content=42), "application/json"),
+    "content a list": (_completion(content=["A"]), "application/json"),
+    "no message": (_completion(message=None), "application/json"),
+    "null usage fields": (_completion(usage={"prompt_tokens": None, "completion_tokens": None}), "application/json"),
+    "choices null": (_completion(choices=None), "application/json"),
+    "a JSON list": (b"[1, 2]", "application/json"),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED)
+def test_a_malformed_200_reply_is_an_error_completion(case, tmp_path):
+    from dicobench.kit.eval.judge import ChatClient
+
+    with StubServer() as stub:
+        stub.script.append(("raw", *MALFORMED[case]))
+        client = ChatClient("m", base_url=stub.base_url, api_key="k", max_retries=0, cache_dir=tmp_path)
+        try:
+            done = client.complete([{"role": "user", "content": "q"}])
+        finally:
+            client.close()
+    if case == "null usage fields":  # the text is there: an answer, its tokens uncounted
+        assert done.text == "A" and done.error is None and done.prompt_tokens == 0
+    else:
+        assert done.text is None and done.error
+
+
+def test_a_malformed_reply_in_eval_is_an_error_row(small_build, tmp_path):
+    out = tmp_path / "run"
+    with StubServer(lambda body: "A") as stub:
+        stub.script.extend([("ok", "A"), ("raw", *MALFORMED["content a list"])])
+        assert dicobench(eval_argv(small_build, out, stub, "--retries", "0")) == 1
+    assert sum(r["error"] is not None for r in records(out / "predictions.jsonl")) == 1
+
+
+# ---- the judge caches only what it could read, per endpoint; Ctrl-C stops at once and keeps what came ----
+
+def _client(stub, cache, **kw):
+    from dicobench.kit.eval.judge import ChatClient
+
+    return ChatClient("judge", base_url=stub.base_url, api_key="k", cache_dir=cache, max_retries=0, **kw)
+
+
+def test_the_judge_caches_only_replies_it_could_read_and_keys_them_by_endpoint(tmp_path):
+    asks = [[{"role": "user", "content": f"q{i}"}] for i in range(3)]
+    readable = {"yes", "no"}.__contains__
+    replies = iter(["Oui", "42", "yes"] + ["yes"] * 10)
+    with StubServer(lambda body: next(replies)) as stub:
+        client = _client(stub, tmp_path, concurrency=1)
+        try:
+            assert [c.text for c in client.complete_many(asks, readable=readable)] == ["Oui", "42", "yes"]
+            assert [c.cached for c in client.complete_many(asks, readable=readable)] == [False, False, True]
+        finally:
+            client.close()
+        assert len(stub.requests) == 5
+        with StubServer(lambda body: "no") as other:  # another endpoint, the same model name and cache
+            client = _client(other, tmp_path)
+            try:
+                assert [c.text for c in client.complete_many(asks, readable=readable)] == ["no"] * 3
+            finally:
+                client.close()
+
+
+def test_ctrl_c_during_judging_cancels_what_was_not_sent_and_keeps_what_came(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with StubServer(lambda body: "yes", delay=0.4) as stub:
+        script = ("import sys; sys.path.insert(0, 'tests')\n"
+                  "from dicobench.kit.eval.judge import ChatClient\n"
+                  f"c = ChatClient('judge', base_url={stub.base_url!r}, api_key='k', cache_dir={str(tmp_path)!r}, "
+                  "concurrency=1)\n"
+                  "try:\n    c.complete_many([[{'role': 'user', 'content': f'q{i}'}] for i in range(12)])\n"
+                  "finally:\n    c.close()\n")
+        proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while len(stub.requests) < 3 and time.time() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        stopped = time.time()
+        proc.wait(timeout=30)
+        assert time.time() - stopped < 2  # at once, not after the queue
+        time.sleep(1)
+        sent = len(stub.requests)
+    assert sent <= 4
+    import sqlite3
+
+    kept = sqlite3.connect(tmp_path / "completions.sqlite").execute("SELECT count(*) FROM completions").fetchone()[0]
+    assert kept >= 2  # the replies that arrived before the interrupt
+
+
+# ---- one line, status 2, for values no one means ----
+
+@pytest.fixture
+def answers(small_build, tmp_path):
+    rows = datasets.load_dataset(str(small_build), "all", split="test")
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "response": "A"}) + "\n" for i in rows["id"]))
+    return path
+
+
+def _one_line(capsys, *words):
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("dicobench: error:") and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+
+
+def test_absurd_scoring_values_and_a_corrupt_cache_are_one_line(small_build, answers, tmp_path, capsys):
+    score = ["score", str(answers), "--dataset", str(small_build), "--out", str(tmp_path / "s")]
+    assert dicobench([*score, "--n-boot", "100000000000"]) == 2
+    _one_line(capsys, "n_boot")
+    judge = [*score, "--judge", "openai:j", "--judge-base-url", "http://127.0.0.1:9/v1", "--judge-cache",
+             str(tmp_path / "cache")]
+    assert dicobench([*judge, "--judge-timeout", "inf"]) == 2
+    _one_line(capsys, "timeout")
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "completions.sqlite").write_bytes(b"not a database" * 100)
+    assert dicobench(judge) == 2
+    _one_line(capsys, "completions.sqlite", "remove it")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"id": "x", "response": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    assert dicobench(["score", str(deep), "--dataset", str(small_build), "--out", str(tmp_path / "d")]) == 2
+    _one_line(capsys, "deep.jsonl:1")
+
+
+def test_a_failed_push_leaves_the_card_and_the_folder_as_they_were(build_copy, capsys, monkeypatch):
+    import dicobench.kit.cli.push as push
+    from dicobench.kit.errors import UserError
+
+    def unreachable(*args, **kwargs):
+        raise UserError("cannot reach the Hub")
+
+    monkeypatch.setattr(push, "push_folder", unreachable)
+    before = {p: p.read_bytes() for p in build_copy.rglob("*") if p.is_file()}
+    assert dicobench(["push", str(build_copy), "--repo-id", "org/bench"]) == 2
+    assert {p: p.read_bytes() for p in build_copy.rglob("*") if p.is_file()} == before
+
+
+def test_values_no_one_means_are_refused(small_build, tmp_path, capsys):
+    for argv, flag in ((["export", "lmms-eval", "--dataset", str(small_build), "--out", str(tmp_path / "t"),
+                         "--max-new-tokens", "0"], "--max-new-tokens"),
+                       (["review", str(small_build), "--port", "70000"], "--port")):
+        with pytest.raises(SystemExit) as stopped:  # argparse's usage line and status 2
+            dicobench(argv)
+        assert stopped.value.code == 2 and flag in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()
+    samples = tmp_path / "2024_samples_dicobench_entity.jsonl"
+    samples.write_text("".join(json.dumps({"doc_id": i, "filtered_resps": [[{"text": "A"}]]}) + "\n" for i in range(2)))
+    assert dicobench(["import", "lmms-eval", str(samples), "--dataset", str(small_build), "--out",
+                      str(tmp_path / "p.jsonl")]) == 2
+    _one_line(capsys, "filtered_resps")
+    assert not (tmp_path / "p.jsonl").exists()
+
+
+@pytest.mark.parametrize("escape", ["../../secret.png", "ABSOLUTE"])
+def test_a_coco_file_name_outside_its_photo_folder_is_never_read(tmp_path, escape):
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1]))
+    from coco_fixtures import make_coco
+    from dicobench.kit.errors import UserError
+    from dicobench.kit.photos.coco import CocoSource
+    from dicobench.kit.photos.sources import PhotoSkipped
+
+    path = make_coco(tmp_path / "coco")
+    data = json.loads(path.read_text())
+    first = tmp_path / "coco" / "images" / data["images"][0]["file_name"]
+    secret = tmp_path / "secret.png"
+    shutil.copy(first, secret)  # a readable photo, so only the confinement can refuse it
+    data["images"][0]["file_name"] = str(secret) if escape == "ABSOLUTE" else escape
+    path.write_text(json.dumps(data))
+    with pytest.raises((UserError, PhotoSkipped), match="outside the photo folder"):  # the build skips it too
+        CocoSource(path).load(0)
