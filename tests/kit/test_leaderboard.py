@@ -5,6 +5,8 @@ import csv
 import json
 import re
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from dicobench.kit.cli.commands import run
@@ -41,6 +43,27 @@ def results(dicobench_dir, tmp_path):  # noqa: F811
         score(dicobench_dir, tmp_path / "m1crop", {"attribute": 4, "spatial_relation": 4, "instance": 2}, "M1",
               view="crop"),
     ]
+
+
+def test_runs_of_a_copied_build_combine_and_of_another_do_not(results, dicobench_dir, tmp_path, capsys):  # noqa: F811
+    """The dataset is known by its shards' content, not its folder: an ablation view scored on a copy
+    of the build joins the full runs; one scored on an edited copy is refused."""
+    import shutil
+
+    copy = tmp_path / "copied-build"
+    shutil.copytree(dicobench_dir, copy)
+    view = score(copy, tmp_path / "m2crop", {"attribute": 1, "spatial_relation": 1, "instance": 1}, "M2", view="crop")
+    assert dicobench(["leaderboard", *map(str, results), str(view), "--out", str(tmp_path / "lb")]) == 0
+    capsys.readouterr()
+    shard = sorted(copy.rglob("*.parquet"))[0]  # one question reworded: another dataset
+    table = pq.read_table(shard)
+    questions = table.column("question").to_pylist()
+    table = table.set_column(table.schema.get_field_index("question"), "question",
+                             pa.array([questions[0] + " (edited)", *questions[1:]]))
+    pq.write_table(table, shard)
+    other = score(copy, tmp_path / "m3crop", {"attribute": 1, "spatial_relation": 1, "instance": 1}, "M3", view="crop")
+    assert dicobench(["leaderboard", *map(str, results), str(other), "--out", str(tmp_path / "lb2")]) == 2
+    assert "scores another dataset" in capsys.readouterr().err
 
 
 def texts(path):

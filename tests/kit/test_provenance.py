@@ -20,7 +20,19 @@ def test_fingerprint_follows_the_rows():
 def test_versions_and_sources(tmp_path):
     found = versions()
     assert set(found) == {"dicobench", *PACKAGES} and found["datasets"] and found["openai"]
-    assert dataset_source(str(tmp_path)) == {"path": str(tmp_path.resolve()), "revision": None}
+    assert dataset_source(str(tmp_path)) == {"path": str(tmp_path.resolve()), "revision": None, "digest": None}
+
+
+def test_a_copied_build_is_the_same_dataset_and_an_edited_one_is_not(dicobench_dir, tmp_path):  # noqa: F811
+    import shutil
+
+    copy = tmp_path / "moved"
+    shutil.copytree(dicobench_dir, copy)
+    made = dataset_source(str(dicobench_dir))
+    assert made["digest"] and dataset_source(str(copy))["digest"] == made["digest"]
+    shard = sorted(p for p in copy.rglob("*.parquet"))[0]
+    shard.write_bytes(shard.read_bytes() + b"\0")
+    assert dataset_source(str(copy))["digest"] != made["digest"]
 
 
 def test_dicobench_scores_json_provenance(dicobench_dir, tmp_path):  # noqa: F811
@@ -38,7 +50,8 @@ def test_dicobench_scores_json_provenance(dicobench_dir, tmp_path):  # noqa: F81
     made = reports[0]
     assert made["model"] == "hf:org/model" and made["name"] == "Model X"
     assert made["versions"] == versions()
-    assert made["dataset"] == {"path": str(dicobench_dir.resolve()), "revision": None}
+    assert made["dataset"] == {"path": str(dicobench_dir.resolve()), "revision": None,
+                               "digest": dataset_source(str(dicobench_dir))["digest"]}
     assert made["config"] == "all" and made["split"] == "test" and made["view"] == "full"
     assert made["n_boot"] == 30 and made["seed"] == 0 and made["judge"] is None and made["n_rows"] == 12
     assert datetime.fromisoformat(made["time"]).tzinfo is not None

@@ -17,6 +17,7 @@ from typing import Mapping, Sequence
 
 import dicobench.kit
 from dicobench.kit.errors import UserError
+from dicobench.kit.io.shards import DIGEST, file_digest, read_json, sidecar_path
 
 PACKAGES = ("datasets", "transformers", "openai")
 
@@ -86,12 +87,30 @@ def check_rows(settings: dict, dataset: str, config: str, split: str) -> None:
                         "dataset, or ask this one with eval into another --out")
 
 
+def build_digest(folder: Path) -> str | None:
+    """What a local build holds, wherever it lies: a digest of its shards' names and bytes (the sha256
+    each shard's sidecar records, else the shard's own), so that a copied or moved build is the same
+    dataset and a rebuilt one is not. None for a folder without shards (a single file, say)."""
+    shards = sorted(p for p in folder.rglob("*.parquet") if not any(part.startswith(".") for part in
+                                                                      p.relative_to(folder).parts))
+    if not shards:
+        return None
+    found = hashlib.sha256()
+    for shard in shards:
+        try:
+            recorded = read_json(sidecar_path(shard)).get(DIGEST)
+        except (OSError, ValueError, AttributeError):
+            recorded = None
+        found.update(f"{shard.relative_to(folder).as_posix()} {recorded or file_digest(shard)}\n".encode())
+    return found.hexdigest()
+
+
 def dataset_source(dataset: str) -> dict:
     """A local folder by its absolute path; a Hub repo with the revision it resolves to now
     (None when the Hub cannot be asked, e.g. offline)."""
     path = Path(dataset)
     if path.exists():
-        return {"path": str(path.resolve()), "revision": None}
+        return {"path": str(path.resolve()), "revision": None, "digest": build_digest(path)}
     try:
         from huggingface_hub import HfApi
 

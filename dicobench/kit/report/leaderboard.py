@@ -264,10 +264,17 @@ def same_rows(scores: Sequence[Mapping], what: str = "models") -> None:
                 f"{_where(first)}): a leaderboard compares {what} on the same rows")
 
 
+def _dataset(made: Mapping):
+    """What identifies a scored dataset: a local build by the digest of its shards (a copied or moved
+    build is the same), else its folder or Hub repo and revision."""
+    source = made.get("dataset") or {}
+    return source.get("digest") or (source.get("path"), source.get("repo"), source.get("revision"))
+
+
 def same_dataset(scores: Mapping, reference: Mapping) -> None:
     """Refuse scores of another dataset, config or split than `reference`'s."""
-    keys = ("dataset", "config", "split")
-    if any(scores["provenance"].get(k) != reference["provenance"].get(k) for k in keys):
+    made, other = scores["provenance"], reference["provenance"]
+    if _dataset(made) != _dataset(other) or any(made.get(k) != other.get(k) for k in ("config", "split")):
         raise UserError(f"{scores['_source']} scores another dataset ({_where(scores)}) than "
                         f"{reference['_source']} ({_where(reference)})")
 
