@@ -5,7 +5,6 @@ ship "so it was driven", crumbs beside a dog bone "so someone has been eating it
 
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pytest

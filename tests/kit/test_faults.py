@@ -8,7 +8,6 @@ import datasets
 import pytest
 
 from dicobench.cli.main import main as dicobench
-from dicobench.schema import LETTERS, prompt_text
 from openai_stub import StubServer
 
 SEPARATORS = "\u2028\u2029\u0085"
