@@ -7,7 +7,7 @@ import dataclasses
 
 from dicobench.kit.cli.argtypes import positive_int
 from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
-from dicobench.kit.eval.endpoint import http_url
+from dicobench.kit.cli.argtypes import http_url
 from dicobench.kit.scene.difficulty import DEFAULT, PRESETS, Difficulty
 from dicobench.cli.annotate import add_detection_arguments, detection_options
 from dicobench.build import build

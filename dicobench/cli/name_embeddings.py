@@ -17,7 +17,7 @@ import argparse
 import dataclasses
 import os
 
-from dicobench.kit.eval.endpoint import http_url
+from dicobench.kit.cli.argtypes import http_url
 from dicobench.kit.scene.catalogue import FORMER_NAMES, VERSIONS, load_catalogue
 from dicobench.kit.scene.embeddings import LOCAL_MODEL, embed_names, local_embedder, openai_embedder, save
 

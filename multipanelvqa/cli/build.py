@@ -7,7 +7,7 @@ import dataclasses
 
 from dicobench.kit.scene.catalogue import VERSIONS
 from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
-from dicobench.kit.eval.endpoint import http_url
+from dicobench.kit.cli.argtypes import http_url
 
 from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.build import build

@@ -1,9 +1,12 @@
-"""argparse types for counts, in a module of their own: runner options (`kit.eval.runners.options`)
-declare their flags' types without importing the command line that reads them."""
+"""argparse types (counts, ports, endpoint URLs), in a module of their own: runner options
+(`kit.eval.runners.options`) declare their flags' types without importing the command line that reads them."""
 
 from __future__ import annotations
 
 import argparse
+
+from dicobench.kit.errors import UserError
+from dicobench.kit.eval.endpoint import check_endpoint
 
 
 def non_negative_int(text: str) -> int:
@@ -28,3 +31,11 @@ def port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, got {value}")
     return value
+
+
+def http_url(text: str) -> str:
+    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1 (`check_endpoint`)."""
+    try:
+        return check_endpoint(text)
+    except UserError as exc:
+        raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None

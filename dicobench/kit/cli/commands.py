@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import sys
 from pathlib import Path
@@ -98,9 +99,26 @@ def build_parser(prog: str, description: str, registrars: Iterable[Registrar]) -
     return parser
 
 
+class _Stderr(logging.Handler):
+    """The library's warnings as plain lines on the stderr of the moment (a test's capture included)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sys.stderr.write(self.format(record) + "\n")
+
+
+def _warnings_to_stderr() -> None:
+    """Library code warns through `logging` (the layer rule: no printing outside `cli/`); a command
+    shows those warnings on stderr, once per process whatever the root logger holds."""
+    for name in ("dicobench", "multipanelvqa"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(h, _Stderr) for h in logger.handlers):
+            logger.addHandler(_Stderr(logging.WARNING))
+
+
 def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
     """Build the parser from `registrars` and run it: 0 on success, 2 with a single `error:` line
     on bad input."""
+    _warnings_to_stderr()
     parser = build_parser(prog, description, registrars)
     argv = list(sys.argv[1:] if argv is None else argv)
     try:

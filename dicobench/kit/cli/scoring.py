@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from dicobench.kit.cli.argtypes import non_negative_int, positive_int
-from dicobench.kit.eval.endpoint import http_url
+from dicobench.kit.cli.argtypes import http_url
 from dicobench.kit.errors import UserError
 
 

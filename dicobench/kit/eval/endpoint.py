@@ -2,13 +2,11 @@
 
 Everything that talks to an endpoint goes through `dicobench.kit.eval.judge.ChatClient`, which checks
 its base URL here, and the command lines check their `--*base-url` options with the same rule
-(`http_url`, the argparse type; here rather than in the CLI layer, because the runners' option
-declarations name it too), so no command takes an endpoint another refuses.
+(`dicobench.kit.cli.argtypes.http_url`), so no command takes an endpoint another refuses.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 
 from dicobench.kit.errors import UserError
@@ -19,11 +17,3 @@ def check_endpoint(url: str | None, what: str = "base URL") -> str | None:
     if url is not None and not (isinstance(url, str) and re.match(r"https?://[^/\s]+", url)):
         raise UserError(f"{what}: expected an http:// or https:// URL, got {url!r}")
     return url
-
-
-def http_url(text: str) -> str:
-    """argparse type: an http(s) endpoint URL, e.g. http://127.0.0.1:8000/v1 (`check_endpoint`)."""
-    try:
-        return check_endpoint(text)
-    except UserError as exc:
-        raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None

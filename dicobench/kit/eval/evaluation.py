@@ -16,9 +16,9 @@ and a local runner decodes it in its preprocessing thread.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
+import logging
 import os
 import shutil
 import sys
@@ -31,7 +31,6 @@ from tqdm.auto import tqdm
 
 from dicobench.kit.eval import provenance
 from dicobench.kit.io.outputs import output_folder
-from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
 from dicobench.kit.eval.report import Report, write_report, wrote
 from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.errors import ModelError, UserError
@@ -39,13 +38,13 @@ from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.lazy_images import open_image
 from dicobench.kit.io.locks import ExclusiveLock
 from dicobench.kit.io.predictions import first_per_config, load_split
-from dicobench.kit.eval.runners import (CallableRunner, Prompt, Runner, add_runner_arguments, as_runner, check_options,
-                                        runner_class, runner_options)
+from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
 LOCK = ".lock"  # held while a run writes into its folder: one run at a time (dicobench.kit.io.locks)
 PROVENANCE = "provenance"  # the part of run.json that says how, not what: left out of the settings check
+logger = logging.getLogger(__name__)  # warnings reach stderr as plain lines unless logging is configured
 LIMIT = "limit"  # run.json's `eval --limit N` scored as a selection (None otherwise): a rerun may change it
 
 
@@ -94,7 +93,8 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
     arguments is refused before any row, and runs are named after it). Without `out` the
     predictions live in a temporary folder for this call only. `log` gets the progress lines and
     the score table (default: silent); `progress` shows a bar (default: when stderr is a
-    terminal). A run from whose replies nothing could be read says so on stderr (`Benchmark.unread`).
+    terminal). A run from whose replies nothing could be read warns through `logging` (`Benchmark.unread`), as does
+    one left incomplete.
     While rows keep failing the scores are
     incomplete: `complete` is False and `accuracy_lower`/`accuracy_upper` stand for `accuracy`;
     a rerun with the same `out` asks only those rows. `raise_on_error` raises the first failure
@@ -166,10 +166,10 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
         result = report.to_dict()
         unread = benchmark.unread(result) if benchmark.unread else None
         if unread:
-            print(_unread_line(benchmark.name, unread, path, out is not None), file=sys.stderr)
+            logger.warning(_unread_line(benchmark.name, unread, path, out is not None))
         if not report.complete:  # the score command's advice fits a folder one can rerun in, not a temporary one
-            print(f"{benchmark.name}: {report.completeness.message(result)}" if out is not None else
-                  _without_folder(benchmark.name, result, path), file=sys.stderr)
+            logger.warning(f"{benchmark.name}: {report.completeness.message(result)}" if out is not None else
+                           _without_folder(benchmark.name, result, path))
         return result
 
 
@@ -310,32 +310,3 @@ def _append(fd: int, line: str) -> None:
     data = line.encode("utf-8")
     while data:
         data = data[os.write(fd, data):]
-
-
-def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
-    """The options every benchmark's eval takes."""
-    p.add_argument("--dataset", required=True, help="dataset folder or Hub repo id")
-    p.add_argument("--config", default=default_config, help=f"dataset config (default {default_config})")
-    p.add_argument("--split", default="test", help="split to evaluate (default test)")
-    p.add_argument("--model", required=True,
-                   help="hf:<hub id or folder> (transformers), openai:<model> (OpenAI-compatible endpoint), "
-                        "or <name>:<model> for a runner registered under that name")
-    p.add_argument("--out", type=Path, required=True, help="output folder; rerun with the same one to resume")
-    p.add_argument("--limit", type=int, metavar="N",
-                   help="ask only the first N rows of each config, as lmms-eval's --limit (with --config all: of each "
-                        "task or augmentation), and score them as that selection (scores.json records the limit)")
-    add_runner_arguments(p)  # --base-url, --batch-size, --dtype, ...: what the known runners declare
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
-    """The `eval` subcommand: `evaluate` with the command line's options; 1 (incomplete scores)
-    while rows keep failing."""
-    for flag in ("limit", "batch_size", "concurrency", "max_new_tokens", "max_pixels", "max_side"):
-        value = getattr(args, flag)
-        if value is not None and value < 1:
-            raise UserError(f"--{flag.replace('_', '-')} must be at least 1")
-    result = evaluate(benchmark, args.dataset, args.model, config=args.config, split=args.split, out=args.out,
-                      limit=args.limit, runner_options=runner_options(args),
-                      progress=not args.quiet, log=print)
-    return 0 if result.get("complete", True) else INCOMPLETE_STATUS

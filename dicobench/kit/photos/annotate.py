@@ -15,6 +15,7 @@ killed resumes where it stopped; a rerun over photos already in OUT sends nothin
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,6 +27,8 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.photos.pixels import decode_photo
 from dicobench.kit.photos.sources import PHOTO_SUFFIXES
 from dicobench.kit.io.jsonl import read_lines
+
+logger = logging.getLogger(__name__)
 
 PARTIAL_SUFFIX = ".partial.jsonl"
 
@@ -118,7 +121,7 @@ def _run(root: Path, todo: list[Path], out: Path, options: AnnotateOptions, info
             try:
                 pixels = decode_photo(path.read_bytes(), name)
             except (UserError, OSError) as exc:
-                print(f"skipped {name}: {exc}")
+                logger.warning(f"skipped {name}: {exc}")
                 continue
             if not models:
                 models += [Detector(options.detector), Segmenter(options.segmenter) if options.segmenter else None]

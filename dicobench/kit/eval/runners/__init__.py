@@ -6,19 +6,17 @@ entry-point group (`mymodel = mypackage.module:MyRunner`). The options each runn
 
 from __future__ import annotations
 
-import argparse
 from importlib import import_module
 from importlib.metadata import entry_points
-from typing import Any, Callable
+from typing import Callable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.registry import Registry
 from dicobench.kit.eval.runners.base import CallableRunner, Part, Prompt, Reply, Runner
-from dicobench.kit.eval.runners.options import RunnerOption, add_option_arguments, collect, declared, given_options
+from dicobench.kit.eval.runners.options import RunnerOption, collect, declared
 
-__all__ = ["RUNNERS", "CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "add_runner_arguments",
-           "as_runner",
-           "check_options", "load_runner", "register_runner", "runner_class", "runner_options"]
+__all__ = ["RUNNERS", "CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "all_options", "as_runner",
+           "check_options", "load_runner", "register_runner", "runner_class"]
 
 ENTRY_POINT_GROUP = "dicobench.runners"
 # built-in runners as "module:Class", imported only when used (torch is slow to import)
@@ -74,7 +72,7 @@ def check_options(spec: str, options: dict) -> dict:
     return given
 
 
-def _all_options() -> list[RunnerOption]:
+def all_options() -> list[RunnerOption]:
     """The options of every known runner (one that cannot be imported offers none: choosing it
     with `--model` says why)."""
     runners = {}
@@ -84,16 +82,6 @@ def _all_options() -> list[RunnerOption]:
         except UserError:
             continue
     return collect(runners)
-
-
-def add_runner_arguments(p: argparse.ArgumentParser) -> None:
-    """A flag for every option a known runner declares (`--batch-size`, `--dtype`, ...)."""
-    add_option_arguments(p, _all_options())
-
-
-def runner_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The runner options of parsed `eval` arguments, None where not given."""
-    return given_options(args, _all_options())
 
 
 def load_runner(spec: str, **options) -> Runner:

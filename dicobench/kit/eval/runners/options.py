@@ -8,12 +8,10 @@ own declares its own `RunnerOption` and gets a flag `--<name with dashes>` on `e
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from dicobench.kit.cli.argtypes import non_negative_int
-from dicobench.kit.eval.endpoint import http_url
+from dicobench.kit.cli.argtypes import http_url, non_negative_int
 
 
 @dataclass(frozen=True)
@@ -76,17 +74,3 @@ def collect(runners: dict[str, Iterable[RunnerOption | str]]) -> list[RunnerOpti
                 raise ValueError(f"runner {name!r} declares option {option.name!r} unlike another runner")
     shared = [o for o in SHARED if o.name in found]
     return shared + [o for o in found.values() if o.name not in _SHARED]
-
-
-def add_option_arguments(p: argparse.ArgumentParser, options: Iterable[RunnerOption]) -> None:
-    """One flag per option, with no default of its own (None: not given)."""
-    for option in options:
-        if option.switch:
-            p.add_argument(option.flag, action="store_true", default=None, help=option.help)
-        else:
-            p.add_argument(option.flag, type=option.type, help=option.help)
-
-
-def given_options(args: argparse.Namespace, options: Iterable[RunnerOption]) -> dict[str, Any]:
-    """The options back from parsed arguments, None where a flag was not given."""
-    return {o.name: getattr(args, o.name, None) for o in options}
