@@ -1,5 +1,5 @@
 """Edit instructions written by an LLM (`--instructions openai:<model>`) and an optional VLM
-check of finished edits (`--verify openai:<model>`), through `dicobench.kit.eval.judge.ChatClient`.
+check of finished edits (`--verify openai:<model>`), through `dicobench.kit.eval.chat.ChatClient`.
 
 As in the paper, each mask gets six diverse instructions, asked one at a time with the
 earlier ones fed back so the model does not repeat itself. Replies must be JSON objects
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicobench.kit.io.imageio import encode_png
-from dicobench.kit.eval.judge import ChatClient
+from dicobench.kit.eval.chat import ChatClient
 from dicobench.tasks.registry import get_task
 
 PER_MASK = 6

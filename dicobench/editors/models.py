@@ -95,7 +95,7 @@ def _editor(kind: EditorKind, rest: str, steps: int | None, size: int | None) ->
 def open_backends(models: ModelOptions, endpoint: Endpoint, cache_dir: Path | None) -> Backends:
     """The models `models` asks for; LLM replies are cached under `cache_dir`, so a rerun of
     the same shard sends nothing and writes the same bytes."""
-    from dicobench.kit.eval.judge import ChatClient
+    from dicobench.kit.eval.chat import ChatClient
     from dicobench.editors.instructions import EditVerifier, InstructionGenerator
 
     def client(flag, spec):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.eval.judge import ChatClient
+from dicobench.kit.eval.chat import ChatClient
 
 from multipanelvqa.questions.common import GenerationError, generate_with_llm
 

@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from dicobench.kit.eval.judge import ChatClient
+from dicobench.kit.eval.chat import ChatClient
 from dicobench.editors.instructions import (EditVerifier, InstructionError, InstructionGenerator, parse_instruction)
 from tests.openai_stub import StubServer
 

@@ -10,7 +10,7 @@ skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")
 
 from dicobench.kit.errors import UserError  # noqa: E402
-from dicobench.kit.eval.judge import ChatClient  # noqa: E402
+from dicobench.kit.eval.chat import ChatClient  # noqa: E402
 from dicobench.kit.photos.sources import FolderSource, SizePolicy  # noqa: E402
 from datasets import load_dataset  # noqa: E402
 from dicobench.build import build  # noqa: E402

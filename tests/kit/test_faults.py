@@ -164,7 +164,7 @@ MALFORMED = {
 
 @pytest.mark.parametrize("case", MALFORMED)
 def test_a_malformed_200_reply_is_an_error_completion(case, tmp_path):
-    from dicobench.kit.eval.judge import ChatClient
+    from dicobench.kit.eval.chat import ChatClient
 
     with StubServer() as stub:
         stub.script.append(("raw", *MALFORMED[case]))
@@ -190,7 +190,7 @@ def test_a_malformed_reply_in_eval_is_an_error_row(small_build, tmp_path):
 # ---- the judge caches only what it could read, per endpoint; Ctrl-C stops at once and keeps what came ----
 
 def _client(stub, cache, **kw):
-    from dicobench.kit.eval.judge import ChatClient
+    from dicobench.kit.eval.chat import ChatClient
 
     return ChatClient("judge", base_url=stub.base_url, api_key="k", cache_dir=cache, max_retries=0, **kw)
 
@@ -223,7 +223,7 @@ def test_ctrl_c_during_judging_cancels_what_was_not_sent_and_keeps_what_came(tmp
 
     with StubServer(lambda body: "yes", delay=0.4) as stub:
         script = ("import sys; sys.path.insert(0, 'tests')\n"
-                  "from dicobench.kit.eval.judge import ChatClient\n"
+                  "from dicobench.kit.eval.chat import ChatClient\n"
                   f"c = ChatClient('judge', base_url={stub.base_url!r}, api_key='k', cache_dir={str(tmp_path)!r}, "
                   "concurrency=1)\n"
                   "try:\n    c.complete_many([[{'role': 'user', 'content': f'q{i}'}] for i in range(12)])\n"

@@ -181,9 +181,9 @@ def test_eval_with_failing_model_writes_incomplete_scores_then_completes(tmp_pat
 def test_unreachable_judge_never_inflates(mpvqa_dir, tmp_path, capsys, monkeypatch):  # noqa: F811
     import socket
 
-    import dicobench.kit.eval.judge
+    import dicobench.kit.eval.chat
 
-    monkeypatch.setattr(dicobench.kit.eval.judge.time, "sleep", lambda seconds: None)  # no backoff waits in this test
+    monkeypatch.setattr(dicobench.kit.eval.chat.time, "sleep", lambda seconds: None)  # no backoff waits in this test
     with socket.socket() as s:  # a port nobody listens on: every request is refused
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

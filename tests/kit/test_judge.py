@@ -7,7 +7,8 @@ import time
 import pytest
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.eval.judge import ChatClient, parse_judge
+from dicobench.kit.eval.chat import ChatClient
+from dicobench.kit.eval.judge import parse_judge
 from openai_stub import StubServer
 
 KEY = "sk-test-SECRET-0123456789abcdef"

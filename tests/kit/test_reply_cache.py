@@ -10,7 +10,7 @@ import numpy as np
 from PIL import Image
 
 from dicobench.kit.eval.reply_cache import request_key, without_images
-from dicobench.kit.eval.judge import ChatClient
+from dicobench.kit.eval.chat import ChatClient
 from openai_stub import StubServer
 
 

@@ -30,9 +30,9 @@ def no_network(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
-    import dicobench.kit.eval.judge
+    import dicobench.kit.eval.chat
 
-    monkeypatch.setattr(dicobench.kit.eval.judge.ChatClient, "__init__", refuse)
+    monkeypatch.setattr(dicobench.kit.eval.chat.ChatClient, "__init__", refuse)
 
 
 def dico_predictions(tmp_path, failed=False):

@@ -8,7 +8,7 @@ import httpx2 as httpx
 import openai
 import pytest
 
-from dicobench.kit.eval.judge import ChatClient
+from dicobench.kit.eval.chat import ChatClient
 from dicobench.kit.eval.retry import backoff_delay, is_retryable, retry_after
 from openai_stub import StubServer
 

@@ -189,7 +189,7 @@ def test_a_dead_base_url_stops_at_once_with_one_line(small_build, tmp_path, caps
 
 
 def test_a_first_request_that_times_out_is_not_retried():
-    from dicobench.kit.eval.judge import ChatClient
+    from dicobench.kit.eval.chat import ChatClient
 
     with StubServer() as stub:
         stub.script.extend([("hang", 5)] * 3)
@@ -234,7 +234,7 @@ def test_retries_is_a_runner_option_as_for_the_judge(small_build, tmp_path):
 def test_closing_a_client_ends_the_backoff_of_its_requests():
     import threading
 
-    from dicobench.kit.eval.judge import ChatClient
+    from dicobench.kit.eval.chat import ChatClient
 
     with StubServer() as stub:
         stub.script.extend([("500",)] * 10)

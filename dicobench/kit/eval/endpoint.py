@@ -1,6 +1,6 @@
 """The one rule for OpenAI-compatible endpoints (models, judges, LLM backends): an http(s) URL.
 
-Everything that talks to an endpoint goes through `dicobench.kit.eval.judge.ChatClient`, which checks
+Everything that talks to an endpoint goes through `dicobench.kit.eval.chat.ChatClient`, which checks
 its base URL here, and the command lines check their `--*base-url` options with the same rule
 (`dicobench.kit.cli.argtypes.http_url`), so no command takes an endpoint another refuses.
 """

@@ -62,7 +62,7 @@ class OpenAIRunner(Runner):
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  concurrency: int = 8, max_new_tokens: int | None = None, max_side: int | None = None,
                  timeout: float = 300.0, retries: int = 5, prepare_workers: int | None = None):
-        from dicobench.kit.eval.judge import ChatClient  # deferred: the eval flags read this class's options
+        from dicobench.kit.eval.chat import ChatClient  # deferred: the eval flags read this class's options
 
         if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
             raise UserError(f"retries must be an integer of at least 0, got {retries!r}")
