@@ -23,7 +23,8 @@ from dicobench.kit.engines.driver import (RunOptions, ShardSet, claimed, missing
 from dicobench.kit.people.decisions import build_rejections, holds_rejected
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.registry import PHOTO_SOURCES
-from dicobench.kit.photos.sources import SizePolicy, require_opencv
+from dicobench.kit.photos.model import SizePolicy
+from dicobench.kit.photos.proposals import require_opencv
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges
 from dicobench.build_config import BuildConfig, resolve_tasks

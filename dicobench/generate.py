@@ -19,7 +19,7 @@ import numpy as np
 from dicobench.kit.engines import driver as builds
 from dicobench.kit.people.decisions import REVIEW_REJECTION
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.sources import SizePolicy
+from dicobench.kit.photos.model import SizePolicy
 from dicobench.kit.scene.camera import CameraBounds
 from dicobench.kit.scene.render import clear_caches
 from dicobench.kit.scene.random_scenes import SceneConfig

@@ -131,7 +131,7 @@ def model_edited(tmp: Path) -> dict:
     """Instructed inpainting edits by a tiny Stable Diffusion pipeline (moves stay classical), and
     photo commonality rows whose cut-outs a tiny FLUX.2 Klein blends in from reference images."""
     from dicobench import build
-    from dicobench.kit.photos.sources import SizePolicy
+    from dicobench.kit.photos.model import SizePolicy
     from dicobench.generate import BuildOptions, generate_row, photo_source
     from dicobench.editors.photo.diffusers_editor import Flux2KleinInpaintEditor
     from dicobench.editors.models import Backends

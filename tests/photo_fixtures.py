@@ -8,7 +8,8 @@ import numpy as np
 import skimage.data as skdata
 from PIL import Image
 
-from dicobench.kit.photos.sources import FolderSource, SizePolicy
+from dicobench.kit.photos.model import SizePolicy
+from dicobench.kit.photos.sources import FolderSource
 
 POLICY = SizePolicy(768, upscale=True)
 

@@ -22,7 +22,8 @@ from typing import Callable
 
 import numpy as np
 
-from dicobench.kit.photos.sources import Photo, PhotoObject, PhotoSource
+from dicobench.kit.photos.model import Photo, PhotoObject
+from dicobench.kit.photos.sources import PhotoSource
 from dicobench.kit.scene.geometry import Box, apart, bounding
 from dicobench.checks import Rejected, check_difference_pixels
 from dicobench.editors.photo.classical import Composite, Mask, changed_box, crop

@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from dicobench.kit.scene.palette import COLOURS, to_lab
-from dicobench.kit.photos.sources import PhotoObject, propose_regions
+from dicobench.kit.photos.model import PhotoObject
+from dicobench.kit.photos.proposals import propose_regions
 from dicobench.kit.scene.geometry import Box, apart
 from dicobench.checks import Rejected, check_difference_pixels
 from dicobench.editors.photo.classical import (PixelEdit, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,

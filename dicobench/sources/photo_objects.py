@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicobench.kit.photos.sources import Photo, PhotoObject, PhotoSkipped, PhotoSource
+from dicobench.kit.photos.model import Photo, PhotoObject, PhotoSkipped
+from dicobench.kit.photos.sources import PhotoSource
 from dicobench.checks import Skipped
 from dicobench.editors.photo.classical import Mask, feather_kernel, grow, object_mask, soft
 

@@ -11,7 +11,8 @@ pytest.importorskip("cv2")
 
 from dicobench.kit.errors import UserError  # noqa: E402
 from dicobench.kit.eval.chat import ChatClient  # noqa: E402
-from dicobench.kit.photos.sources import FolderSource, SizePolicy  # noqa: E402
+from dicobench.kit.photos.model import SizePolicy  # noqa: E402
+from dicobench.kit.photos.sources import FolderSource  # noqa: E402
 from datasets import load_dataset  # noqa: E402
 from dicobench.build import build  # noqa: E402
 from dicobench.editors.photo.instructed import TARGET_COLOURS, template_plan  # noqa: E402

@@ -18,7 +18,7 @@ from dicobench.kit.photos import detectors  # noqa: E402
 from dicobench.kit.photos.annotate import PARTIAL_SUFFIX, AnnotateOptions, annotate  # noqa: E402
 from dicobench.kit.photos.coco import CocoSource  # noqa: E402
 from dicobench.kit.photos.detectors import Detection, nms  # noqa: E402
-from dicobench.kit.photos.sources import SizePolicy  # noqa: E402
+from dicobench.kit.photos.model import SizePolicy  # noqa: E402
 from pycocotools import mask as mask_utils  # noqa: E402
 
 LABELS = ("apple", "coin", "key")

@@ -20,7 +20,7 @@ from coco_fixtures import make_coco  # noqa: E402
 
 from dicobench.kit.photos import annotation_review  # noqa: E402
 from dicobench.kit.photos.coco import CocoSource  # noqa: E402
-from dicobench.kit.photos.sources import SizePolicy  # noqa: E402
+from dicobench.kit.photos.model import SizePolicy  # noqa: E402
 from dicobench.kit.people.webapp.launch import review_annotations  # noqa: E402
 
 

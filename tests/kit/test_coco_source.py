@@ -9,7 +9,8 @@ from PIL import Image
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.registry import open_source
-from dicobench.kit.photos.sources import PhotoSkipped, SizePolicy, split_photos
+from dicobench.kit.photos.model import PhotoSkipped, SizePolicy
+from dicobench.kit.photos.sources import split_photos
 
 pytest.importorskip("pycocotools")
 pytest.importorskip("cv2")

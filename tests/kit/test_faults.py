@@ -318,7 +318,7 @@ def test_a_coco_file_name_outside_its_photo_folder_is_never_read(tmp_path, escap
     from coco_fixtures import make_coco
     from dicobench.kit.errors import UserError
     from dicobench.kit.photos.coco import CocoSource
-    from dicobench.kit.photos.sources import PhotoSkipped
+    from dicobench.kit.photos.model import PhotoSkipped
 
     path = make_coco(tmp_path / "coco")
     data = json.loads(path.read_text())

@@ -25,7 +25,8 @@ import numpy as np
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.annotation_review import rejected
-from dicobench.kit.photos.sources import Photo, PhotoObject, PhotoSkipped, PhotoSource, PhotoSubset, SizePolicy, _clip
+from dicobench.kit.photos.model import Photo, PhotoObject, PhotoSkipped, SizePolicy, clip_object
+from dicobench.kit.photos.sources import PhotoSource, PhotoSubset
 
 MAX_EDIT_SHARE = 0.05  # the paper's micro edits: objects larger than this share of the photo are not edited
 
@@ -116,7 +117,7 @@ class CocoSource(PhotoSource):
             ys, xs = np.nonzero(full)
             x0, y0, x1, y1 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
             objects.append(PhotoObject((x0, y0, x1 - x0, y1 - y0), obj.name, full[y0:y1, x0:x1], obj.editable))
-        return tuple(o for o in (_clip(o, w, h) for o in objects) if o is not None)
+        return tuple(o for o in (clip_object(o, w, h) for o in objects) if o is not None)
 
     def _bytes(self, index: int) -> bytes:
         name = self.file_name(index)

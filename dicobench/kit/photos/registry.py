@@ -12,7 +12,8 @@ from typing import Callable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.coco import CocoSource
-from dicobench.kit.photos.sources import FolderSource, HubSource, PhotoSource, SizePolicy, VStarSource
+from dicobench.kit.photos.model import SizePolicy
+from dicobench.kit.photos.sources import FolderSource, HubSource, PhotoSource, VStarSource
 from dicobench.kit.registry import Registry, usages
 from dicobench.kit.release.licences import VSTAR, Licence
 

@@ -13,7 +13,7 @@ CMYK, 16-bit, palettes, transparency). Annotation boxes are read in that display
 frame viewers and `datasets` show, and are xywh in pixels of the photo as returned (after any
 upscaling). Sources that segment their objects (COCO) also give each object's mask, cropped to
 its box and scaled with it. Photos without annotated objects get classical region proposals:
-small salient contours.
+small salient contours (`dicobench.kit.photos.proposals`); the data model is `dicobench.kit.photos.model`.
 """
 
 from __future__ import annotations
@@ -24,75 +24,16 @@ import hashlib
 import json
 import os
 from collections import Counter
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
 import numpy as np
-from PIL import Image
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.pixels import decode_photo
-from dicobench.kit.scene.geometry import Box, clipped, overlap_share
+from dicobench.kit.photos.model import (PHOTO_SUFFIXES, Photo, PhotoObject, PhotoSkipped, SizePolicy, apply_size_policy,
+                                        clip_object)
 from dicobench.kit.io.jsonl import read_lines
-
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
-
-
-@dataclass(frozen=True)
-class PhotoObject:
-    box: Box  # x, y, w, h in pixels
-    name: str | None = None  # None for a region proposal: nothing is known about what it shows
-    # the object's pixels within `box` (bool, box-sized), where the source segments them
-    mask: np.ndarray | None = field(default=None, compare=False, repr=False)
-    # False for what names a place but must never be edited or cut out: a crowd region, an
-    # object too large for a micro edit. Its name still counts as present in the photo.
-    editable: bool = True
-
-
-@dataclass(frozen=True)
-class Photo:
-    id: str  # the row's `source`, e.g. "folder:kitchen.jpg", "vstar:sa_4690"
-    pixels: np.ndarray  # HxWx3 uint8 RGB
-    objects: tuple[PhotoObject, ...] = ()
-
-
-@dataclass(frozen=True)
-class SizePolicy:
-    """Photos with a long side under `min_long_side` are refused, or upscaled to it when asked."""
-
-    min_long_side: int = 1024
-    upscale: bool = False
-
-
-class PhotoSkipped(Exception):
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason  # "unreadable" or "too_small"
-
-
-def apply_size_policy(photo: Photo, policy: SizePolicy) -> Photo:
-    h, w = photo.pixels.shape[:2]
-    long_side = max(h, w)
-    if long_side >= policy.min_long_side:
-        return photo
-    if not policy.upscale:
-        raise PhotoSkipped("too_small", f"{photo.id}: {w}x{h} is smaller than {policy.min_long_side} px on the "
-                           "long side (ask for upscaling to use it)")
-    scale = policy.min_long_side / long_side
-    size = (round(w * scale), round(h * scale))
-    pixels = np.asarray(Image.fromarray(photo.pixels).resize(size, Image.Resampling.LANCZOS))
-    objects = tuple(_rescaled(o, scale) for o in photo.objects)
-    return replace(photo, pixels=pixels, objects=objects)
-
-
-def _rescaled(obj: PhotoObject, scale: float) -> PhotoObject:
-    box = tuple(round(v * scale) for v in obj.box)
-    if obj.mask is None:
-        return replace(obj, box=box)
-    size = (max(box[2], 1), max(box[3], 1))
-    mask = np.asarray(Image.fromarray(obj.mask.astype(np.uint8) * 255).resize(size, Image.Resampling.BILINEAR)) >= 128
-    return replace(obj, box=(box[0], box[1], *size), mask=mask)
 
 
 class PhotoSource(abc.ABC):
@@ -130,7 +71,7 @@ class PhotoSource(abc.ABC):
         """Photo `index`'s objects in its decoded pixels: boxes clipped to the frame (sources
         with masks decode them here, once the photo's size is known)."""
         h, w = pixels.shape[:2]
-        return tuple(o for o in (_clip(o, w, h) for o in self.annotations(index)) if o is not None)
+        return tuple(o for o in (clip_object(o, w, h) for o in self.annotations(index)) if o is not None)
 
     def __iter__(self) -> Iterator[Photo]:
         for index in range(len(self)):
@@ -176,16 +117,6 @@ def split_photos(source: PhotoSource, split: str, test_share: float | None) -> P
     if test_share is None:
         return source
     return PhotoSubset(source, [i for i in range(len(source)) if in_test_share(source.photo_id(i), test_share) == (split == "test")])
-
-
-def _clip(obj: PhotoObject, w: int, h: int) -> PhotoObject | None:
-    x, y, bw, bh = (int(round(v)) for v in obj.box)
-    inside = clipped((x, y, bw, bh), w, h)
-    if inside is None:
-        return None
-    x0, y0, cw, ch = inside
-    mask = None if obj.mask is None else obj.mask[y0 - y : y0 - y + ch, x0 - x : x0 - x + cw]
-    return replace(obj, box=inside, mask=mask)
 
 
 def _objects(entries) -> tuple[PhotoObject, ...]:
@@ -354,77 +285,3 @@ def _category_names(feature):
     if hasattr(category, "int2str"):
         return lambda value: None if value is None else category.int2str(int(value))
     return lambda value: None if value is None else str(value)
-
-
-def require_opencv() -> None:
-    """Photo sources find and edit regions with OpenCV, which only the `edit` extra installs."""
-    try:
-        import cv2  # noqa: F401
-    except ImportError:
-        raise UserError("photo sources need OpenCV, which the edit extra installs: pip install 'dicobench[edit]'") from None
-
-
-# ---- region proposals for photos without annotations -----------------------------------
-
-@dataclass(frozen=True)
-class ProposalConfig:
-    """Small salient regions: contours of strong edges whose box covers between `min_area` and
-    `max_area` of the photo and whose colour stands off the ring around them."""
-
-    max_area: float = 0.01
-    min_area: float = 0.0004
-    min_contrast: float = 12.0  # Lab distance between the region and its surrounding ring
-    max_regions: int = 24
-    max_overlap: float = 0.0  # proposals may not overlap each other (edits on them stay apart)
-    canny: tuple[int, int] = field(default=(60, 160))
-    work_side: int = 1024  # larger photos are searched at this long side: edges look alike at any resolution
-
-
-def propose_regions(pixels: np.ndarray, cfg: ProposalConfig = ProposalConfig()) -> list[PhotoObject]:
-    """Salient small regions, most contrasting first (deterministic)."""
-    import cv2
-
-    scale = cfg.work_side / max(pixels.shape[:2])
-    if scale < 1:
-        size = (round(pixels.shape[1] * scale), round(pixels.shape[0] * scale))
-        found = propose_regions(cv2.resize(pixels, size, interpolation=cv2.INTER_AREA), replace(cfg, work_side=max(size)))
-        return [_scaled(p, 1 / scale, pixels.shape) for p in found]
-    h, w = pixels.shape[:2]
-    lab = cv2.cvtColor(pixels, cv2.COLOR_RGB2LAB).astype(np.float32)
-    edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY), (5, 5), 0), *cfg.canny)
-    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    scored = []
-    for contour in contours:
-        x, y, bw, bh = cv2.boundingRect(contour)
-        if not cfg.min_area * h * w <= bw * bh <= cfg.max_area * h * w or max(bw, bh) > 4 * min(bw, bh):
-            continue
-        if x == 0 or y == 0 or x + bw == w or y + bh == h:
-            continue  # cut by the frame: not a whole object
-        inside = np.zeros((bh, bw), np.uint8)
-        cv2.drawContours(inside, [contour - [x, y]], -1, 1, thickness=cv2.FILLED)
-        if inside.sum() < 0.3 * bw * bh:
-            continue
-        pad = max(bw, bh) // 2
-        rx0, ry0, rx1, ry1 = max(x - pad, 0), max(y - pad, 0), min(x + bw + pad, w), min(y + bh + pad, h)
-        ring = np.ones((ry1 - ry0, rx1 - rx0), bool)
-        ring[y - ry0 : y - ry0 + bh, x - rx0 : x - rx0 + bw] = False
-        region = lab[y : y + bh, x : x + bw][inside.astype(bool)].mean(axis=0)
-        contrast = float(np.linalg.norm(region - lab[ry0:ry1, rx0:rx1][ring].mean(axis=0)))
-        if contrast >= cfg.min_contrast:
-            scored.append((-contrast, (x, y, bw, bh)))
-    chosen: list[Box] = []
-    for _, box in sorted(scored):
-        if all(overlap_share(box, other) <= cfg.max_overlap for other in chosen):
-            chosen.append(box)
-        if len(chosen) == cfg.max_regions:
-            break
-    return [PhotoObject(box) for box in chosen]
-
-
-def _scaled(obj: PhotoObject, factor: float, shape: tuple[int, ...]) -> PhotoObject:
-    """A box found on a reduced copy, in the photo's pixels (grown by a pixel against rounding)."""
-    x0, y0 = max(int(obj.box[0] * factor) - 1, 0), max(int(obj.box[1] * factor) - 1, 0)
-    x1 = min(int(np.ceil((obj.box[0] + obj.box[2]) * factor)) + 1, shape[1])
-    y1 = min(int(np.ceil((obj.box[1] + obj.box[3]) * factor)) + 1, shape[0])
-    return replace(obj, box=(x0, y0, x1 - x0, y1 - y0))

@@ -85,7 +85,7 @@ def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", por
     the file's folder); verdicts go beside the file (`dicobench.kit.photos.annotation_review`)."""
     from dicobench.kit.photos.annotation_review import review_path
     from dicobench.kit.photos.coco import CocoSource
-    from dicobench.kit.photos.sources import SizePolicy
+    from dicobench.kit.photos.model import SizePolicy
     from dicobench.kit.people.webapp.annotations import annotations_app
     from dicobench.kit.people.webapp.server import access, serve
 
