@@ -330,3 +330,61 @@ def test_a_coco_file_name_outside_its_photo_folder_is_never_read(tmp_path, escap
     path.write_text(json.dumps(data))
     with pytest.raises((UserError, PhotoSkipped), match="outside the photo folder"):  # the build skips it too
         CocoSource(path).load(0)
+
+
+# ---- review decisions bind to the row content they judged ----
+
+def _review_one(out, verdict="reject"):
+    """Reject the first attribute row as the review page does: bound to its stored content."""
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.io.rowstore import RowStore
+    from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
+
+    spec = BENCHMARK.people
+    store = RowStore(out, ["attribute"], spec.image_columns)
+    row_id = sorted(store.rows)[0]
+    log = DecisionLog(decisions_path(out))
+    log.check_writable()
+    log.append(make_decision(row_id, "ann", verdict, ["naturalness"], "", store.rows[row_id]["seed"],
+                             spec.criteria_keys, digest=store.digest(row_id)))
+    return row_id, store.rows[row_id]["seed"]
+
+
+def _seeds(out):
+    import pyarrow.parquet as pq
+
+    return {r["id"]: r["seed"] for f in sorted(out.glob("*/test-*.parquet"))
+            for r in pq.read_table(f, columns=["id", "seed"]).to_pylist()}
+
+
+def test_overwrite_with_other_options_applies_no_old_rejection(tmp_path, capsys):
+    from dicobench.build import build
+
+    out = tmp_path / "bench"
+    build(out, per_task=2, seed=3, tasks="attribute", camera="none", num_proc=1, progress=False)
+    row_id, seed = _review_one(out)
+    capsys.readouterr()
+    build(out, per_task=2, seed=3, tasks="attribute", camera="on", overwrite=True, num_proc=1, progress=False)
+    assert _seeds(out)[row_id] == seed  # same id and seed, other content: the old rejection does not apply
+    said = capsys.readouterr().err
+    assert "review log" in said and "set aside" in said and str(tmp_path) not in said.replace(str(out), "OUT")
+    assert not (out / ".review" / "decisions.jsonl").exists()
+    assert list((out / ".review").glob("decisions-before-overwrite-*.jsonl"))
+
+
+def test_a_decision_applies_only_to_the_content_it_judged(tmp_path):
+    from dicobench.build import build
+    from dicobench.kit.people.decisions import decisions_path
+
+    out = tmp_path / "bench"
+    options = dict(per_task=2, seed=3, tasks="attribute", num_proc=1, progress=False)
+    build(out, **options)
+    row_id, seed = _review_one(out)
+    log = decisions_path(out)
+    line = json.loads(log.read_text())
+    log.write_text(json.dumps({**line, "digest": "0" * 32}) + "\n")  # judged another version of this id and seed
+    build(out, **options)
+    assert _seeds(out)[row_id] == seed
+    log.write_text(json.dumps(line) + "\n")  # the version on disk: rejected, regenerated
+    build(out, **options)
+    assert _seeds(out)[row_id] != seed
