@@ -388,3 +388,56 @@ def test_a_decision_applies_only_to_the_content_it_judged(tmp_path):
     log.write_text(json.dumps(line) + "\n")  # the version on disk: rejected, regenerated
     build(out, **options)
     assert _seeds(out)[row_id] != seed
+
+
+# ---- what a build folder someone hands you carries never runs or reaches the card ----
+
+HOSTILE_CRITERION = '<img src=x onerror="document.title=1">'
+BAD_NAMES = ["ann\nbob", "ann\u200b", "\u202eann", "ann\x07", "a\u2028b", " ann "]
+
+
+def test_criteria_and_names_read_back_from_the_log_are_validated(build_copy):
+    from dicobench.card import write_card
+    from dicobench.kit.people.decisions import decisions_path, read_log
+
+    row = _seeds(build_copy)
+    row_id = sorted(row)[0]
+    line = {"id": row_id, "reviewer": "ann", "verdict": "reject", "criteria": [HOSTILE_CRITERION], "note": "",
+            "time": "2026-12-01T00:00:00+00:00", "seed": row[row_id]}
+    log = decisions_path(build_copy)
+    log.parent.mkdir()
+    log.write_text("".join(json.dumps(x) + "\n" for x in [line, *({**line, "criteria": [], "reviewer": name}
+                                                                   for name in BAD_NAMES)]))
+    from dicobench.benchmark import BENCHMARK
+
+    contents = read_log(log, BENCHMARK.people.criteria_keys)
+    assert not contents.decisions and [n for n, _ in contents.malformed] == list(range(1, 2 + len(BAD_NAMES)))
+    write_card(build_copy)
+    card = (build_copy / "README.md").read_text()
+    assert "onerror" not in card and not any(name in card for name in BAD_NAMES[:-1])
+
+
+def test_the_review_page_inserts_decisions_as_text_and_refuses_bad_names(build_copy):
+    from pathlib import Path
+
+    import dicobench.kit.people.webapp as webapp
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.people.decisions import decisions_path
+    from dicobench.kit.people.webapp.launch import review
+    from test_server_inputs import Client
+
+    js = (Path(webapp.__file__).parent / "static" / "review.js").read_text()
+    others = js.split("function renderOthers")[1].split("\nfunction ")[0]
+    assert "innerHTML" not in others and "textContent" in others  # criteria, names and notes go in as text
+    server = review(BENCHMARK.people, build_copy, port=0, reviewer="ann", background=True, announce=lambda line: None)
+    try:
+        client = Client(server.url)
+        row = json.loads(client.request("GET", "api/rows")[1])["rows"][0]["id"]
+        for name in BAD_NAMES:
+            status, reply = client.request("POST", "api/decision", json.dumps(
+                {"id": row, "reviewer": name, "verdict": "accept"}).encode())
+            assert status == 400 and b"reviewer" in reply, (name, status, reply)
+        assert not decisions_path(build_copy).exists() or decisions_path(build_copy).read_text() == ""
+    finally:
+        server.stop()
+    assert dicobench(["review", str(build_copy), "--reviewer", "ann\u200b", "--port", "0"]) == 2

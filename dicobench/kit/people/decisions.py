@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import threading
+import unicodedata
 from pathlib import Path
 from typing import Iterable
 
@@ -91,14 +92,23 @@ def make_decision(id: str, reviewer: str, verdict: str, criteria: Iterable[str],
                      "time": now, "seed": seed, "digest": digest}, tuple(allowed))
 
 
+def check_reviewer(name: str) -> None:
+    """A reviewer's name is one line of 1-100 visible characters (it goes into the card's Markdown):
+    ValueError otherwise."""
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise ValueError("'reviewer' must be a name of 1-100 characters")
+    if name != name.strip() or any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name):
+        raise ValueError("'reviewer' must be one line of visible characters (no line breaks, control or "
+                         "invisible characters, no leading or trailing space)")
+
+
 def _checked(data, allowed: tuple[str, ...] | None) -> Decision:
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     for key in ("id", "reviewer", "note", "time"):
         if not isinstance(data.get(key), str):
             raise ValueError(f"{key!r} must be a string")
-    if not data["reviewer"].strip() or len(data["reviewer"]) > 100:
-        raise ValueError("'reviewer' must be a name of 1-100 characters")
+    check_reviewer(data["reviewer"])
     if data.get("verdict") not in VERDICTS:
         raise ValueError("'verdict' must be accept or reject")
     criteria = data.get("criteria")
@@ -127,8 +137,10 @@ class LogContents:
         return {(d.id, d.seed, d.reviewer): d for d in self.decisions}
 
 
-def read_log(path: str | os.PathLike) -> LogContents:
-    """Every line of the log; malformed lines are listed with their number, never skipped silently."""
+def read_log(path: str | os.PathLike, allowed: Iterable[str] | None = None) -> LogContents:
+    """Every line of the log; malformed lines are listed with their number, never skipped silently.
+    With `allowed`, a line naming a criterion outside it is malformed too (a log comes with a build
+    folder someone may hand you: what it says is checked before it is shown or counted)."""
     path = Path(path)
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
@@ -141,7 +153,7 @@ def read_log(path: str | os.PathLike) -> LogContents:
         if not line.strip():
             continue
         try:
-            decisions.append(_checked(json.loads(line), None))
+            decisions.append(_checked(json.loads(line), None if allowed is None else tuple(allowed)))
         except json.JSONDecodeError as exc:
             malformed.append((number, f"not valid JSON ({exc.msg})"))
         except ValueError as exc:
@@ -286,6 +298,6 @@ class DecisionLog:
             finally:
                 os.close(fd)  # also releases the lock
 
-    def read(self) -> LogContents:
+    def read(self, allowed: Iterable[str] | None = None) -> LogContents:
         with self._lock:
-            return read_log(self.path)
+            return read_log(self.path, allowed)

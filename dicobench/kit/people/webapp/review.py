@@ -90,7 +90,7 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
         return page(files, "review.html", settings())
 
     async def rows(request: Request) -> Response:
-        contents = log.read()
+        contents = log.read(spec.criteria_keys)
         latest = current(contents.latest(), store)
         standing = {}
         for (row_id, seed, who), d in latest.items():
