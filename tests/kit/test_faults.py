@@ -441,3 +441,49 @@ def test_the_review_page_inserts_decisions_as_text_and_refuses_bad_names(build_c
     finally:
         server.stop()
     assert dicobench(["review", str(build_copy), "--reviewer", "ann\u200b", "--port", "0"]) == 2
+
+
+def test_study_image_bytes_say_nothing_about_the_answer(tmp_path):
+    """An easy (camera-less) build's E pairs are byte-identical on disk; as served to a participant,
+    no pair's two images are equal, nor their lengths a tell, while the pixels are the stored ones."""
+    import io
+    import urllib.request
+
+    import numpy as np
+    from PIL import Image
+
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.io.rowstore import RowStore
+    from dicobench.kit.people.webapp.study import served_png
+
+    from dicobench.build import build
+
+    spec = BENCHMARK.people
+    build_copy = build(tmp_path / "easy", per_task=5, seed=0, tasks="entity", difficulty="easy", num_proc=1,
+                       progress=False)
+    store = RowStore(build_copy, ["entity"], spec.image_columns)
+    e_rows = [i for i, r in store.rows.items() if r["answer"] == "E"]
+    assert e_rows
+    for row_id in e_rows:
+        a, b = (store.image(row_id, c) for c in spec.image_columns)
+        assert a == b  # what the bytes on disk give away
+        served = [served_png(a), served_png(b), served_png(a)]
+        assert len({*served}) == 3 and len({len(s) for s in served}) > 1  # every serving differs, lengths too
+        pixels = [np.asarray(Image.open(io.BytesIO(s))) for s in (a, *served)]
+        assert all(np.array_equal(pixels[0], p) for p in pixels[1:])  # not one pixel changed
+
+    from dicobench.kit.people.webapp.launch import study
+    from test_server_inputs import Client
+
+    server = study(spec, build_copy, time_limit=None, participant="faults", n=5, port=0, background=True,
+                   announce=lambda line: None)
+    try:
+        client = Client(server.url)
+        for _ in range(5):  # every item, the E rows among them
+            item = json.loads(client.request("POST", "api/next", b"{}")[1])
+            got = [urllib.request.urlopen(server.url + f"image/{item['k']}/{w}?key={item['key']}", timeout=10).read()
+                   for w in (0, 1)]
+            assert got[0] != got[1] and all(g.startswith(b"\x89PNG") for g in got)
+            client.request("POST", "api/answer", json.dumps({"k": item["k"], "response": "A"}).encode())
+    finally:
+        server.stop()
