@@ -487,3 +487,31 @@ def test_study_image_bytes_say_nothing_about_the_answer(tmp_path):
             client.request("POST", "api/answer", json.dumps({"k": item["k"], "response": "A"}).encode())
     finally:
         server.stop()
+
+
+# ---- a build of one benchmark handed to the other's command ----
+
+@pytest.fixture(scope="module")
+def mpv_build(tmp_path_factory):
+    from multipanelvqa.build import build
+
+    return build(tmp_path_factory.mktemp("mpv") / "b", layouts=[0], configs=["original"], num_proc=1, progress=False)
+
+
+@pytest.mark.parametrize("which", ["dicobench", "multipanelvqa"])
+@pytest.mark.parametrize("command", ["export lmms-eval", "export vlmevalkit", "info --verify", "eval"])
+def test_a_build_of_the_other_benchmark_is_refused(small_build, mpv_build, tmp_path, capsys, which, command):
+    from multipanelvqa.cli.main import main as multipanelvqa
+
+    run, folder, other = ((dicobench, mpv_build, "multipanelvqa") if which == "dicobench"
+                          else (multipanelvqa, small_build, "dicobench"))
+    argv = {"export lmms-eval": ["export", "lmms-eval", "--dataset", str(folder), "--out", str(tmp_path / "t")],
+            "export vlmevalkit": ["export", "vlmevalkit", "--dataset", str(folder), "--out", str(tmp_path / "X.tsv")],
+            "info --verify": ["info", str(folder), "--verify"],
+            "eval": ["eval", "--dataset", str(folder), "--model", "openai:m", "--base-url", "http://127.0.0.1:9",
+                     "--api-key", "k", "--out", str(tmp_path / "run")]}[command]
+    capsys.readouterr()
+    assert run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{other} build" in err and "Traceback" not in err, err
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]  # nothing written, no *.tsv.tmp
