@@ -515,3 +515,18 @@ def test_a_build_of_the_other_benchmark_is_refused(small_build, mpv_build, tmp_p
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"{other} build" in err and "Traceback" not in err, err
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]  # nothing written, no *.tsv.tmp
+
+
+def test_leaderboard_refuses_one_run_given_twice(tmp_path):
+    import shutil
+
+    from dicobench.kit.errors import UserError
+    from dicobench.kit.report.leaderboard import load
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "scores.json").write_text(json.dumps({"benchmark": "dicobench", "provenance": {"fingerprint": "f"}}))
+    shutil.copytree(run, tmp_path / "copy")
+    for twice in ([run, run], [run, tmp_path / "copy"], [run, run / "scores.json"]):
+        with pytest.raises(UserError, match="same run"):
+            load(twice, "dicobench")
