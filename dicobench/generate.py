@@ -17,7 +17,7 @@ from typing import Iterator
 import numpy as np
 
 from dicobench.kit.engines import driver as builds
-from dicobench.kit.people.decisions import REVIEW_REJECTION
+from dicobench.kit.people.decisions import REVIEW_REJECTION, rejects, row_digest
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.model import SizePolicy
 from dicobench.kit.scene.camera import CameraBounds
@@ -130,18 +130,23 @@ def generate_row(task: str, index: int, letter: str, opts: BuildOptions, backend
                  rejected: frozenset = frozenset()) -> tuple[dict, RowInfo]:
     """The checked row for (task, index); rejected attempts move on to the next seed.
     `backends` are the models a photo build edits with; `rejected` holds the (id, seed)
-    versions reviewers rejected, skipped like a failed check."""
+    versions reviewers rejected, skipped like a failed check when their content is the one judged."""
     rejections: Counter = Counter()
     clear_caches()  # drawn patches are reused within a row only: memory stays flat
     for attempt in range(MAX_ATTEMPTS):
         seed = sample_seed(opts.seed, opts.split, task, index, attempt)
-        if (row_id(task, opts.split, opts.seed, index), seed) in rejected:
-            rejections[REVIEW_REJECTION] += 1
+        version = (row_id(task, opts.split, opts.seed, index), seed)
+        if rejects(rejected, *version, None):
+            rejections[REVIEW_REJECTION] += 1  # bound by id and seed alone: nothing to make
             continue
         try:
             row, proposal = proposed_row(task, seed, letter, opts, backends=backends)
         except Rejected as rej:
             rejections[rej.reason.key] += 1
+            continue
+        if version in rejected and rejects(rejected, *version, row_digest(row, [row["image_a"]["bytes"],
+                                                                                row["image_b"]["bytes"]])):
+            rejections[REVIEW_REJECTION] += 1  # the very content a reviewer rejected
             continue
         row["id"] = row_id(task, opts.split, opts.seed, index)
         return row, RowInfo(rejections, proposal.long_side, describe(proposal, row["track"], letter))

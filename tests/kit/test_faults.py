@@ -329,3 +329,203 @@ def test_a_coco_file_name_outside_its_photo_folder_is_never_read(tmp_path, escap
     path.write_text(json.dumps(data))
     with pytest.raises((UserError, PhotoSkipped), match="outside the photo folder"):  # the build skips it too
         CocoSource(path).load(0)
+
+
+# ---- review decisions bind to the row content they judged ----
+
+def _review_one(out, verdict="reject"):
+    """Reject the first attribute row as the review page does: bound to its stored content."""
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.io.rowstore import RowStore
+    from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
+
+    spec = BENCHMARK.people
+    store = RowStore(out, ["attribute"], spec.image_columns)
+    row_id = sorted(store.rows)[0]
+    log = DecisionLog(decisions_path(out))
+    log.check_writable()
+    log.append(make_decision(row_id, "ann", verdict, ["naturalness"], "", store.rows[row_id]["seed"],
+                             spec.criteria_keys, digest=store.digest(row_id)))
+    return row_id, store.rows[row_id]["seed"]
+
+
+def _seeds(out):
+    import pyarrow.parquet as pq
+
+    return {r["id"]: r["seed"] for f in sorted(out.glob("*/test-*.parquet"))
+            for r in pq.read_table(f, columns=["id", "seed"]).to_pylist()}
+
+
+def test_overwrite_with_other_options_applies_no_old_rejection(tmp_path, capsys):
+    from dicobench.build import build
+
+    out = tmp_path / "bench"
+    build(out, per_task=2, seed=3, tasks="attribute", camera="none", num_proc=1, progress=False)
+    row_id, seed = _review_one(out)
+    capsys.readouterr()
+    build(out, per_task=2, seed=3, tasks="attribute", camera="on", overwrite=True, num_proc=1, progress=False)
+    assert _seeds(out)[row_id] == seed  # same id and seed, other content: the old rejection does not apply
+    said = capsys.readouterr().err
+    assert "review log" in said and "set aside" in said and str(tmp_path) not in said.replace(str(out), "OUT")
+    assert not (out / ".review" / "decisions.jsonl").exists()
+    assert list((out / ".review").glob("decisions-before-overwrite-*.jsonl"))
+
+
+def test_a_decision_applies_only_to_the_content_it_judged(tmp_path):
+    from dicobench.build import build
+    from dicobench.kit.people.decisions import decisions_path
+
+    out = tmp_path / "bench"
+    options = dict(per_task=2, seed=3, tasks="attribute", num_proc=1, progress=False)
+    build(out, **options)
+    row_id, seed = _review_one(out)
+    log = decisions_path(out)
+    line = json.loads(log.read_text())
+    log.write_text(json.dumps({**line, "digest": "0" * 32}) + "\n")  # judged another version of this id and seed
+    build(out, **options)
+    assert _seeds(out)[row_id] == seed
+    log.write_text(json.dumps(line) + "\n")  # the version on disk: rejected, regenerated
+    build(out, **options)
+    assert _seeds(out)[row_id] != seed
+
+
+# ---- what a build folder someone hands you carries never runs or reaches the card ----
+
+HOSTILE_CRITERION = '<img src=x onerror="document.title=1">'
+BAD_NAMES = ["ann\nbob", "ann\u200b", "\u202eann", "ann\x07", "a\u2028b", " ann "]
+
+
+def test_criteria_and_names_read_back_from_the_log_are_validated(build_copy):
+    from dicobench.card import write_card
+    from dicobench.kit.people.decisions import decisions_path, read_log
+
+    row = _seeds(build_copy)
+    row_id = sorted(row)[0]
+    line = {"id": row_id, "reviewer": "ann", "verdict": "reject", "criteria": [HOSTILE_CRITERION], "note": "",
+            "time": "2026-12-01T00:00:00+00:00", "seed": row[row_id]}
+    log = decisions_path(build_copy)
+    log.parent.mkdir()
+    log.write_text("".join(json.dumps(x) + "\n" for x in [line, *({**line, "criteria": [], "reviewer": name}
+                                                                   for name in BAD_NAMES)]))
+    from dicobench.benchmark import BENCHMARK
+
+    contents = read_log(log, BENCHMARK.people.criteria_keys)
+    assert not contents.decisions and [n for n, _ in contents.malformed] == list(range(1, 2 + len(BAD_NAMES)))
+    write_card(build_copy)
+    card = (build_copy / "README.md").read_text()
+    assert "onerror" not in card and not any(name in card for name in BAD_NAMES[:-1])
+
+
+def test_the_review_page_inserts_decisions_as_text_and_refuses_bad_names(build_copy):
+    from pathlib import Path
+
+    import dicobench.kit.people.webapp as webapp
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.people.decisions import decisions_path
+    from dicobench.kit.people.webapp.launch import review
+    from test_server_inputs import Client
+
+    js = (Path(webapp.__file__).parent / "static" / "review.js").read_text()
+    others = js.split("function renderOthers")[1].split("\nfunction ")[0]
+    assert "innerHTML" not in others and "textContent" in others  # criteria, names and notes go in as text
+    server = review(BENCHMARK.people, build_copy, port=0, reviewer="ann", background=True, announce=lambda line: None)
+    try:
+        client = Client(server.url)
+        row = json.loads(client.request("GET", "api/rows")[1])["rows"][0]["id"]
+        for name in BAD_NAMES:
+            status, reply = client.request("POST", "api/decision", json.dumps(
+                {"id": row, "reviewer": name, "verdict": "accept"}).encode())
+            assert status == 400 and b"reviewer" in reply, (name, status, reply)
+        assert not decisions_path(build_copy).exists() or decisions_path(build_copy).read_text() == ""
+    finally:
+        server.stop()
+    assert dicobench(["review", str(build_copy), "--reviewer", "ann\u200b", "--port", "0"]) == 2
+
+
+def test_study_image_bytes_say_nothing_about_the_answer(tmp_path):
+    """An easy (camera-less) build's E pairs are byte-identical on disk; as served to a participant,
+    no pair's two images are equal, nor their lengths a tell, while the pixels are the stored ones."""
+    import io
+    import urllib.request
+
+    import numpy as np
+    from PIL import Image
+
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.io.rowstore import RowStore
+    from dicobench.kit.people.webapp.study import served_png
+
+    from dicobench.build import build
+
+    spec = BENCHMARK.people
+    build_copy = build(tmp_path / "easy", per_task=5, seed=0, tasks="entity", difficulty="easy", num_proc=1,
+                       progress=False)
+    store = RowStore(build_copy, ["entity"], spec.image_columns)
+    e_rows = [i for i, r in store.rows.items() if r["answer"] == "E"]
+    assert e_rows
+    for row_id in e_rows:
+        a, b = (store.image(row_id, c) for c in spec.image_columns)
+        assert a == b  # what the bytes on disk give away
+        served = [served_png(a), served_png(b), served_png(a)]
+        assert len({*served}) == 3 and len({len(s) for s in served}) > 1  # every serving differs, lengths too
+        pixels = [np.asarray(Image.open(io.BytesIO(s))) for s in (a, *served)]
+        assert all(np.array_equal(pixels[0], p) for p in pixels[1:])  # not one pixel changed
+
+    from dicobench.kit.people.webapp.launch import study
+    from test_server_inputs import Client
+
+    server = study(spec, build_copy, time_limit=None, participant="faults", n=5, port=0, background=True,
+                   announce=lambda line: None)
+    try:
+        client = Client(server.url)
+        for _ in range(5):  # every item, the E rows among them
+            item = json.loads(client.request("POST", "api/next", b"{}")[1])
+            got = [urllib.request.urlopen(server.url + f"image/{item['k']}/{w}?key={item['key']}", timeout=10).read()
+                   for w in (0, 1)]
+            assert got[0] != got[1] and all(g.startswith(b"\x89PNG") for g in got)
+            client.request("POST", "api/answer", json.dumps({"k": item["k"], "response": "A"}).encode())
+    finally:
+        server.stop()
+
+
+# ---- a build of one benchmark handed to the other's command ----
+
+@pytest.fixture(scope="module")
+def mpv_build(tmp_path_factory):
+    from multipanelvqa.build import build
+
+    return build(tmp_path_factory.mktemp("mpv") / "b", layouts=[0], configs=["original"], num_proc=1, progress=False)
+
+
+@pytest.mark.parametrize("which", ["dicobench", "multipanelvqa"])
+@pytest.mark.parametrize("command", ["export lmms-eval", "export vlmevalkit", "info --verify", "eval"])
+def test_a_build_of_the_other_benchmark_is_refused(small_build, mpv_build, tmp_path, capsys, which, command):
+    from multipanelvqa.cli.main import main as multipanelvqa
+
+    run, folder, other = ((dicobench, mpv_build, "multipanelvqa") if which == "dicobench"
+                          else (multipanelvqa, small_build, "dicobench"))
+    argv = {"export lmms-eval": ["export", "lmms-eval", "--dataset", str(folder), "--out", str(tmp_path / "t")],
+            "export vlmevalkit": ["export", "vlmevalkit", "--dataset", str(folder), "--out", str(tmp_path / "X.tsv")],
+            "info --verify": ["info", str(folder), "--verify"],
+            "eval": ["eval", "--dataset", str(folder), "--model", "openai:m", "--base-url", "http://127.0.0.1:9",
+                     "--api-key", "k", "--out", str(tmp_path / "run")]}[command]
+    capsys.readouterr()
+    assert run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{other} build" in err and "Traceback" not in err, err
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]  # nothing written, no *.tsv.tmp
+
+
+def test_leaderboard_refuses_one_run_given_twice(tmp_path):
+    import shutil
+
+    from dicobench.kit.errors import UserError
+    from dicobench.kit.report.leaderboard import load
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "scores.json").write_text(json.dumps({"benchmark": "dicobench", "provenance": {"fingerprint": "f"}}))
+    shutil.copytree(run, tmp_path / "copy")
+    for twice in ([run, run], [run, tmp_path / "copy"], [run, run / "scores.json"]):
+        with pytest.raises(UserError, match="same run"):
+            load(twice, "dicobench")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -115,6 +116,26 @@ def _warnings_to_stderr() -> None:
             logger.addHandler(_Stderr(logging.WARNING))
 
 
+BUILD_MARKERS = {".dicobench": "dicobench", ".multipanelvqa": "multipanelvqa"}  # a build's manifest folder -> its command
+
+
+def _check_benchmark(prog: str, args: argparse.Namespace) -> None:
+    """Refuse a local `--dataset` folder that is the other benchmark's build (its rows, tasks and
+    answers mean nothing to this command), before anything is read or written."""
+    folder = getattr(args, getattr(args, "_dataset_dest", None) or "dataset", None)
+    if not isinstance(folder, (str, os.PathLike)) or f".{prog}" not in BUILD_MARKERS:
+        return
+    folder = Path(folder).expanduser()
+    try:
+        if not folder.is_dir() or (folder / f".{prog}").is_dir():
+            return
+        other = next((name for marker, name in BUILD_MARKERS.items() if (folder / marker).is_dir()), None)
+    except OSError:
+        return
+    if other is not None:
+        raise UserError(f"{folder} is a {other} build, not a {prog} one: use `{other} {args.command} ...` on it")
+
+
 def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequence[str] | None = None) -> int:
     """Build the parser from `registrars` and run it: 0 on success, 2 with a single `error:` line
     on bad input."""
@@ -130,6 +151,7 @@ def run(prog: str, description: str, registrars: Iterable[Registrar], argv: Sequ
         print(f"{exc.prog}: error: {redact(str(exc), argv)} (see {exc.prog} --help)", file=sys.stderr)
         raise SystemExit(2) from None
     try:
+        _check_benchmark(prog, args)
         return int(args.func(args) or 0)
     except UserError as exc:
         return _fail(prog, str(exc))

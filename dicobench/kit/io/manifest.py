@@ -10,6 +10,7 @@ such key) resumes like any other.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Callable
 
 from dicobench.kit.errors import UserError
@@ -41,7 +42,8 @@ def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool,
     folder or fsspec URL), refusing a folder that holds something else.
 
     Resuming the same build is allowed; other options need `overwrite`, which first calls
-    `clear` to delete the previous build's files; a non-empty folder that holds no build of
+    `clear` to delete the previous build's files (and sets the review log aside, saying so: its
+    decisions judged the previous rows); a non-empty folder that holds no build of
     ours is refused outright."""
     manifest = json.loads(json.dumps(manifest))  # the form it is saved in, for comparison
     fs, root = resolve(out)
@@ -49,6 +51,15 @@ def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool,
     if fs.isfile(root):
         raise UserError(f"{out} exists and is not a folder")
     if overwrite and mfs.exists(mpath):
+        try:
+            same = fixed_part(read_manifest(out, path, what)) == manifest
+        except UserError:
+            same = False
+        if not same:  # reviewers judged rows that are no more: no decision of theirs applies to the new ones
+            from dicobench.kit.people.decisions import set_aside
+
+            if line := set_aside(out):
+                print(line, file=sys.stderr)
         clear()
         remove(path)
     if mfs.exists(mpath):

@@ -48,6 +48,7 @@ class RowStore:
         self.places: dict[str, Place] = {}
         self.rows: dict[str, dict] = {}  # id -> the decoded small columns
         self.identities: dict[Path, tuple[int, int, int]] = {}  # shard -> its file's identity when indexed
+        self._digests: dict[str, str] = {}
         for config in configs:
             for shard in sorted((self.root / config).glob(f"{split}-*.parquet")):
                 if not shard.resolve().is_relative_to(self.root):
@@ -78,6 +79,14 @@ class RowStore:
         """A name for the row's stored bytes, for URLs a browser may cache: a rebuilt row (same id,
         new bytes) gets another, since its shard was written anew."""
         return self.places[row_id].version
+
+    def digest(self, row_id: str) -> str:
+        """The row's content digest (`decisions.row_digest`), read once (Changed as `image`)."""
+        if row_id not in self._digests:
+            from dicobench.kit.people.decisions import row_digest
+
+            self._digests[row_id] = row_digest(self.rows[row_id], [self.image(row_id, c) for c in self.image_columns])
+        return self._digests[row_id]
 
     def image(self, row_id: str, column: str) -> bytes:
         """The stored bytes of one image of a row (KeyError for unknown rows or columns; Changed

@@ -27,7 +27,8 @@ def review_section(out: Location, shards: Mapping[str, Iterable[Location]], grou
     if not isinstance(out, os.PathLike) or not decisions_path(out).exists():
         return None
     rows = current_versions(shards)
-    log = read_log(decisions_path(out))
+    criteria = list(criteria)
+    log = read_log(decisions_path(out), criteria)
     latest = {k: d for k, d in log.latest().items() if d.seed is not None}
     unseeded = sum(d.seed is None for d in log.decisions)
     reviewers = sorted({who for _, _, who in latest})

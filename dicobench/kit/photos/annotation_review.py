@@ -52,6 +52,9 @@ def record(annotations: str | Path, annotation: int, file_name: str, verdict: st
     """Append a verdict (on disk before it returns)."""
     if verdict not in VERDICTS:
         raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {verdict!r}")
+    from dicobench.kit.people.decisions import check_reviewer
+
+    check_reviewer(reviewer)
     entry = {"annotation": annotation, "file_name": file_name, "verdict": verdict, "reviewer": reviewer,
              "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     with review_path(annotations).open("a", encoding="utf-8") as log:

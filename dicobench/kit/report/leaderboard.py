@@ -232,18 +232,26 @@ def write(table: Table, out: Path, stem: str = "leaderboard") -> list[Path]:
 
 def load(paths: Sequence[str | Path], benchmark: str) -> list[dict]:
     """The scores.json of each path (a result folder or the file itself), checked to be this
-    benchmark's and to record provenance. Each gets `_source` (its path)."""
-    found = []
+    benchmark's and to record provenance. Each gets `_source` (its path). A run given twice (the
+    same file, or a copy of it: the same bytes) is refused: it would count one model's run twice."""
+    import hashlib
+
+    found, seen = [], {}
     for given in paths:
         path = Path(given)
         if path.is_dir():
             path = path / SCORES
         try:
-            scores = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
+            scores = json.loads(raw.decode("utf-8"))
         except OSError as exc:
             raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
         except ValueError:
             raise UserError(f"{path} is not a scores.json (invalid JSON)") from None
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest in seen:
+            raise UserError(f"{given} is the same run as {seen[digest]} (the same scores.json): give each run once")
+        seen[digest] = given
         if not isinstance(scores, dict) or scores.get("benchmark") != benchmark:
             raise UserError(f"{path} holds no {benchmark} scores (benchmark: "
                             f"{scores.get('benchmark') if isinstance(scores, dict) else None!r})")

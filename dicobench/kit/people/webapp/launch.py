@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dicobench.kit.people.decisions import DecisionLog, decisions_path
+from dicobench.kit.people.decisions import DecisionLog, check_reviewer, decisions_path
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.rowstore import RowStore, config_folders
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
@@ -45,6 +45,10 @@ def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int
     for number, error in log.read().malformed:
         print(f"warning: {log.path}:{number}: {error} (line kept; fix or remove it by hand)", file=sys.stderr)
     name = reviewer or os.environ.get("USER") or "reviewer"
+    try:
+        check_reviewer(name)  # it goes into the log and the card's Markdown
+    except ValueError as exc:
+        raise UserError(f"--reviewer: {exc}") from None
     token, everywhere = access(host, token)  # the page sends the token with its POSTs
     app = review_app(spec, root, store, log, name, token)
     return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,

@@ -23,6 +23,20 @@ IMAGE_HEADERS = {"Cache-Control": "private, max-age=31536000, immutable", "X-Con
 API_HEADERS = {"Cache-Control": "no-store"}  # what the page learns about rows is never taken from a cache
 
 
+def current(latest: dict, store: RowStore) -> dict:
+    """The standing decisions that judged a row as it is now (its id, seed and content)."""
+    out = {}
+    for key, d in latest.items():
+        row_id, seed, _ = key
+        if row_id in store.rows and seed == store.rows[row_id]["seed"]:
+            try:
+                if d.digest is None or d.binds(store.digest(row_id)):
+                    out[key] = d
+            except Changed:
+                continue
+    return out
+
+
 def agreement(latest: dict, rows: dict[str, dict]) -> dict:
     """Pairwise agreement on accept/reject between reviewers, over rows both judged
     (current row versions only): share of equal verdicts and Cohen's kappa."""
@@ -76,13 +90,12 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
         return page(files, "review.html", settings())
 
     async def rows(request: Request) -> Response:
-        contents = log.read()
-        latest = contents.latest()
-        current = {}
+        contents = log.read(spec.criteria_keys)
+        latest = current(contents.latest(), store)
+        standing = {}
         for (row_id, seed, who), d in latest.items():
-            if row_id in store.rows and seed == store.rows[row_id]["seed"]:
-                current.setdefault(row_id, {})[who] = {"verdict": d.verdict, "criteria": list(d.criteria), "note": d.note}
-        listing = [{"id": i, "group": r[spec.group_column], "decisions": current.get(i, {})} for i, r in store.rows.items()]
+            standing.setdefault(row_id, {})[who] = {"verdict": d.verdict, "criteria": list(d.criteria), "note": d.note}
+        listing = [{"id": i, "group": r[spec.group_column], "decisions": standing.get(i, {})} for i, r in store.rows.items()]
         return JSONResponse({"rows": listing, "malformed": [{"line": n, "error": e} for n, e in contents.malformed],
                              "log": str(decisions_path(root).relative_to(root)),
                              "agreement": agreement(latest, store.rows)}, headers=API_HEADERS)
@@ -104,7 +117,9 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
                 return JSONResponse({"error": f"no such row {row_id!r}"}, status_code=404)
             decision = make_decision(row_id, body.get("reviewer") or reviewer, body.get("verdict"),
                                      body.get("criteria", []), body.get("note", ""),
-                                     store.rows[row_id]["seed"], spec.criteria_keys)
+                                     store.rows[row_id]["seed"], spec.criteria_keys, digest=store.digest(row_id))
+        except Changed as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
         except NoteTooLong as exc:
             return JSONResponse({"error": str(exc)}, status_code=413)
         except ValueError as exc:

@@ -15,8 +15,10 @@ import json
 import os
 import re
 import secrets
+import struct
 import threading
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +41,41 @@ IMAGE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff
 API_HEADERS = {"Cache-Control": "no-store"}
 GRACE_S = 1.0  # network and rendering slack before a late answer counts as a timeout
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+PAD_CHUNK = b"pdNg"  # a private ancillary chunk (viewers skip it) of random length
+PAD_RANGE = 16384  # bytes: far wider than what an edit changes in a compressed image's length
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def served_png(data: bytes) -> bytes:
+    """The same pixels in bytes that differ at every serving: the image data recompressed with a
+    flush at a random point and a chunk of random length added. A camera-less build stores an E
+    pair's two images as equal bytes; served as they are, comparing the two responses (or their
+    lengths) would give the answer away. Not a PNG: returned unchanged."""
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return data
+    chunks, at = [], 8
+    while at + 12 <= len(data):
+        (length,) = struct.unpack(">I", data[at:at + 4])
+        chunks.append((data[at + 4:at + 8], data[at + 8:at + 8 + length]))
+        at += 12 + length
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    cut = secrets.randbelow(len(raw) + 1)
+    packer = zlib.compressobj(6)
+    idat = packer.compress(raw[:cut]) + packer.flush(zlib.Z_FULL_FLUSH) + packer.compress(raw[cut:]) + packer.flush()
+    out, placed = [b"\x89PNG\r\n\x1a\n"], False
+    for kind, body in chunks:
+        if kind == b"IDAT":
+            if not placed:
+                out += [_chunk(PAD_CHUNK, secrets.token_bytes(secrets.randbelow(PAD_RANGE))), _chunk(b"IDAT", idat)]
+                placed = True
+        else:
+            out.append(_chunk(kind, body))
+    return b"".join(out)
 
 
 def limit_label(time_limit: float | None) -> str:
@@ -233,7 +270,7 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
                 and which < len(spec.image_columns)):
             return PlainTextResponse("not found", status_code=404)  # only the open item's images
         try:
-            data = store.image(session.order[k], spec.image_columns[which])
+            data = served_png(store.image(session.order[k], spec.image_columns[which]))
         except Changed as exc:
             return PlainTextResponse(str(exc), status_code=409)
         return Response(data, media_type="image/png", headers=IMAGE_HEADERS)

@@ -26,15 +26,30 @@ function renderProgress() {
   const done = state.rows.filter(mine).length;
   const bar = (label, d, n, cls) => `<div class="bar ${cls || ""}" title="${label}: ${d}/${n} reviewed"><i style="width:${100 * d / Math.max(n, 1)}%"></i><b>${label} ${d}/${n}</b></div>`;
   $("progress").innerHTML = bar("reviewed", done, state.rows.length, "total")
-    + Object.entries(groups).map(([g, [d, n]]) => bar(g, d, n)).join("");
+    + Object.entries(groups).map(([g, [d, n]]) => bar(esc(g), d, n)).join("");
 }
 
 function renderOthers() {
+  // what the log says (names, criteria, notes) comes with the build folder: inserted as text only
   const r = state.rows.find(x => x.id === state.row.id);
   const entries = Object.entries(r ? r.decisions : {});
-  $("others").innerHTML = entries.length ? entries.map(([who, d]) =>
-    `<div><b>${esc(who)}</b>: <span class="verdict-${d.verdict}">${d.verdict}</span>${d.criteria.length ? " (" + d.criteria.join(", ") + ")" : ""}${d.note ? " — " + esc(d.note) : ""}</div>`).join("")
-    : "<div class='keys'>no decision yet</div>";
+  const box = $("others");
+  box.replaceChildren();
+  if (!entries.length) {
+    const none = document.createElement("div");
+    none.className = "keys"; none.textContent = "no decision yet";
+    box.append(none);
+    return;
+  }
+  for (const [who, d] of entries) {
+    const line = document.createElement("div"), name = document.createElement("b"), verdict = document.createElement("span");
+    name.textContent = who;
+    verdict.className = d.verdict === "reject" ? "verdict-reject" : "verdict-accept";
+    verdict.textContent = d.verdict;
+    line.append(name, ": ", verdict,
+      (d.criteria.length ? " (" + d.criteria.join(", ") + ")" : "") + (d.note ? " — " + d.note : ""));
+    box.append(line);
+  }
 }
 
 function renderAgreement(a) {
