@@ -10,11 +10,13 @@ such key) resumes like any other.
 from __future__ import annotations
 
 import json
-import sys
+import logging
 from typing import Callable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.shards import Location, read_json, remove, resolve, write_json_atomic
+
+logger = logging.getLogger(__name__)
 
 CONFIG = "config"
 
@@ -59,7 +61,7 @@ def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool,
             from dicobench.kit.people.decisions import set_aside
 
             if line := set_aside(out):
-                print(line, file=sys.stderr)
+                logger.warning(line)
         clear()
         remove(path)
     if mfs.exists(mpath):
