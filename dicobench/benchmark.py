@@ -5,7 +5,8 @@ from. Cheap to import: what needs heavy libraries is named by a `Ref`."""
 from __future__ import annotations
 
 from dicobench import people, preview
-from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref, Results
+from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Results
+from dicobench.kit.registry import Ref
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from dicobench.schema import CONFIG_COLUMN, CONFIGS, MANIFEST_DIR, TASKS, features

@@ -17,7 +17,8 @@ from typing import Iterator
 import numpy as np
 
 from dicobench.kit.engines import driver as builds
-from dicobench.kit.people.decisions import REVIEW_REJECTION, rejects, row_digest
+from dicobench.kit.io.rowstore import row_digest
+from dicobench.kit.people.decisions import REVIEW_REJECTION, rejects
 from dicobench.kit.errors import UserError
 from dicobench.kit.photos.model import SizePolicy
 from dicobench.kit.scene.camera import CameraBounds

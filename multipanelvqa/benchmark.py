@@ -4,7 +4,8 @@ adapters from. Cheap to import: what needs heavy libraries is named by a `Ref`."
 
 from __future__ import annotations
 
-from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Ref, Results
+from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Results
+from dicobench.kit.registry import Ref
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from multipanelvqa import people, preview

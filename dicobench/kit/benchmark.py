@@ -12,35 +12,16 @@ named by a `Ref` and imported on first use.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
-from dicobench.kit.registry import resolve
+from dicobench.kit.registry import Ref, resolve
 
 if TYPE_CHECKING:
     import datasets
 
     from dicobench.kit.eval.harnesses.vlmevalkit import Flavour
     from dicobench.kit.report.preview import Drawer
-
-
-@dataclasses.dataclass(frozen=True)
-class Ref:
-    """A module attribute named "module:attribute", imported when first used (and then by Python's
-    module cache): a definition names its heavy parts without importing them."""
-
-    path: str
-
-    def __post_init__(self):
-        module, _, name = self.path.partition(":")
-        if not module or not name:
-            raise ValueError(f"expected module:attribute, got {self.path!r}")
-
-    def load(self) -> Any:
-        return resolve(self.path)
-
-    def __call__(self, *args, **kwargs):
-        return self.load()(*args, **kwargs)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,17 +12,36 @@ registry without being recomputed by every reader.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
-from typing import Callable, Generic, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 T = TypeVar("T")
 
 
 def resolve(ref: str):
-    """The object a "module:function" reference names (declarations name code this way, so that
-    reading them imports nothing heavy)."""
+    """The object a "module:attribute" path names (what `Ref.load` imports)."""
     module, _, name = ref.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Ref:
+    """A module attribute named "module:attribute", imported when first used (and then by Python's
+    module cache): a definition names its heavy parts without importing them."""
+
+    path: str
+
+    def __post_init__(self):
+        module, _, name = self.path.partition(":")
+        if not module or not name:
+            raise ValueError(f"expected module:attribute, got {self.path!r}")
+
+    def load(self) -> Any:
+        return resolve(self.path)
+
+    def __call__(self, *args, **kwargs):
+        return self.load()(*args, **kwargs)
 
 
 class Registry(Generic[T]):

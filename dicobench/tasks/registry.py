@@ -15,10 +15,10 @@ only ever appends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
-from dicobench.kit.registry import Registry, resolve
+from dicobench.kit.registry import Ref, Registry
 
 
 @dataclass(frozen=True)
@@ -37,13 +37,13 @@ TRACKS = (DIFFERENCE, COMMONALITY)  # frozen as well: the `track` ClassLabel
 
 @dataclass(frozen=True)
 class ModelEdit:
-    """How an editor build (`--editor`) edits this task's photos: `plan` ("module:function",
+    """How an editor build (`--editor`) edits this task's photos: `plan` (a `Ref` to
     `(rng, subject, colour) -> dicobench.editors.photo.instructed.Plan`) writes a template instruction
     whose claim can be checked on the pixels, `llm_kind` is what an instruction-writing LLM is
     asked to do, `cue_in_a` whether the edited object is also boxed in image a (a trace that
     appears has nothing to box there)."""
 
-    plan: str
+    plan: Ref
     llm_kind: str
     cue_in_a: bool = True
 
@@ -53,9 +53,8 @@ class Task:
     name: str
     label: str  # the short column head of the leaderboard's Table 1, e.g. "Attr."
     track: Track
-    proposers: dict[str, str]  # source kind -> "module:function", `(task, seed, opts, inputs) -> Proposal`
+    proposers: dict[str, Ref]  # source kind -> its `(task, seed, opts, inputs) -> Proposal`
     model_edit: ModelEdit | None = None  # None: editor builds keep the classical edit (a mask cannot move things)
-    _resolved: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def question(self) -> str:
@@ -67,31 +66,29 @@ class Task:
 
     def proposer(self, kind: str) -> Callable:
         """The task's proposer for source kind `kind` (imported on first use)."""
-        if kind not in self._resolved:
-            self._resolved[kind] = resolve(self.proposers[kind])
-        return self._resolved[kind]
+        return self.proposers[kind].load()
 
 
 TASK_REGISTRY: Registry[Task] = Registry("task", [(t.name, t) for t in (
     Task("attribute", "Attr.", DIFFERENCE,
-         {"procedural": "dicobench.tasks.attribute:proposal", "photos": "dicobench.sources.photo_difference:recolour_proposal"},
-         ModelEdit("dicobench.editors.photo.instructed:recolour_plan",
+         {"procedural": Ref("dicobench.tasks.attribute:proposal"), "photos": Ref("dicobench.sources.photo_difference:recolour_proposal")},
+         ModelEdit(Ref("dicobench.editors.photo.instructed:recolour_plan"),
                    "change an attribute of the object (its colour, material or pattern), keeping what it is")),
     Task("entity", "Ent.", DIFFERENCE,
-         {"procedural": "dicobench.tasks.entity:proposal", "photos": "dicobench.sources.photo_difference:removal_proposal"},
-         ModelEdit("dicobench.editors.photo.instructed:removal_plan", "replace the object by a different small object, or remove it")),
+         {"procedural": Ref("dicobench.tasks.entity:proposal"), "photos": Ref("dicobench.sources.photo_difference:removal_proposal")},
+         ModelEdit(Ref("dicobench.editors.photo.instructed:removal_plan"), "replace the object by a different small object, or remove it")),
     Task("spatial_relation", "Spa.", DIFFERENCE,
-         {"procedural": "dicobench.tasks.spatial_relation:proposal", "photos": "dicobench.sources.photo_difference:move_proposal"}),
+         {"procedural": Ref("dicobench.tasks.spatial_relation:proposal"), "photos": Ref("dicobench.sources.photo_difference:move_proposal")}),
     Task("difference_reasoning", "Rea.", DIFFERENCE,
-         {"procedural": "dicobench.tasks.difference_reasoning:proposal", "photos": "dicobench.sources.photo_difference:trace_proposal"},
-         ModelEdit("dicobench.editors.photo.instructed:trace_plan",
+         {"procedural": Ref("dicobench.tasks.difference_reasoning:proposal"), "photos": Ref("dicobench.sources.photo_difference:trace_proposal")},
+         ModelEdit(Ref("dicobench.editors.photo.instructed:trace_plan"),
                    "add a small visual trace that implies a physical event (a crack, a footprint, a stain)", cue_in_a=False)),
     Task("instance", "Ins.", COMMONALITY,
-         {"procedural": "dicobench.tasks.instance:proposal", "photos": "dicobench.sources.photo_commonality:instance_proposal"}),
+         {"procedural": Ref("dicobench.tasks.instance:proposal"), "photos": Ref("dicobench.sources.photo_commonality:instance_proposal")}),
     Task("category", "Cat.", COMMONALITY,
-         {"procedural": "dicobench.tasks.category:proposal", "photos": "dicobench.sources.photo_commonality:category_proposal"}),
-    Task("spatial_grounding", "Spa.", COMMONALITY, {"procedural": "dicobench.tasks.spatial_grounding:proposal"}),
-    Task("commonality_reasoning", "Rea.", COMMONALITY, {"procedural": "dicobench.tasks.commonality_reasoning:proposal"}),
+         {"procedural": Ref("dicobench.tasks.category:proposal"), "photos": Ref("dicobench.sources.photo_commonality:category_proposal")}),
+    Task("spatial_grounding", "Spa.", COMMONALITY, {"procedural": Ref("dicobench.tasks.spatial_grounding:proposal")}),
+    Task("commonality_reasoning", "Rea.", COMMONALITY, {"procedural": Ref("dicobench.tasks.commonality_reasoning:proposal")}),
 )])
 
 

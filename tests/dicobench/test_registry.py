@@ -3,7 +3,7 @@ proposer and model edit it names exists."""
 
 import pytest
 
-from dicobench.tasks.registry import TASK_REGISTRY, TRACKS, get_task, resolve, tasks_from
+from dicobench.tasks.registry import TASK_REGISTRY, TRACKS, get_task, tasks_from
 from dicobench.schema import COMMONALITY_TASKS, DIFFERENCE_TASKS, NONE_OPTIONS, QUESTIONS, TASKS, features
 
 FROZEN = ("attribute", "entity", "spatial_relation", "difference_reasoning",
@@ -33,4 +33,4 @@ def test_every_named_proposer_and_plan_resolves():
         for kind in task.proposers:
             assert callable(task.proposer(kind))
         if task.model_edit is not None:
-            assert callable(resolve(task.model_edit.plan))
+            assert callable(task.model_edit.plan.load())

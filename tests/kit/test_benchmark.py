@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from dicobench.benchmark import BENCHMARK as DICOBENCH
-from dicobench.kit.benchmark import Benchmark, Ref
+from dicobench.kit.benchmark import Benchmark
+from dicobench.kit.registry import Ref
 from dicobench.kit.cli.commands import benchmark_parser, run_benchmark
 from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA
 

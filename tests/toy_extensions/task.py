@@ -4,6 +4,7 @@ recolouring); from photos, the attribute task's recolour, which an editor build 
 from dicobench.editors.scene.attribute import restyle, two_changes
 from dicobench.sources.procedural import cue_objects, scene_difference
 from dicobench.tasks import edits_for
+from dicobench.kit.registry import Ref
 from dicobench.tasks.registry import DIFFERENCE, ModelEdit, Task
 
 
@@ -15,5 +16,6 @@ def propose(rng, scene, cfg):
 proposal = scene_difference(propose)
 
 RESTYLE = Task("toy_restyle", "Sty.", DIFFERENCE,
-               {"procedural": "toy_extensions.task:proposal", "photos": "dicobench.sources.photo_difference:recolour_proposal"},
-               ModelEdit("dicobench.editors.photo.instructed:recolour_plan", "change the colour of the object"))
+               {"procedural": Ref("toy_extensions.task:proposal"),
+                "photos": Ref("dicobench.sources.photo_difference:recolour_proposal")},
+               ModelEdit(Ref("dicobench.editors.photo.instructed:recolour_plan"), "change the colour of the object"))

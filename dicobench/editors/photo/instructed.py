@@ -18,7 +18,7 @@ from dicobench.kit.scene.geometry import Box
 from dicobench.checks import Rejected
 from dicobench.editors.photo.classical import PixelEdit, Mask, changed_box, crop, grow
 from dicobench.editors.models import Backends
-from dicobench.tasks.registry import Task, get_task, resolve
+from dicobench.tasks.registry import Task, get_task
 
 TARGET_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # names `photo_difference.colour_words` gives
 
@@ -49,7 +49,7 @@ def template_plan(rng: np.random.Generator, task: str, subject: str, colour: str
     model_edit = get_task(task).model_edit
     if model_edit is None:
         raise ValueError(f"no model edit for {task}")
-    return resolve(model_edit.plan)(rng, subject, colour)
+    return model_edit.plan(rng, subject, colour)
 
 
 def plan(rng: np.random.Generator, task: Task, subject: str, colour: str, region: np.ndarray, backends: Backends) -> Plan:

@@ -7,17 +7,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicobench.kit.benchmark import Command, Ref
+from dicobench.kit.benchmark import Command
+from dicobench.kit.registry import Ref
 from dicobench.kit.cli.help_texts import HELP
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark
     from dicobench.kit.cli.commands import Registrar
 
+# each shared subcommand's factory: (benchmark definition, its listing) -> the registrar
+FACTORIES = {
+    "push": Ref("dicobench.kit.cli.shared:push_command"),
+    "info": Ref("dicobench.kit.cli.shared:info_command"),
+    "publish-metric": Ref("dicobench.kit.cli.shared:publish_metric_command"),
+    "preview": Ref("dicobench.kit.cli.shared:preview_command"),
+    "review": Ref("dicobench.kit.cli.shared:review_command"),
+    "study": Ref("dicobench.kit.cli.shared:study_command"),
+    "human": Ref("dicobench.kit.cli.shared:human_command"),
+    "report": Ref("dicobench.kit.cli.shared:report_command"),
+    "export": Ref("dicobench.kit.cli.shared:export_command"),
+    "import": Ref("dicobench.kit.cli.shared:import_command"),
+}
+
+
 def shared(*commands: str) -> tuple[Command, ...]:
     """The shared subcommands `commands`, in that order (each benchmark lists them under these names:
     one grammar for both command lines)."""
-    return tuple(Command(c, HELP[c], Ref(f"{__name__}:{c.replace('-', '_')}_command"), shared=True) for c in commands)
+    return tuple(Command(c, HELP[c], FACTORIES[c], shared=True) for c in commands)
 
 
 def push_command(benchmark: Benchmark, command: Command) -> Registrar:

@@ -11,14 +11,29 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import datasets
 import pyarrow.parquet as pq
 
 from dicobench.kit.errors import UserError
+
+
+CONTENT_COLUMNS = ("question", "options", "answer")  # with the images, what a reviewer judged
+
+
+def row_digest(row: dict, images: Iterable[bytes]) -> str:
+    """A row version's content: its images' stored bytes and its question, options and answer
+    (labels as names), the same from a row about to be written and from one read back."""
+    h = hashlib.sha256(json.dumps({k: row[k] for k in CONTENT_COLUMNS if k in row}, sort_keys=True,
+                                  ensure_ascii=False).encode("utf-8"))
+    for data in images:
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()[:32]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,10 +96,8 @@ class RowStore:
         return self.places[row_id].version
 
     def digest(self, row_id: str) -> str:
-        """The row's content digest (`decisions.row_digest`), read once (Changed as `image`)."""
+        """The row's content digest (`row_digest`), read once (Changed as `image`)."""
         if row_id not in self._digests:
-            from dicobench.kit.people.decisions import row_digest
-
             self._digests[row_id] = row_digest(self.rows[row_id], [self.image(row_id, c) for c in self.image_columns])
         return self._digests[row_id]
 

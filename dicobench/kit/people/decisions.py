@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import fcntl
-import hashlib
 import json
 import os
 import threading
@@ -27,6 +26,7 @@ from typing import Iterable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.jsonl import lines
+from dicobench.kit.io.rowstore import decode_labels, row_digest
 
 REVIEW_DIR = ".review"
 DECISIONS_FILE = "decisions.jsonl"
@@ -65,20 +65,6 @@ class Decision:
     def binds(self, digest: str | None) -> bool:
         """Whether this decision applies to a row of its id and seed whose content digest is `digest`."""
         return self.digest is None or self.digest == digest
-
-
-CONTENT_COLUMNS = ("question", "options", "answer")  # with the images, what a reviewer judged
-
-
-def row_digest(row: dict, images: Iterable[bytes]) -> str:
-    """A row version's content: its images' stored bytes and its question, options and answer
-    (labels as names), the same from a row about to be written and from one read back."""
-    h = hashlib.sha256(json.dumps({k: row[k] for k in CONTENT_COLUMNS if k in row}, sort_keys=True,
-                                  ensure_ascii=False).encode("utf-8"))
-    for data in images:
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h.hexdigest()[:32]
 
 
 def make_decision(id: str, reviewer: str, verdict: str, criteria: Iterable[str], note: str, seed: int | None,
@@ -231,7 +217,6 @@ def _stored_digest(shard, index: int, image_columns: Iterable[str] | None) -> st
     import datasets
     import pyarrow.parquet as pq
 
-    from dicobench.kit.io.rowstore import decode_labels
     from dicobench.kit.io.shards import resolve
 
     fs, path = resolve(shard)
