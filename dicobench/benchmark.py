@@ -29,8 +29,6 @@ BENCHMARK = Benchmark(
     metric="dicobench_accuracy",
     card=Ref("dicobench.card:write_card"),
     people=BenchmarkSpec(
-        name="dicobench",
-        manifest_dir=MANIFEST_DIR,
         configs=TASKS,
         image_columns=("image_a", "image_b"),
         image_labels=("Image 1", "Image 2"),
@@ -38,7 +36,6 @@ BENCHMARK = Benchmark(
         criteria=people.CRITERIA,
         review_view=people.review_view,
         study_view=people.study_view,
-        features=features,
         study_group="task",
         annotations=True,
     ),

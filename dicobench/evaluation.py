@@ -19,9 +19,10 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.views import VIEWS, apply_view
 from dicobench.kit.eval.judge import Judge, as_judge
+from dicobench.benchmark import BENCHMARK
 from dicobench.prompting import prompt
 from dicobench.results import score_predictions
-from dicobench.schema import CONFIG_COLUMN, CONFIGS, PROMPT_TEMPLATE, features
+from dicobench.schema import CONFIG_COLUMN, PROMPT_TEMPLATE
 
 
 MODES = ("direct", "describe")
@@ -53,19 +54,19 @@ def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:
     return build
 
 
-def benchmark(mode: str = "direct", view: str = "full", judge: Judge | None = None) -> evaluation.Benchmark:
+def benchmark(mode: str = "direct", view: str = "full", judge: Judge | None = None) -> evaluation.EvalSpec:
     """DiCoBench as the evaluation engine sees it, in one mode and view, scored with `judge` (or rules alone)."""
-    return evaluation.Benchmark(
-        name="dicobench",
+    return evaluation.EvalSpec(
+        name=BENCHMARK.name,
         prompt=make_prompt(mode, view),
         parse=lambda row, response: extract_choice(response, row["options"]),
         task_column="task",
         score=functools.partial(score_predictions, judge=judge),
-        configs=CONFIGS,
+        configs=BENCHMARK.configs,
         settings={"mode": mode, "view": view},
         prompt_template=prompt_template(mode),
         local_max_new_tokens=512 if mode == "describe" else 64,
-        features=features(),
+        features=BENCHMARK.features(),
         columns=("id", "task", "answer", "question", "options", "cues", "image_a", "image_b"),
         unread=unread,
         config_column=CONFIG_COLUMN,

@@ -65,7 +65,7 @@ def _slug(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-." else "_" for ch in name)
 
 
-SPEC = board.Spec("dicobench", "DiCoBench accuracy by task", columns,
+SPEC = board.LeaderboardSpec("dicobench", "DiCoBench accuracy by task", columns,
                         {**{t: CHANCE for t in TASKS}, "average": CHANCE}, charts)
 
 

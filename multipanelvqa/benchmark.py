@@ -29,8 +29,6 @@ BENCHMARK = Benchmark(
     metric="multipanelvqa_accuracy",
     card=Ref("multipanelvqa.card:write_card"),
     people=BenchmarkSpec(
-        name="multipanelvqa",
-        manifest_dir=MANIFEST_DIR,
         configs=tuple(c for c in CONFIGS if c != DEFAULT_CONFIG),
         image_columns=("image",),
         image_labels=("Multipanel image",),
@@ -38,7 +36,6 @@ BENCHMARK = Benchmark(
         criteria=people.CRITERIA,
         review_view=people.review_view,
         study_view=people.study_view,
-        features=features,
         study_group="question_type",
     ),
     preview=Preview(preview.item, preview.COLUMNS),

@@ -18,9 +18,10 @@ from dicobench.kit.errors import UserError
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.judge import Judge, as_judge
+from multipanelvqa.benchmark import BENCHMARK
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.results import score_predictions
-from multipanelvqa.schema import CHOICE_LETTERS, CONFIG_COLUMN, CONFIGS, DEFAULT_CONFIG, QUESTION_TYPES, features
+from multipanelvqa.schema import CHOICE_LETTERS, CONFIG_COLUMN, DEFAULT_CONFIG, QUESTION_TYPES
 from multipanelvqa.views import VIEWS, apply_view, targets_one
 
 
@@ -48,15 +49,15 @@ def _targets_one(qtype: int) -> bool:
     return targets_one(QUESTION_TYPES[qtype])  # a ClassLabel index
 
 
-def benchmark(view: str = "full", judge: Judge | None = None) -> evaluation.Benchmark:
+def benchmark(view: str = "full", judge: Judge | None = None) -> evaluation.EvalSpec:
     """MultipanelVQA as the evaluation engine sees it, in one view (a partial view asks only its rows),
     scored by rules and `judge` when given."""
-    return evaluation.Benchmark(
-        name="multipanelvqa", prompt=make_prompt(view), parse=parse, configs=CONFIGS,
+    return evaluation.EvalSpec(
+        name=BENCHMARK.name, prompt=make_prompt(view), parse=parse, configs=BENCHMARK.configs,
         task_column="question_type", score=functools.partial(score_predictions, view=view, judge=judge),
         settings={"view": view},
         select=None if view == "full" else ("question_type", _targets_one),
-        prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True), features=features(),
+        prompt_template=json.dumps(INSTRUCTIONS, sort_keys=True), features=BENCHMARK.features(),
         columns=("id", "question_type", "question", "answer", "choices", "image"),
         unread=unread,
         config_column=CONFIG_COLUMN,

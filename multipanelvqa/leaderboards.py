@@ -90,7 +90,7 @@ def charts(table: Table, runs: Mapping[str, Mapping[str, list[Mapping]]], cols: 
     return written
 
 
-SPEC = board.Spec("multipanelvqa", "MultipanelVQA accuracy by subset and question style", columns,
+SPEC = board.LeaderboardSpec("multipanelvqa", "MultipanelVQA accuracy by subset and question style", columns,
                         {f"{sub}_{qt}": p for sub in SUBSETS for qt, p in CHANCE.items()}, charts)
 
 

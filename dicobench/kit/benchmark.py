@@ -114,6 +114,9 @@ class Benchmark:
             raise ValueError(f"{self.name}: a subcommand is declared twice: {names}")
         if self.default_config not in self.configs:
             raise ValueError(f"{self.name}: default config {self.default_config!r} is not one of {self.configs}")
+        # the people views' part of the definition: its name, manifest folder and schema come from here
+        object.__setattr__(self, "people", dataclasses.replace(self.people, name=self.name, manifest_dir=self.manifest_dir,
+                                                                features=self.features))
 
     def drawer(self) -> Drawer:
         """The preview's `Drawer` (it types the columns with the schema, so `datasets` loads here)."""

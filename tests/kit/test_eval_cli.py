@@ -174,7 +174,7 @@ def test_the_engine_scores_through_the_library_not_a_command_line():
     import multipanelvqa.evaluation
     from dicobench.kit.eval import evaluation
 
-    fields = {f.name for f in dataclasses.fields(evaluation.Benchmark)}
+    fields = {f.name for f in dataclasses.fields(evaluation.EvalSpec)}
     assert "score" in fields and not fields & {"score_register", "score_args"}
     assert dicobench.evaluation.benchmark().score.func is dicobench.score_predictions
     assert multipanelvqa.evaluation.benchmark("single").score.keywords == {"view": "single", "judge": None}

@@ -9,7 +9,7 @@ from pathlib import Path
 from dicobench.kit.cli.runner_flags import add_runner_arguments, runner_options
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.completeness import INCOMPLETE_STATUS
-from dicobench.kit.eval.evaluation import Benchmark, evaluate
+from dicobench.kit.eval.evaluation import EvalSpec, evaluate
 
 
 def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser, default_config: str) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def run_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
+def run_eval(args: argparse.Namespace, benchmark: EvalSpec) -> int:
     """The `eval` subcommand: `evaluate` with the command line's options; 1 (incomplete scores)
     while rows keep failing."""
     for flag in ("limit", "batch_size", "concurrency", "max_new_tokens", "max_pixels", "max_side"):

@@ -49,7 +49,7 @@ LIMIT = "limit"  # run.json's `eval --limit N` scored as a selection (None other
 
 
 @dataclass(frozen=True)
-class Benchmark:
+class EvalSpec:
     """What an evaluation needs from a benchmark: how to prompt and parse a row, how to score.
 
     `score(predictions, dataset, *, config, split, name, limit, selection)` is the benchmark's
@@ -81,7 +81,7 @@ def interleave(images: Sequence, text: str) -> list:
     return parts + [text]
 
 
-def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: str = "test",
+def evaluate(benchmark: EvalSpec, dataset: str, model, *, config: str, split: str = "test",
              out: str | Path | None = None, limit: int | None = None, name: str | None = None,
              runner_options: dict | None = None, progress: bool | None = None, allow_partial: bool = False,
              raise_on_error: bool = False, log: Callable[[str], None] | None = None) -> dict:
@@ -93,7 +93,7 @@ def evaluate(benchmark: Benchmark, dataset: str, model, *, config: str, split: s
     arguments is refused before any row, and runs are named after it). Without `out` the
     predictions live in a temporary folder for this call only. `log` gets the progress lines and
     the score table (default: silent); `progress` shows a bar (default: when stderr is a
-    terminal). A run from whose replies nothing could be read warns through `logging` (`Benchmark.unread`), as does
+    terminal). A run from whose replies nothing could be read warns through `logging` (`EvalSpec.unread`), as does
     one left incomplete.
     While rows keep failing the scores are
     incomplete: `complete` is False and `accuracy_lower`/`accuracy_upper` stand for `accuracy`;
@@ -258,7 +258,7 @@ def _image_columns(rows) -> list[str]:
     return [c for c, f in rows.features.items() if isinstance(f, datasets.Image)]
 
 
-def ask(rows, todo: list[int], path: Path, benchmark: Benchmark, runner: Runner, *, progress: bool = False,
+def ask(rows, todo: list[int], path: Path, benchmark: EvalSpec, runner: Runner, *, progress: bool = False,
         raise_on_error: bool = False) -> int:
     """Ask `runner` the `todo` rows (indices into `rows`), appending one line per reply as it
     comes; the number that failed. With `raise_on_error` a failed reply raises `ModelError`

@@ -315,7 +315,7 @@ def by_time_limit(scores: Sequence[Mapping]) -> dict[str, list[Mapping]]:
 
 
 @dataclass(frozen=True)
-class Spec:
+class LeaderboardSpec:
     """What a benchmark's `leaderboard` command needs: its columns for the scores given, the chance
     level per column key, and the charts it draws (into `out`, returning their paths)."""
 
@@ -326,7 +326,7 @@ class Spec:
     charts: Callable[[Table, Mapping[str, Mapping[str, list[Mapping]]], list[Column], Path], list[Path]]
 
 
-def make(spec: Spec, results: Sequence[str | Path], out: str | Path,
+def make(spec: LeaderboardSpec, results: Sequence[str | Path], out: str | Path,
          human: Sequence[str | Path] = ()) -> tuple[Table, list[Path]]:
     """The leaderboard of `results` (result folders or scores.json files) and its charts, written to
     `out`: (the table, the files written). Bad input raises UserError."""

@@ -17,8 +17,6 @@ STUDY_DIR = ".study"  # study answers, one file per participant and time limit, 
 
 @dataclasses.dataclass(frozen=True)
 class BenchmarkSpec:
-    name: str
-    manifest_dir: str  # a build holds this folder (its manifests)
     configs: tuple[str, ...]  # config folders
     image_columns: tuple[str, ...]  # in display order
     image_labels: tuple[str, ...]
@@ -27,8 +25,12 @@ class BenchmarkSpec:
     review_view: Callable[[dict], dict]  # row -> what the review page shows (answer included)
     study_view: Callable[[dict], dict]  # row -> what a study participant sees: nothing that leaks the answer
     study_group: str  # a study's sample is balanced over the values of this column
-    features: Callable[[], datasets.Features]  # the benchmark's schema: every column the pages and their reports read
     annotations: bool = False  # `review` also opens a COCO annotation file (the photos a photo build reads)
+    # the benchmark's name, manifest folder and schema (every column the pages and their reports read):
+    # filled in from its definition (`dicobench.kit.benchmark.Benchmark`), never written twice
+    name: str = ""
+    manifest_dir: str = ""  # a build holds this folder (its manifests)
+    features: Callable[[], datasets.Features] | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
