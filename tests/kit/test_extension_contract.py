@@ -107,6 +107,26 @@ def test_a_registered_augmentation_is_built_and_scored_as_a_config(toys, tmp_pat
     assert set(scores["per_augmentation"]) == {"toy_mirrored"} and scores["n"] == 6
 
 
+def test_a_registered_harness_is_an_import_of_both_command_lines(small_build, tmp_path, capsys):
+    from dicobench.kit.cli.harnesses import HARNESS_KINDS, register_harness
+    from toy_extensions.harness import ECHO
+
+    with HARNESS_KINDS.registered(ECHO.name, ECHO):
+        with pytest.raises(ValueError, match="harness 'echo' is already registered"):
+            register_harness(ECHO)
+        replies = tmp_path / "replies.txt"
+        replies.write_text("\n".join(["Answer: A"] * 16))
+        out = tmp_path / "p.jsonl"
+        assert dicobench_main(["import", "echo", str(replies), "--dataset", str(small_build), "--out", str(out)]) == 0
+        assert dicobench_main(["score", str(out), "--dataset", str(small_build), "--out", str(tmp_path / "s")]) == 0
+        assert json.loads((tmp_path / "s" / "scores.json").read_text())["n"] == 16
+    capsys.readouterr()
+    assert "echo" not in HARNESS_KINDS
+    with pytest.raises(SystemExit):
+        dicobench_main(["import", "echo", str(replies), "--dataset", str(small_build), "--out", str(out)])
+    assert "invalid choice: 'echo'" in capsys.readouterr().err
+
+
 def test_runner_flags_come_from_the_declared_options(toys):
     from dicobench.cli.main import parser
 

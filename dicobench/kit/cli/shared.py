@@ -85,12 +85,12 @@ def report_command(benchmark: Benchmark, command: Command) -> Registrar:
 
 
 def export_command(benchmark: Benchmark, command: Command) -> Registrar:
-    from dicobench.kit.eval.harnesses.cli import make_export_register
+    from dicobench.kit.cli.harnesses import make_export_register
 
     return make_export_register(benchmark)
 
 
 def import_command(benchmark: Benchmark, command: Command) -> Registrar:
-    from dicobench.kit.eval.harnesses.cli import make_import_register
+    from dicobench.kit.cli.harnesses import make_import_register
 
     return make_import_register(benchmark)

@@ -247,7 +247,7 @@ judge when it has a key), so the numbers are not {module_root}'s; a TSV elsewher
 if __name__ == "__main__":  # run as a script: VLMEvalKit's run.py, with this class registered first
     import sys
 
-    from dicobench.kit.eval.harnesses.cli import vlmevalkit_main
+    from dicobench.kit.cli.harnesses import vlmevalkit_main
 
     sys.exit(vlmevalkit_main(__file__, "{name}", sys.argv[1:]))
 
