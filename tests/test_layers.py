@@ -10,7 +10,6 @@ from tests.test_import_cycles import ROOT, modules
 
 # modules outside `cli/` that still talk to the terminal, each with the reason; the list only shrinks
 KNOWN = {
-    "dicobench.kit.people.webapp.cli": "the web apps' subcommands, to move under kit/cli",
     "dicobench.kit.people.webapp.launch": "a server announces its address as its own output",
 }
 

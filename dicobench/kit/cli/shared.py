@@ -61,13 +61,13 @@ def preview_command(benchmark: Benchmark, command: Command) -> Registrar:
 
 
 def review_command(benchmark: Benchmark, command: Command) -> Registrar:
-    from dicobench.kit.people.webapp.cli import make_review_register
+    from dicobench.kit.cli.webapp import make_review_register
 
     return make_review_register(benchmark.people, annotations=benchmark.people.annotations, results=benchmark.results)
 
 
 def study_command(benchmark: Benchmark, command: Command) -> Registrar:
-    from dicobench.kit.people.webapp.cli import make_study_register
+    from dicobench.kit.cli.webapp import make_study_register
 
     return make_study_register(benchmark.people)
 
