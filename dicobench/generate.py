@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
-from dicobench.kit.engines import driver as builds
+from dicobench.kit.engines import driver
 from dicobench.kit.io.rowstore import row_digest
 from dicobench.kit.people.decisions import REVIEW_REJECTION, rejects
 from dicobench.kit.errors import UserError
@@ -32,7 +32,10 @@ from dicobench import descriptors
 from dicobench.rows import Inputs, Proposal, make_row, pick
 from dicobench.schema import LETTERS, TASKS
 
-SPLITS = builds.SPLITS
+if TYPE_CHECKING:
+    from dicobench.kit.photos.annotate import AnnotateOptions
+
+SPLITS = driver.SPLITS
 SEED_BITS = 62  # each split owns 2**62 seeds of the non-negative int64 `seed` column
 MAX_ATTEMPTS = 40
 
@@ -51,12 +54,12 @@ class BuildOptions:
     test_photos: float | None = None  # share of the source's photos held out for the test split
     models: ModelOptions = field(default_factory=ModelOptions)
     camera: CameraBounds | None = None  # each image shot through its own camera within these bounds (None: the clean renders)
-    detection: object | None = None  # a dicobench.kit.photos.annotate.AnnotateOptions: how the source's objects were detected
+    detection: AnnotateOptions | None = None  # how the source's objects were detected
 
 
 def seed_range(split: str) -> range:
     """The seeds of `split`: disjoint ranges by construction, recorded in the card."""
-    return builds.code_range(SPLITS[split], SEED_BITS)
+    return driver.code_range(SPLITS[split], SEED_BITS)
 
 
 def sample_seed(root: int, split: str, task: str, index: int, attempt: int) -> int:

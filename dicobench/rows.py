@@ -15,7 +15,7 @@ parameters are appended to the `generator` column.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from dicobench.checks import (Rejected, check_change_within, check_cues_drawn, c
 from dicobench.editors.models import Backends
 from dicobench.tasks.registry import get_task
 from dicobench.schema import LETTERS
+
+if TYPE_CHECKING:
+    from dicobench.kit.photos.sources import PhotoSource
 
 
 def cue(image: int, box: Box, label: str) -> dict:
@@ -53,7 +56,7 @@ class Inputs:
     """What a proposer draws from besides its seed and the build options: the photos a split
     may use (photo sources) and the opened models (`dicobench.editors.models.Backends`)."""
 
-    source: object | None = None  # a dicobench.kit.photos.sources.PhotoSource
+    source: PhotoSource | None = None
     backends: Backends = field(default_factory=Backends)
 
 
@@ -103,7 +106,7 @@ class Proposal:
     source: str  # the base scene or photo(s), for the `source` column
     generator: str  # the `generator` column (see `generator`)
     long_side: int  # the longest side of the images the row was drawn from, for the build report
-    describe: object = None  # (letter, cues) -> dict: descriptors of the scenes behind the pair (dicobench.descriptors)
+    describe: Callable[[str, list], dict] | None = None  # (letter, cues) -> descriptors of the scenes behind the pair (dicobench.descriptors)
     views: shots.Views = shots.PHOTOGRAPHS  # how its images look through a camera (scenes: `shots.SceneShots`)
 
 

@@ -34,7 +34,7 @@ from dicobench.kit.scene.random_scenes import SceneConfig, drawable, random_scen
 from dicobench.checks import Rejected, same_instance
 from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, fits, names, other_scene, read_names, reserve,
                                          scene_commonality, unreadable)
-from dicobench.looks import with_marking as look
+from dicobench.looks import with_marking
 from dicobench.tasks import NUM_EDITS
 from dicobench.tasks.category import near_kinds
 
@@ -185,11 +185,11 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
         if not drawable(same, surface_b, cfg) or same.name != decoy.name and not fits(rng, scene_b, same, cfg):
             return None
         candidates.append(SceneCandidate(
-            text=f"The same {look(obj)} is in both images.",
+            text=f"The same {with_marking(obj)} is in both images.",
             subject=obj.name,
             scene_b=scene_b.replace_object(decoy.uid, same),
             dirty=(footprint(decoy), footprint(same)),
-            cues=cue_pair(obj, same, f"{obj.name}: same instance ({look(obj)})"),
+            cues=cue_pair(obj, same, f"{obj.name}: same instance ({with_marking(obj)})"),
         ))
     return ScenePair(scene_a, scene_b, tuple(candidates))
 

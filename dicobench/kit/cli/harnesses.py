@@ -33,7 +33,7 @@ class HarnessKind:
 
 
 def _lmms_eval_export(harness: argparse._SubParsersAction, benchmark: Benchmark) -> None:
-    names = benchmark.harnesses
+    settings = benchmark.harnesses
     q = harness.add_parser("lmms-eval", help="a task folder for lmms-eval --include_path",
                            description=f"One task per config ({benchmark.name}_<config>) and a group "
                            f"{benchmark.name}; run: lmms-eval --include_path OUT --tasks {benchmark.name} ...")
@@ -45,8 +45,8 @@ def _lmms_eval_export(harness: argparse._SubParsersAction, benchmark: Benchmark)
     q.add_argument("--dataset-path", help="what the tasks' dataset_path names: a Hub repo id (e.g. where the "
                                           "build was pushed) or a folder (default: --dataset as given; a "
                                           "relative folder stays relative to where lmms-eval runs)")
-    q.add_argument("--max-new-tokens", type=positive_int, default=names.max_new_tokens,
-                   help=f"generation cap lmms-eval passes to the model (default {names.max_new_tokens})")
+    q.add_argument("--max-new-tokens", type=positive_int, default=settings.max_new_tokens,
+                   help=f"generation cap lmms-eval passes to the model (default {settings.max_new_tokens})")
     q.set_defaults(func=lambda args: _export_lmms_eval(args, benchmark))
 
 
@@ -137,8 +137,8 @@ def make_import_register(benchmark: Benchmark):
 
 
 def _export_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
-    names = benchmark.harnesses
-    tasks = lmms_eval.export_tasks(args.dataset, args.out, group=benchmark.name, module=names.lmms_eval_module,
+    settings = benchmark.harnesses
+    tasks = lmms_eval.export_tasks(args.dataset, args.out, group=benchmark.name, module=settings.lmms_eval_module,
                                    config=args.config, split=args.split, max_new_tokens=args.max_new_tokens,
                                    dataset_path=args.dataset_path)
     print(f"wrote {len(tasks)} tasks ({', '.join(tasks)}) and group {benchmark.name} to {args.out}; run:\n"
@@ -168,20 +168,20 @@ def _import_inspect(args: argparse.Namespace, benchmark: Benchmark) -> int:
 
 
 def _import_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
-    names = benchmark.harnesses
+    settings = benchmark.harnesses
     n = lmms_eval.import_samples(args.samples, args.out, dataset=args.dataset, group=benchmark.name,
-                                 module=names.lmms_eval_module, text_columns=names.text_columns, split=args.split)
+                                 module=settings.lmms_eval_module, text_columns=settings.text_columns, split=args.split)
     print(f"wrote {n} predictions to {args.out}")
     return 0
 
 
 def _export_vlmevalkit(args: argparse.Namespace, benchmark: Benchmark) -> int:
-    names = benchmark.harnesses
-    flavour = names.flavour
+    settings = benchmark.harnesses
+    flavour = settings.flavour
     vlmevalkit.dataset_name(args.out)  # a name VLMEvalKit can use, before any data loads
     n, size = vlmevalkit.export_tsv(args.dataset, args.out, flavour, config=args.config, split=args.split,
                                     limit=args.limit, images=args.images)
-    cls = vlmevalkit.export_class_file(args.out, flavour, module=names.vlmevalkit_module, command=benchmark.name)
+    cls = vlmevalkit.export_class_file(args.out, flavour, module=settings.vlmevalkit_module, command=benchmark.name)
     held = "VLMEvalKit loads it whole" if args.images == "inline" else "the images are files beside it"
     name = vlmevalkit.dataset_name(args.out)
     print(f"wrote {n} rows to {args.out} ({size / 1e6:.1f} MB, {size / max(n, 1) / 1e6:.2f} MB per row; {held}) and "

@@ -25,7 +25,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
@@ -39,6 +39,9 @@ from dicobench.kit.io.lazy_images import open_image
 from dicobench.kit.io.locks import ExclusiveLock
 from dicobench.kit.io.predictions import first_per_config, load_split
 from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
+
+if TYPE_CHECKING:
+    import datasets
 
 PREDICTIONS = "predictions.jsonl"
 RUN = "run.json"
@@ -65,7 +68,7 @@ class EvalSpec:
     local_max_new_tokens: int = 64  # generation cap for local models when none is given
     prompt_template: str = ""  # the prompt's text template, whose hash run.json and scores.json record
     select: tuple[str, Callable] | None = None  # (column, predicate): ask only the rows it keeps (a view's rows)
-    features: object = None  # the benchmark's datasets.Features, to refuse another benchmark's dataset
+    features: datasets.Features | None = None  # the benchmark's schema, to refuse another benchmark's dataset
     columns: Sequence[str] = ()  # the columns prompt and parse read
     unread: Callable[[dict], str | None] | None = None  # scores -> what could be read from no reply, if nothing was
     config_column: str | None = None  # the column naming each row's config (a `limit` takes N rows of each)
