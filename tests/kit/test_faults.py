@@ -530,3 +530,47 @@ def test_leaderboard_refuses_one_run_given_twice(tmp_path):
     for twice in ([run, run], [run, tmp_path / "copy"], [run, run / "scores.json"]):
         with pytest.raises(UserError, match="same run"):
             load(twice, "dicobench")
+
+
+# ---- a shard edited in place: every reader gets its current rows, never the `datasets` cache of the old ones ----
+
+def _edit_in_place(shard, column, change):
+    """Rewrite one value of a shard as an edit in place (the card unchanged), the file's times kept:
+    `datasets` keys its cache of a local folder on the card and the paths, never on the bytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    stat = shard.stat()
+    table = pq.read_table(shard)
+    values = table.column(column).to_pylist()
+    values[0] = change(values[0])
+    field = table.schema.field(column)
+    pq.write_table(table.set_column(table.schema.get_field_index(column), field, pa.array(values, field.type)), shard)
+    os.utime(shard, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+@pytest.mark.parametrize("columns", [None, ["id", "answer"]])
+def test_load_split_reads_a_shard_edited_in_place(build_copy, columns):
+    import subprocess
+    import sys
+
+    import pyarrow.parquet as pq
+
+    from dicobench.kit.io.predictions import load_split
+
+    shard = build_copy / "entity" / "test-00000-of-00001.parquet"
+    first = load_split(str(build_copy), "all", "test", columns)
+    row = first["id"].index(pq.read_table(shard, columns=["id"])["id"][0].as_py())
+    _edit_in_place(shard, "answer", lambda a: (a + 1) % 5)
+    assert load_split(str(build_copy), "all", "test", columns)["answer"][row] == (first["answer"][row] + 1) % 5
+    # and in a new process, over the same `datasets` cache
+    script = ("from dicobench.kit.io.predictions import load_split\n"
+              f"print(load_split({str(build_copy)!r}, 'all', 'test', {columns!r})['answer'][{row}])")
+    import datasets
+
+    env = {**os.environ, "HF_DATASETS_CACHE": str(datasets.config.HF_DATASETS_CACHE), "PYTHONPATH": os.getcwd()}
+    _edit_in_place(shard, "answer", lambda a: (a + 1) % 5)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.strip()) == (first["answer"][row] + 2) % 5
+
