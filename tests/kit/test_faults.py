@@ -574,3 +574,29 @@ def test_load_split_reads_a_shard_edited_in_place(build_copy, columns):
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.strip()) == (first["answer"][row] + 2) % 5
 
+
+
+# ---- a write error mid-build (a full disk, a file size limit) is one line, and the rerun finishes the build ----
+
+def test_a_write_error_mid_build_is_one_line_and_the_rerun_finishes(tmp_path):
+    """`ulimit -f` as a full disk: Arrow aborted the process (SIGABRT) on the failed write."""
+    import resource
+    import subprocess
+    import sys
+
+    out = tmp_path / "bench"
+    argv = [sys.executable, "-m", "dicobench.cli.main", "build", "--out", str(out), "--per-task", "2",
+            "--tasks", "entity,attribute", "--num-proc", "1", "--quiet"]
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+
+    full = subprocess.run(argv, capture_output=True, text=True, env=env, preexec_fn=small_files, timeout=300)
+    err = full.stderr.strip()
+    assert full.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, (full.returncode, err)
+    assert err.startswith("dicobench: error:") and "File too large" in err and "rerun" in err
+    assert not list(out.rglob("*.partial"))
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert dicobench(["info", str(out), "--verify"]) == 0
