@@ -600,3 +600,24 @@ def test_a_write_error_mid_build_is_one_line_and_the_rerun_finishes(tmp_path):
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert dicobench(["info", str(out), "--verify"]) == 0
+
+
+# ---- preview sizes no one means are refused before anything is drawn ----
+
+@pytest.mark.parametrize("size", [["--thumb", "60000"], ["-n", "100000000"], ["-n", "65"]])
+def test_preview_refuses_sizes_that_would_exhaust_memory(small_build, tmp_path, size):
+    """In a child whose address space is capped, as a machine's memory is: it was killed, or a MemoryError."""
+    import resource
+    import subprocess
+    import sys
+
+    def capped():
+        resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+
+    out = tmp_path / "sheet.png"
+    done = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "preview", str(small_build), "--out", str(out),
+                           *size], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()},
+                          preexec_fn=capped, timeout=300)
+    err = done.stderr.strip()
+    assert done.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, (done.returncode, err)
+    assert err.startswith("dicobench: error:") and size[-2] in err and not out.exists()
