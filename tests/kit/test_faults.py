@@ -621,3 +621,49 @@ def test_preview_refuses_sizes_that_would_exhaust_memory(small_build, tmp_path, 
     err = done.stderr.strip()
     assert done.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, (done.returncode, err)
     assert err.startswith("dicobench: error:") and size[-2] in err and not out.exists()
+
+
+# ---- a shard removed or replaced while the review or study page serves it: one clear JSON error, never a 500 ----
+
+@pytest.mark.parametrize("damage", ["removed", "replaced"])
+@pytest.mark.parametrize("page", ["review", "study"])
+def test_a_shard_removed_or_replaced_while_serving_is_a_clear_error(build_copy, page, damage):
+    import shutil
+
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.people.webapp.launch import review, study
+    from test_server_inputs import Client
+
+    spec = BENCHMARK.people
+    if page == "review":
+        server = review(spec, build_copy, port=0, reviewer="ann", background=True, announce=lambda line: None)
+    else:
+        server = study(spec, build_copy, time_limit=None, participant="faults", n=16, port=0, background=True,
+                       announce=lambda line: None)
+    try:
+        client = Client(server.url)
+        if page == "review":
+            rows = json.loads(client.request("GET", "api/rows")[1])["rows"]
+            row = json.loads(client.request("GET", f"api/row/{rows[0]['id']}")[1])
+            asks = [("GET", f"image/{rows[0]['id']}/0?v={row['version']}", None),
+                    ("POST", "api/decision", json.dumps({"id": rows[0]["id"], "verdict": "accept"}).encode())]
+        else:
+            item = json.loads(client.request("POST", "api/next", b"{}")[1])
+            asks = [("GET", f"image/{item['k']}/0?key={item['key']}", None)]
+        for config in ("entity", "attribute", "instance", "category", "spatial_relation", "spatial_grounding",
+                       "difference_reasoning", "commonality_reasoning"):
+            shard = build_copy / config / "test-00000-of-00001.parquet"
+            if damage == "removed":
+                shard.unlink()
+            else:
+                shutil.copy(shard, shard.with_suffix(".tmp"))
+                os.replace(shard.with_suffix(".tmp"), shard)
+        for method, path, body in asks:
+            status, reply = client.request(method, path, body)
+            assert status == (410 if damage == "removed" else 409), (path, status, reply)
+            error = json.loads(reply)["error"]
+            assert len(error.splitlines()) == 1 and "test-00000-of-00001.parquet" in error
+            assert str(build_copy) not in error and "/test-00000" in error  # relative to the build folder
+            assert ("removed" if damage == "removed" else "rewritten") in error
+    finally:
+        server.stop()
