@@ -84,13 +84,11 @@ def import_real_world(folder, out, questions=None) -> Path:
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder")
     by_image = read_questions(folder, Path(questions) if questions else folder / QUESTIONS_FILE)
-    if out.exists() and any(p.name != MANIFEST_DIR for p in out.iterdir()) and not (out / MANIFEST_DIR).is_dir():
+    if out.exists() and any(not _ours(p) for p in out.iterdir()) and not (out / MANIFEST_DIR).is_dir():
         raise UserError(f"{out} is not empty and holds no MultipanelVQA build")
     counts = {len(items) for items in by_image.values()}
     path = out / CONFIG / shard_name("test", 0, 1)
-    for old in (out / CONFIG).glob("test-*.parquet"):
-        if old != path:
-            old.unlink()
+    made = [d for d in (out, out / CONFIG, out / CONFIG / ".stats") if not d.exists()]
     writer = ShardWriter(path, features(), row_group_size=counts.pop() if len(counts) == 1 else 1)
     stats = Counter()
     try:
@@ -102,7 +100,11 @@ def import_real_world(folder, out, questions=None) -> Path:
                 stats[(item["question_type"], item["answer"])] += 1
     except BaseException:
         writer.abort()
+        _remove_empty(made)
         raise
+    for old in (out / CONFIG).glob("test-*.parquet"):  # an earlier import's shards of another count
+        if old != path:
+            old.unlink()
     rows = sum(stats.values())
     writer.close(sidecar={
         "config": CONFIG,
@@ -114,6 +116,21 @@ def import_real_world(folder, out, questions=None) -> Path:
     write_json_atomic(out / MANIFEST_DIR / f"{CONFIG}.json", {"folder": str(folder), "images": len(by_image), "rows": rows})
     write_card(out)
     return out
+
+
+def _ours(path: Path) -> bool:
+    """What an import may find in a folder it writes to that holds no build: the manifest folder,
+    and the `real_world` folder an import stopped before its first shard (killed) left behind."""
+    return path.name == MANIFEST_DIR or (path.name == CONFIG and path.is_dir() and not any(path.glob("test-*.parquet")))
+
+
+def _remove_empty(made: list[Path]) -> None:
+    """The folders a failed import made, deepest first, those it left empty."""
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def _row(image: str, k: int, item: dict, data: bytes) -> dict:

@@ -530,3 +530,140 @@ def test_leaderboard_refuses_one_run_given_twice(tmp_path):
     for twice in ([run, run], [run, tmp_path / "copy"], [run, run / "scores.json"]):
         with pytest.raises(UserError, match="same run"):
             load(twice, "dicobench")
+
+
+# ---- a shard edited in place: every reader gets its current rows, never the `datasets` cache of the old ones ----
+
+def _edit_in_place(shard, column, change):
+    """Rewrite one value of a shard as an edit in place (the card unchanged), the file's times kept:
+    `datasets` keys its cache of a local folder on the card and the paths, never on the bytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    stat = shard.stat()
+    table = pq.read_table(shard)
+    values = table.column(column).to_pylist()
+    values[0] = change(values[0])
+    field = table.schema.field(column)
+    pq.write_table(table.set_column(table.schema.get_field_index(column), field, pa.array(values, field.type)), shard)
+    os.utime(shard, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+@pytest.mark.parametrize("columns", [None, ["id", "answer"]])
+def test_load_split_reads_a_shard_edited_in_place(build_copy, columns):
+    import subprocess
+    import sys
+
+    import pyarrow.parquet as pq
+
+    from dicobench.kit.io.predictions import load_split
+
+    shard = build_copy / "entity" / "test-00000-of-00001.parquet"
+    first = load_split(str(build_copy), "all", "test", columns)
+    row = first["id"].index(pq.read_table(shard, columns=["id"])["id"][0].as_py())
+    _edit_in_place(shard, "answer", lambda a: (a + 1) % 5)
+    assert load_split(str(build_copy), "all", "test", columns)["answer"][row] == (first["answer"][row] + 1) % 5
+    # and in a new process, over the same `datasets` cache
+    script = ("from dicobench.kit.io.predictions import load_split\n"
+              f"print(load_split({str(build_copy)!r}, 'all', 'test', {columns!r})['answer'][{row}])")
+    import datasets
+
+    env = {**os.environ, "HF_DATASETS_CACHE": str(datasets.config.HF_DATASETS_CACHE), "PYTHONPATH": os.getcwd()}
+    _edit_in_place(shard, "answer", lambda a: (a + 1) % 5)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.strip()) == (first["answer"][row] + 2) % 5
+
+
+
+# ---- a write error mid-build (a full disk, a file size limit) is one line, and the rerun finishes the build ----
+
+def test_a_write_error_mid_build_is_one_line_and_the_rerun_finishes(tmp_path):
+    """`ulimit -f` as a full disk: Arrow aborted the process (SIGABRT) on the failed write."""
+    import resource
+    import subprocess
+    import sys
+
+    out = tmp_path / "bench"
+    argv = [sys.executable, "-m", "dicobench.cli.main", "build", "--out", str(out), "--per-task", "2",
+            "--tasks", "entity,attribute", "--num-proc", "1", "--quiet"]
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+
+    full = subprocess.run(argv, capture_output=True, text=True, env=env, preexec_fn=small_files, timeout=300)
+    err = full.stderr.strip()
+    assert full.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, (full.returncode, err)
+    assert err.startswith("dicobench: error:") and "File too large" in err and "rerun" in err
+    assert not list(out.rglob("*.partial"))
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert dicobench(["info", str(out), "--verify"]) == 0
+
+
+# ---- preview sizes no one means are refused before anything is drawn ----
+
+@pytest.mark.parametrize("size", [["--thumb", "60000"], ["-n", "100000000"], ["-n", "65"]])
+def test_preview_refuses_sizes_that_would_exhaust_memory(small_build, tmp_path, size):
+    """In a child whose address space is capped, as a machine's memory is: it was killed, or a MemoryError."""
+    import resource
+    import subprocess
+    import sys
+
+    def capped():
+        resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+
+    out = tmp_path / "sheet.png"
+    done = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "preview", str(small_build), "--out", str(out),
+                           *size], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()},
+                          preexec_fn=capped, timeout=300)
+    err = done.stderr.strip()
+    assert done.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, (done.returncode, err)
+    assert err.startswith("dicobench: error:") and size[-2] in err and not out.exists()
+
+
+# ---- a shard removed or replaced while the review or study page serves it: one clear JSON error, never a 500 ----
+
+@pytest.mark.parametrize("damage", ["removed", "replaced"])
+@pytest.mark.parametrize("page", ["review", "study"])
+def test_a_shard_removed_or_replaced_while_serving_is_a_clear_error(build_copy, page, damage):
+    import shutil
+
+    from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.people.webapp.launch import review, study
+    from test_server_inputs import Client
+
+    spec = BENCHMARK.people
+    if page == "review":
+        server = review(spec, build_copy, port=0, reviewer="ann", background=True, announce=lambda line: None)
+    else:
+        server = study(spec, build_copy, time_limit=None, participant="faults", n=16, port=0, background=True,
+                       announce=lambda line: None)
+    try:
+        client = Client(server.url)
+        if page == "review":
+            rows = json.loads(client.request("GET", "api/rows")[1])["rows"]
+            row = json.loads(client.request("GET", f"api/row/{rows[0]['id']}")[1])
+            asks = [("GET", f"image/{rows[0]['id']}/0?v={row['version']}", None),
+                    ("POST", "api/decision", json.dumps({"id": rows[0]["id"], "verdict": "accept"}).encode())]
+        else:
+            item = json.loads(client.request("POST", "api/next", b"{}")[1])
+            asks = [("GET", f"image/{item['k']}/0?key={item['key']}", None)]
+        for config in ("entity", "attribute", "instance", "category", "spatial_relation", "spatial_grounding",
+                       "difference_reasoning", "commonality_reasoning"):
+            shard = build_copy / config / "test-00000-of-00001.parquet"
+            if damage == "removed":
+                shard.unlink()
+            else:
+                shutil.copy(shard, shard.with_suffix(".tmp"))
+                os.replace(shard.with_suffix(".tmp"), shard)
+        for method, path, body in asks:
+            status, reply = client.request(method, path, body)
+            assert status == (410 if damage == "removed" else 409), (path, status, reply)
+            error = json.loads(reply)["error"]
+            assert len(error.splitlines()) == 1 and "test-00000-of-00001.parquet" in error
+            assert str(build_copy) not in error and "/test-00000" in error  # relative to the build folder
+            assert ("removed" if damage == "removed" else "rewritten") in error
+    finally:
+        server.stop()

@@ -66,3 +66,25 @@ def test_corrupt_image_is_reported(tmp_path, capsys):
     assert main(["import-images", str(folder), "--out", str(tmp_path / "out")]) == 2
     assert "cannot decode" in capsys.readouterr().err
     assert not list((tmp_path / "out").rglob("*.parquet"))
+
+
+@pytest.mark.parametrize("into", ["new folder", "a build"])
+def test_a_failed_import_leaves_nothing_that_stops_the_corrected_retry(tmp_path, capsys, into):
+    """Issue 35: an image that does not decode failed the import after its folders were made, and
+    the corrected retry was refused ("not empty and holds no MultipanelVQA build")."""
+    folder = _folder(tmp_path)
+    good = (folder / "web.jpg").read_bytes()
+    (folder / "web.jpg").write_bytes(b"not an image")
+    out = tmp_path / "out"
+    if into == "a build":
+        from multipanelvqa.build import build
+
+        build(out, layouts=[0], configs=["original"], num_proc=1, progress=False)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if "real" not in p.parts)
+    assert main(["import-images", str(folder), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "web.jpg" in err and "\n" not in err
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if "real" not in p.parts) == before
+    (folder / "web.jpg").write_bytes(good)
+    assert main(["import-images", str(folder), "--out", str(out)]) == 0
+    assert len(datasets.load_dataset(str(out), "real_world", split="test")) == 6

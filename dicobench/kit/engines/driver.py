@@ -92,6 +92,9 @@ def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Seq
         yield
     except BaseException:
         if fresh and not any(glob(child(out, config), f"{run.split}-*.parquet") for config in configs):
+            for config in configs:  # what workers stopped mid-shard left (a full disk in another one, Ctrl-C)
+                for unfinished in glob(child(out, config), f".{run.split}-*.parquet.partial"):
+                    remove(unfinished)
             remove(manifest_path)
             _prune(out, before)
         raise
@@ -168,8 +171,12 @@ class ShardSet:
         if exc_type is not None:
             self._abort()
             return
-        for config, writer in self.writers.items():
-            writer.close(sidecar=self.stats[config])
+        try:
+            for config, writer in self.writers.items():
+                writer.close(sidecar=self.stats[config])
+        except BaseException:
+            self._abort()  # removes those not yet published: the rerun writes them
+            raise
 
 
 def run_jobs(fn: Callable[[object], dict], jobs: Sequence, total: int, desc: str, run: RunOptions) -> None:

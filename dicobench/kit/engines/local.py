@@ -86,8 +86,11 @@ def _in_workers(fn: Callable[[J], R], jobs: Sequence[J], procs: int) -> Iterator
     finally:
         pool.shutdown(wait=finished, cancel_futures=True)
         if not finished:
-            for worker in set(mp.active_children()) - before:  # the pool's (a Pool's terminate(), by public means)
+            stopped = set(mp.active_children()) - before  # the pool's (a Pool's terminate(), by public means)
+            for worker in stopped:
                 worker.terminate()
+            for worker in stopped:  # gone before the caller cleans up after them
+                worker.join(timeout=10)
 
 
 def refuse_unguarded_main() -> None:

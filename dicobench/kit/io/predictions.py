@@ -211,6 +211,8 @@ def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | N
             # the schema alone, read without loading any rows
             available = datasets.load_dataset(dataset, config, split=split.split("[")[0], streaming=True).column_names
             kwargs["columns"] = [c for c in columns if c in available]
+        if Path(dataset).is_dir():
+            return _load_local(dataset, config, split, kwargs)
         return datasets.load_dataset(dataset, config, split=split, **kwargs)
     except Exception as exc:  # any loading failure is the user's input: report it on one line
         raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first_line(_cause(exc))}"
@@ -219,6 +221,56 @@ def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | N
         datasets.logging.set_verbosity(verbosity)
         if was_enabled:
             datasets.enable_progress_bars()
+
+
+SOURCE_RECORD = "dicobench_source.json"  # in the `datasets` cache folder of a local build: the shards it holds
+
+
+def _load_local(folder: str, config: str, split: str, kwargs: dict):
+    """A local build's split, never the `datasets` cache of older bytes: `datasets` keys its cache
+    of a local folder on the card and the shard paths only, so a shard rewritten in place (a build
+    rerun that repairs it, an edit) would be read as it was. The cache folder records what it was
+    made from (`shards_state`); when the shards differ, it is prepared again, in place (no copy
+    left behind per version). Unchanged shards cost a `stat` and a sidecar read each."""
+    import datasets
+
+    builder = datasets.load_dataset_builder(folder, config, **kwargs)
+    record = Path(builder.cache_dir) / SOURCE_RECORD
+    state = shards_state(folder)
+    try:
+        fresh = json.loads(record.read_text(encoding="utf-8")) == state
+    except (OSError, ValueError):
+        fresh = False
+    builder.download_and_prepare(download_mode=None if fresh else datasets.DownloadMode.FORCE_REDOWNLOAD)
+    if not fresh:
+        try:
+            record.write_text(json.dumps(state), encoding="utf-8")
+        except OSError:  # a read-only cache: the next load prepares again, and is right too
+            pass
+    return builder.as_dataset(split=split)
+
+
+def shards_state(folder: str | Path) -> dict[str, list]:
+    """What identifies the bytes of every shard of a local build without reading them: its size,
+    times (ctime too, which no edit can set back) and inode, and the sha256 its sidecar recorded."""
+    from dicobench.kit.io.shards import DIGEST, sidecar_path
+
+    folder = Path(folder)
+    state: dict[str, list] = {}
+    for path in sorted(folder.rglob("*.parquet")):
+        name = path.relative_to(folder).as_posix()
+        if any(part.startswith(".") for part in name.split("/")):
+            continue
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        try:
+            recorded = json.loads(sidecar_path(path).read_text(encoding="utf-8")).get(DIGEST)
+        except (OSError, ValueError, AttributeError):
+            recorded = None
+        state[name] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, recorded]
+    return state
 
 
 def _cause(exc: BaseException) -> BaseException:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 import datasets
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dicobench.kit.errors import UserError
@@ -45,7 +46,16 @@ class Place:
 
 
 class Changed(Exception):
-    """A shard was rewritten after the store indexed it (a rebuild while serving)."""
+    """A shard was rewritten after the store indexed it (a rebuild while serving); `status` is
+    the HTTP status a server answers with. The message names the shard relative to the build."""
+
+    status = 409
+
+
+class Removed(Changed):
+    """A shard was removed after the store indexed it."""
+
+    status = 410
 
 
 def _identity(path: Path) -> tuple[int, int, int]:
@@ -107,9 +117,17 @@ class RowStore:
         if column not in self.image_columns:
             raise KeyError(column)
         place = self.places[row_id]
-        if _identity(place.shard) != self.identities[place.shard]:
-            raise Changed(f"{place.shard} was rewritten after the server started: restart it")
-        table = pq.ParquetFile(place.shard).read_row_group(place.row_group, columns=[column])
+        name = place.shard.relative_to(self.root).as_posix()  # never the server's own path
+        rewritten = Changed(f"{name} was rewritten after the server started: restart it to serve the new rows")
+        try:
+            if _identity(place.shard) != self.identities[place.shard]:
+                raise rewritten
+            table = pq.ParquetFile(place.shard).read_row_group(place.row_group, columns=[column])
+        except FileNotFoundError:
+            raise Removed(f"{name} was removed after the server started: rebuild it (rerun the build) or restart "
+                          "the server") from None
+        except (OSError, pa.ArrowException):  # replaced between the check and the read
+            raise rewritten from None
         return table.column(column)[place.offset]["bytes"].as_py()
 
 

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
+from dicobench.kit.errors import UserError
 from dicobench.kit.io.parquet_options import footer_metadata, writer_options
 
 if TYPE_CHECKING:
@@ -84,6 +85,35 @@ def shard_ranges(rows: int, rows_per_shard: int) -> list[range]:
     return [range(i * rows_per_shard, min(rows, (i + 1) * rows_per_shard)) for i in range(count)]
 
 
+class _Sink:
+    """The file Arrow writes a shard to, which never lets a write fail inside Arrow: Arrow's Parquet
+    writer aborts the whole process (SIGABRT) when a write fails in some of its paths (a full disk,
+    a file size limit). The first failure is kept, later writes are dropped, and `check` raises
+    it once Arrow is back in Python."""
+
+    def __init__(self, file, path: Location):
+        self.file = file
+        self.path = path
+        self.error: OSError | None = None
+
+    def write(self, data) -> int:
+        if self.error is None:
+            try:
+                return self.file.write(data)
+            except OSError as exc:
+                self.error = exc
+        return memoryview(data).nbytes
+
+    def __getattr__(self, name):
+        return getattr(self.file, name)
+
+    def check(self) -> None:
+        if self.error is not None:
+            reason = self.error.strerror or str(self.error)
+            raise UserError(f"cannot write {self.path}: {reason} (a full disk or a file size limit); make room and "
+                            "rerun the same command: it resumes, keeping the shards already written")
+
+
 class ShardWriter:
     """Write encoded rows of one shard; `close()` publishes it (rename, or move on object stores)."""
 
@@ -97,7 +127,7 @@ class ShardWriter:
         self.rows = 0
         self._pending: list[dict] = []
         self.fs.makedirs(posixpath.dirname(self._path), exist_ok=True)
-        self._file = self.fs.open(self.tmp, "wb")
+        self._file = _Sink(self.fs.open(self.tmp, "wb"), path)
         self._writer = pq.ParquetWriter(self._file, self.schema, **writer_options(features))
         self._writer.add_key_value_metadata(footer_metadata())
 
@@ -109,13 +139,19 @@ class ShardWriter:
     def _flush(self) -> None:
         if self._pending:
             self._writer.write_table(pa.Table.from_pylist(self._pending, schema=self.schema))
+            self._file.check()
             self.rows += len(self._pending)
             self._pending = []
 
     def close(self, sidecar: dict | None = None) -> None:
         """Finish the file, write its sidecar (stats) first, then publish the shard."""
-        self._flush()
-        self._writer.close()
+        try:
+            self._flush()
+            self._writer.close()
+            self._file.check()
+        except BaseException:
+            self.abort()  # no half-written file left: the rerun writes this shard again
+            raise
         self._file.close()
         if sidecar is not None:  # with the digest of the bytes published, checked by `info --verify` and a rerun
             write_json_atomic(sidecar_path(self.path), {**sidecar, DIGEST: file_digest(self.tmp, self.fs)})

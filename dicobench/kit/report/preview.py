@@ -25,6 +25,8 @@ ItemFn = Callable[[dict, datasets.Features], Item]
 
 BOX_COLOUR = (255, 0, 255)  # magenta: rare in scenes, visible on light and dark backgrounds
 PAD = 8
+MIN_THUMB, MAX_THUMB = 16, 1024  # pixels; the largest sheet (MAX_ROWS rows of two) is then about 70 megapixels
+MAX_ROWS = 64
 
 
 def contact_sheet(
@@ -116,8 +118,11 @@ def write_preview(
     folder, out, drawer: Drawer, *, config: str = "all", split: str = "test", n: int = 8, thumb: int = 256
 ) -> Path:
     """Contact sheet of the first `n` rows of `folder` (a built benchmark) saved as PNG at `out`."""
-    if n < 1 or thumb < 16:
-        raise UserError(f"need -n >= 1 and --thumb >= 16 (got {n}, {thumb})")
+    if not 1 <= n <= MAX_ROWS:
+        raise UserError(f"-n must be 1 to {MAX_ROWS} rows (got {n}): a sheet is for a look, not for every row")
+    if not MIN_THUMB <= thumb <= MAX_THUMB:
+        raise UserError(f"--thumb must be {MIN_THUMB} to {MAX_THUMB} pixels (got {thumb}): a larger one would "
+                        "exhaust memory, and no thumbnail is larger than its image")
     rows, features = first_rows(folder, config, split, n)
     check_features(features, drawer.features, drawer.columns, str(folder), drawer.benchmark)
     out = output_file(out)  # once the rows are there: a refused build leaves no folder behind

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from dicobench.kit.people.decisions import NOTE_LIMIT, DecisionLog, NoteTooLong, decisions_path, make_decision
 from dicobench.kit.io.rowstore import Changed, RowStore
-from dicobench.kit.people.webapp.server import asset_endpoint, json_object, page, static_files
+from dicobench.kit.people.webapp.server import asset_endpoint, changed, json_object, page, static_files
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 
 # A review image's URL names its bytes (`RowStore.version`), so the browser may keep it: a rebuilt
@@ -71,7 +71,7 @@ def image_endpoint(spec: BenchmarkSpec, store: RowStore, valid_ids: set[str]):
         try:
             data = store.image(row_id, spec.image_columns[which])
         except Changed as exc:
-            return PlainTextResponse(str(exc), status_code=409)
+            return changed(exc)
         return Response(data, media_type="image/png", headers=IMAGE_HEADERS)
 
     return image
@@ -119,7 +119,7 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
                                      body.get("criteria", []), body.get("note", ""),
                                      store.rows[row_id]["seed"], spec.criteria_keys, digest=store.digest(row_id))
         except Changed as exc:
-            return JSONResponse({"error": str(exc)}, status_code=409)
+            return changed(exc)
         except NoteTooLong as exc:
             return JSONResponse({"error": str(exc)}, status_code=413)
         except ValueError as exc:

@@ -30,7 +30,7 @@ from http.cookies import CookieError, SimpleCookie
 from importlib import resources
 from urllib.parse import parse_qs
 
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 
 from dicobench.kit.errors import UserError
 
@@ -206,6 +206,12 @@ def page(files: dict[str, tuple[bytes, str]], name: str, settings: str) -> Respo
     body, kind = files[name]
     return Response(body.replace(b"__SETTINGS__", settings.replace("</", "<\\/").encode()), media_type=kind,
                     headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
+def changed(exc) -> Response:
+    """A shard rewritten (409) or removed (410) since the server started (`rowstore.Changed`):
+    a JSON error whose one line names the shard relative to the build."""
+    return JSONResponse({"error": str(exc)}, status_code=exc.status, headers={"Cache-Control": "no-store"})
 
 
 def asset_endpoint(files: dict[str, tuple[bytes, str]]):

@@ -30,7 +30,7 @@ from starlette.routing import Route
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.predictions import read_sample, write_sample
 from dicobench.kit.io.rowstore import Changed, RowStore
-from dicobench.kit.people.webapp.server import asset_endpoint, json_object, page, static_files
+from dicobench.kit.people.webapp.server import asset_endpoint, changed, json_object, page, static_files
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.locks import ExclusiveLock
@@ -272,7 +272,7 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
         try:
             data = served_png(store.image(session.order[k], spec.image_columns[which]))
         except Changed as exc:
-            return PlainTextResponse(str(exc), status_code=409)
+            return changed(exc)
         return Response(data, media_type="image/png", headers=IMAGE_HEADERS)
 
     return Starlette(routes=[
