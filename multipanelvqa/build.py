@@ -157,7 +157,7 @@ def plan(config: BuildConfig) -> Plan:
     config.validate()
     source_list, config_list, panels, qsource = (config.source_list(), config.config_list(), config.panels(),
                                                  config.question_source())
-    all_layouts = generate_layouts(config.seed)
+    all_layouts = generate_layouts(config.seed, panels.position_words)  # layout words move a panel where needed
     layout_ids = parse_layouts(config.layouts, len(all_layouts))
     # a layout whose panels cannot all be named in the difficulty's words is not built (the card says which)
     unnamed = [i for i in layout_ids if not describable(all_layouts[i].boxes, panels.position_words)]
