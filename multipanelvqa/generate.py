@@ -25,13 +25,15 @@ from multipanelvqa.composite.augment import for_config
 from multipanelvqa.composite.compose import Composition, render
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
 from multipanelvqa.difficulty import EASY, PanelDifficulty
-from multipanelvqa.composite.positions import caption_numbers, describe_positions
+from multipanelvqa.composite.positions import caption_numbers, describe_positions, nearest, neighbours
 from multipanelvqa.questions.common import Question, q2, questions
 from multipanelvqa.schema import SOURCES, SYNTHETIC_CONFIGS  # noqa: F401 (SYNTHETIC_CONFIGS: builds read it here)
 from multipanelvqa.sources.image_sets import ImageSet, decode_panel
 from multipanelvqa.sources.procedural import procedural_set
 
-Q1_KINDS = ("yes", "no_any", "no_all")  # "no_any" needs the set's absent answer, else it reads as "no_all"
+# "no_any" needs the set's absent answer, else it reads as "no_all"; "yes_all" (q1_forms one_breaker)
+# needs it too, else it reads as "yes"
+Q1_KINDS = ("yes", "no_any", "no_all", "yes_all")
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
 SPLITS = builds.SPLITS
 SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
@@ -124,16 +126,20 @@ def _choices(question: str) -> tuple[str, ...]:
 
 def _questions(task: ImageTask, image_set: ImageSet, answers, positions, caption: str | None, seed: int):
     if task.generated is None:
+        one_breaker = task.difficulty.q1_forms == "one_breaker"
+        absent = image_set.absent_answer
         return questions(
             image_set.question,
             answers,
             0,
             positions,
-            q1_yes=task.q1 == "yes",
+            q1_yes=task.q1 in ("yes", "yes_all"),
             q3_letter=task.q3_letter,
             rng=np.random.default_rng(seed),
             caption=caption,
-            absent_answer=image_set.absent_answer if task.q1 == "no_any" else None,
+            absent_answer=absent if task.q1 == "no_any" or (task.q1 == "yes_all" and one_breaker) else None,
+            q1_other_than=one_breaker and task.q1 in ("yes_all", "no_all") and (task.q1 == "no_all" or absent is not None),
+            q3_order=nearest(task.layout.boxes) if task.difficulty.q3_choices == "neighbours" else None,
         )
     g = task.generated
     second = Question("q2", g["Q2"], g["A2"])
@@ -147,6 +153,9 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     layout = task.layout
     k = layout.num_panels
     panel_bytes, answers, ids = image_set.take(k)
+    twins = image_set.take_twins(k) if task.difficulty.neighbours == "twins" else []
+    for i in neighbours(layout.boxes) if twins else ():  # next to the target: its panel, but for the answer
+        panel_bytes[i], ids[i] = twins[i], f"{ids[i]}:twin"
     positions = describe_positions(layout.boxes, task.difficulty.position_words)
     seed = image_seed(task.root_seed, task.source, layout.layout_id, task.seed_variant)
     base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])

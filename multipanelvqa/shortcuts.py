@@ -33,7 +33,7 @@ def _words(text: str) -> int:
 Q1_STRATEGIES: dict[str, Callable[[str], str]] = {
     "always yes": lambda q: "yes",
     "always no": lambda q: "no",
-    "any yes, all no": lambda q: "no" if "for all the subfigures" in q else "yes",
+    "any yes, all no": lambda q: "no" if "for all the subfigures" in q.casefold() else "yes",
 }
 
 

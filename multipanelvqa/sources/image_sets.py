@@ -67,6 +67,9 @@ class ImageSet:
     crop_side: int = 0
     objects: int = 0
     near_duplicate: tuple[bool, ...] = ()
+    # per panel, the target's panel with only the asked attribute changed to that panel's answer
+    # (twins[0] is empty): what the target's layout neighbours show at `neighbours="twins"`
+    twins: tuple[bytes, ...] = ()
 
     def __post_init__(self):
         if not len(self.panels) == len(self.answers) == len(self.panel_ids) >= 2:
@@ -89,6 +92,10 @@ class ImageSet:
         repeated when the set has fewer (real sources can be small)."""
         order = self._order(k)
         return [self.panels[i] for i in order], [self.answers[i] for i in order], [self.panel_ids[i] for i in order]
+
+    def take_twins(self, k: int) -> list[bytes]:
+        """The twins of a k-panel image's panels (as `take` orders them); empty without twins."""
+        return [self.twins[i] for i in self._order(k)] if self.twins else []
 
     def near_duplicates(self, k: int) -> int:
         """How many of a k-panel image's other panels repeat the target's scene."""

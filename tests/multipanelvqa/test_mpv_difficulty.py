@@ -23,7 +23,6 @@ from multipanelvqa.difficulty import DEFAULT, EASY, EXTREME, HARD, PRESETS, Pane
 from multipanelvqa.sources.image_sets import MAX_PANELS, decode_panel
 from multipanelvqa.sources import varied
 from multipanelvqa.sources.procedural import procedural_set
-from multipanelvqa.sources.varied import COUNTS
 
 
 def test_presets_grow_harder_on_every_dial():
@@ -37,7 +36,9 @@ def test_presets_grow_harder_on_every_dial():
     assert EXTREME.other_details > HARD.other_details > EASY.other_details == 0
     assert (EASY.scene_question, EASY.q1_forms) == ("presence", "any_all") and not EASY.varied
     assert HARD.varied and EXTREME.varied and HARD.scene_question == EXTREME.scene_question == "count"
-    assert HARD.q1_forms == EXTREME.q1_forms == "any"
+    assert HARD.q1_forms == EXTREME.q1_forms == "one_breaker"
+    assert HARD.neighbours == EXTREME.neighbours == "twins" and HARD.q3_choices == EXTREME.q3_choices == "neighbours"
+    assert EASY.max_count == 3 < HARD.max_count < EXTREME.max_count
     assert EASY.catalogue == "first-release" and HARD.catalogue == EXTREME.catalogue == "audited"
 
 
@@ -181,7 +182,8 @@ def test_hard_sets_draw_the_object_in_several_panels_and_name_it_once(varied_set
         else:
             kinds.add("count")
             assert source == "procedural_scene" and re.fullmatch(r"How many [\w -]+ are there in the image\?", s.question)
-            assert sum(a != "0" for a in s.answers) >= 3 and {s.answers[0], s.absent_answer} <= set(COUNTS)
+            assert sum(a != "0" for a in s.answers) >= 3
+            assert {s.answers[0], s.absent_answer} <= {str(c) for c in range(HARD.max_count + 1)}
     assert kinds == {"colour", "count"}
 
 
