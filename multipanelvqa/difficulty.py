@@ -22,6 +22,7 @@ SCENE_QUESTIONS = ("presence", "count")
 Q1_FORMS = ("any_all", "any", "one_breaker")
 NEIGHBOURS = ("apart", "twins")
 Q3_CHOICES = ("any", "neighbours")
+TARGET_ANSWERS = ("unique", "shared")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,12 @@ class PanelDifficulty(Dials):
                                        "answer is wrong)", "apart")
     q3_choices: str = dial("position", "Q3's wrong choices: any (positions of other panels at random) or neighbours "
                                        "(the positions of the panels nearest the target)", "any")
+    target_answer: str = dial("position", "whose answers the target's is among: unique (the paper: the target is the one "
+                                          "panel whose answer no other panel has) or shared (a departure from the paper: "
+                                          "the target's answer also shows in the panel farthest from it that is no "
+                                          "neighbour and no Q3 choice, and each neighbour's answer also shows elsewhere "
+                                          "where the layout has room, so no panel is told by its answer alone and only "
+                                          "the position finds the target; needs twins)", "unique")
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
                                              "patterns only where a person sees them; dicobench.kit.scene.catalogue)",
@@ -82,9 +89,11 @@ class PanelDifficulty(Dials):
             problems.append(f"other details must be within 0-6, got {self.other_details}")
         for name, allowed in (("position_words", POSITION_WORDS), ("scene_question", SCENE_QUESTIONS),
                               ("q1_forms", Q1_FORMS), ("catalogue", VERSIONS), ("neighbours", NEIGHBOURS),
-                              ("q3_choices", Q3_CHOICES)):
+                              ("q3_choices", Q3_CHOICES), ("target_answer", TARGET_ANSWERS)):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        if self.target_answer == "shared" and self.neighbours != "twins":
+            problems.append("target answer shared needs neighbours twins")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -100,6 +109,7 @@ class PanelDifficulty(Dials):
                 + f", Q1 {self.q1_forms.replace('_', '/') if self.q1_forms != 'one_breaker' else 'any/all with one breaker'}"
                 + (", neighbour twins" if self.neighbours == "twins" else "")
                 + (", Q3 choices of neighbours" if self.q3_choices == "neighbours" else "")
+                + (", the target's answer shared with a far panel" if self.target_answer == "shared" else "")
                 + f", {self.position_words} position words, {self.catalogue} catalogue")
 
     @property
@@ -107,18 +117,18 @@ class PanelDifficulty(Dials):
         """Whether procedural sets come from `sources.varied` (the object in several panels,
         near duplicates differing in several details) rather than the first release's builders."""
         return (self.other_details > 0 or self.scene_question != "presence" or self.catalogue != "first-release"
-                or self.neighbours != "apart" or self.max_count != 3)
+                or self.neighbours != "apart" or self.max_count != 3 or self.target_answer != "unique")
 
 
 EASY = PanelDifficulty()
 HARD = PanelDifficulty(preset="hard", min_objects=10, max_objects=14, min_size=44, max_size=72, detail_size=52,
                        near_duplicates=4, other_details=3, scene_question="count", q1_forms="one_breaker",
                        catalogue="audited", position_words="layout", max_count=6, neighbours="twins",
-                       q3_choices="neighbours")
+                       q3_choices="neighbours", target_answer="shared")
 EXTREME = PanelDifficulty(preset="extreme", min_objects=16, max_objects=22, min_size=36, max_size=60, detail_size=40,
                           near_duplicates=7, other_details=4, scene_question="count", q1_forms="one_breaker",
                           catalogue="audited", position_words="layout", max_count=8, neighbours="twins",
-                          q3_choices="neighbours")
+                          q3_choices="neighbours", target_answer="shared")
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"
 

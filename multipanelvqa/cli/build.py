@@ -13,13 +13,14 @@ from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.build import build
 from multipanelvqa.build_config import SOURCES, BuildConfig
 from multipanelvqa.difficulty import (DEFAULT, NEIGHBOURS, POSITION_WORDS, PRESETS, Q1_FORMS, Q3_CHOICES, SCENE_QUESTIONS,
-                                      PanelDifficulty)
+                                      TARGET_ANSWERS, PanelDifficulty)
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.sources.image_sets import PROCEDURAL
 
 
 CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS,
-           "neighbours": NEIGHBOURS, "q3_choices": Q3_CHOICES}
+           "neighbours": NEIGHBOURS, "q3_choices": Q3_CHOICES,
+           "target_answer": TARGET_ANSWERS}
 
 
 def config(args: argparse.Namespace) -> BuildConfig:

@@ -167,14 +167,15 @@ def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: fr
     return None
 
 
-def colour_kind(rng: np.random.Generator, entry: CatalogueEntry) -> Kind:
-    return Kind(entry, f"What color is the {entry.name}?", tuple(distinct_colours(rng, 4)), 1, colour=True)
+def colour_kind(rng: np.random.Generator, entry: CatalogueEntry, n: int = 4) -> Kind:
+    """Colours: the target's, n - 2 others and the absent one (n 5 where the target's answer is shared)."""
+    return Kind(entry, f"What color is the {entry.name}?", tuple(distinct_colours(rng, n)), 1, colour=True)
 
 
-def count_kind(rng: np.random.Generator, entry: CatalogueEntry, max_count: int = len(COUNTS) - 1) -> Kind:
-    """Counts 0..max_count: the target's, two others and the absent one are the first four of a
-    shuffle (at the first release's 3, COUNTS)."""
-    values = [str(i) for i in rng.permutation(max_count + 1)[:4]]
+def count_kind(rng: np.random.Generator, entry: CatalogueEntry, max_count: int = len(COUNTS) - 1, n: int = 4) -> Kind:
+    """Counts 0..max_count: the target's, two others (n - 2; n 5 where the target's answer is shared)
+    and the absent one are the first n of a shuffle (at the first release's 3, COUNTS)."""
+    values = [str(i) for i in rng.permutation(max_count + 1)[:n]]
     return Kind(entry, f"How many {plural(entry.name)} are there in the image?", tuple(values), max_count)
 
 
@@ -337,6 +338,64 @@ def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
     return base, out
 
 
+# target_answer "shared": how often the pool holds each other answer, among the panels and among
+# the replacements (a layout's far panels need at most this many of one answer; generate.shared_answers)
+SHARED_REPEATS = 3
+
+
+def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDifficulty, dups: int,
+                exclude: frozenset[str]) -> ImageSet | None:
+    """target_answer "shared": a pool of panels that `generate.shared_answers` fills a layout from.
+    Panels: the target, one more panel showing the target's answer, then each other answer
+    SHARED_REPEATS times (the near-duplicate group first, `dups` after the target, every panel
+    at `procedural_edit`; then fresh scenes); replacements (low_similarity): fresh scenes with
+    the target's answer once and each other answer SHARED_REPEATS times; a twin of the target per
+    other answer. All checked on the pixels, counts countable."""
+    target, *rest, absent = kind.values
+    others = list(dict.fromkeys(v for v in rest if v != target))
+    answers = [target, target] + [others[i % len(others)] for i in range(SHARED_REPEATS * len(others))]
+    dups = len(answers) - 1 if dups >= MAX_PANELS - 1 else dups
+    made = _group(rng, kind, answers[:dups + 1], difficulty, exclude)
+    if made is None:
+        return None
+    base, panels = made
+    em = difficulty.detail_size or difficulty.min_size
+    if not all(drawn_as(kind, p, ans, em) for p, ans in zip(panels, answers)):
+        return None
+    if not kind.colour and not all(legible_count(p, difficulty) for p in panels):
+        return None
+    replacement_answers = [target] + answers[2:]
+    for answer in answers[dups + 1:] + replacement_answers:  # a fresh scene is drawn again till one fits
+        for _ in range(_TRIES):
+            panel = _fresh(rng, kind, answer, difficulty, exclude)
+            if panel is not None and drawn_as(kind, panel, answer, em) and (kind.colour or legible_count(panel, difficulty)):
+                panels.append(panel)
+                break
+        else:
+            return None
+    first = panels[0]
+    twin_of = {v: kind.twin(rng, first, base, v, difficulty, exclude) for v in others}
+    if any(t is None or not drawn_as(kind, t, v, em) for v, t in twin_of.items()):
+        return None
+    if not kind.colour and not all(legible_count(t, difficulty) for t in twin_of.values()):
+        return None
+    twin_png = {v: _rendered(t) for v, t in twin_of.items()}
+    encoded = [_rendered(p) for p in panels]
+    ids = [f"{set_id}:{i}" for i in range(len(panels))]
+    n = len(answers)
+    return ImageSet(
+        source=source, set_id=set_id, question=kind.question,
+        panels=tuple(encoded[:n]), answers=tuple(answers), panel_ids=tuple(ids[:n]),
+        replacements=tuple(encoded[n:]), replacement_answers=tuple(replacement_answers), replacement_ids=tuple(ids[n:]),
+        absent_answer=absent,
+        detail_size=base.scene.object(base.xs[0]).size, crop_side=first.crop[2],
+        objects=sum(overlaps(footprint(o), first.crop) for o in first.scene.objects),
+        near_duplicate=tuple(0 < i <= dups for i in range(n)),
+        twins=tuple(twin_png.get(a, b"") if i else b"" for i, a in enumerate(answers)),
+        shared=True,
+    )
+
+
 def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDifficulty, dups: int,
                exclude: frozenset[str]) -> ImageSet | None:
     """Panels: the near-duplicate group (the target and `dups` others), then fresh scenes up to
@@ -396,7 +455,10 @@ def excluded(name: str, version: str) -> frozenset[str]:
 def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
     """MagicBrush-like: every panel is one scene with the X in its colour and details of its own."""
     entry = _entry(rng, False, difficulty.catalogue)
-    return _image_set(rng, "procedural_edit", set_id, colour_kind(rng, entry), difficulty, MAX_PANELS - 1, excluded(entry.name, difficulty.catalogue))
+    shared = difficulty.target_answer == "shared"
+    make = _shared_set if shared else _image_set
+    return make(rng, "procedural_edit", set_id, colour_kind(rng, entry, 5 if shared else 4), difficulty, MAX_PANELS - 1,
+                excluded(entry.name, difficulty.catalogue))
 
 
 def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
@@ -404,6 +466,8 @@ def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     `difficulty.near_duplicates` panels from the target's scene and fresh scenes for the rest."""
     colour = rng.random() < 0.5
     entry = _entry(rng, not colour and difficulty.scene_question == "count", difficulty.catalogue)
-    kind = (colour_kind(rng, entry) if colour else count_kind(rng, entry, difficulty.max_count)
+    shared = difficulty.target_answer == "shared"
+    n = 5 if shared else 4
+    kind = (colour_kind(rng, entry, n) if colour else count_kind(rng, entry, difficulty.max_count, n)
             if difficulty.scene_question == "count" else presence_kind(entry))
-    return _image_set(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))
+    return (_shared_set if shared else _image_set)(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))
