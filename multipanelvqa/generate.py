@@ -111,7 +111,7 @@ def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[
 
     - the target's neighbours (`positions.neighbours`) show other answers: one or more of them
       answers no other neighbour shows (so that among the target and its twins the target is not
-      the one odd answer), the rest one answer they share;
+      the one odd answer), the rest answers they share in twos or threes;
     - the farthest panel that is no neighbour shows the target's answer too (Q3 never offers it);
     - the remaining panels first repeat the neighbours' answers that show once, then pairs of
       other answers, so that, where the layout has room, every answer shows at least twice;
@@ -137,7 +137,8 @@ def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[
         u = max(1, min(n, rest, m if n <= m else m - 1))  # neighbours with an answer of their own
         if n - u == 1:  # one left over cannot share with another neighbour
             u = u - 1 if u > 1 else u + 1
-        near_values = values[:u] + ([values[u]] * (n - u) if n > u else [])
+        groups = max(1, min(m - u, (n - u) // 2))  # the rest share answers in twos or threes
+        near_values = values[:u] + [values[u + j % groups] for j in range(n - u)]
     for i, v in zip(near, near_values):
         plan[i] = v
     if far:
@@ -156,6 +157,16 @@ def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[
     return [str(p) for p in plan]
 
 
+def _pick(answers: Sequence[str], answer: str, used: list[int], set_id: str, skip: int | None = None) -> int:
+    """The first of `answers` (but index `skip`) that is `answer` and not yet used, else the one
+    used least (only where a layout needs one answer more often than the pool holds it: never at
+    hard and extreme, whose common questions have three other answers)."""
+    fits = [j for j, a in enumerate(answers) if a == answer and j != skip]
+    if not fits:
+        raise ValueError(f"{set_id}: no panel shows {answer!r}")
+    return min(fits, key=lambda j: (used.count(j), j))
+
+
 def _shared_panels(task: ImageTask, image_set: ImageSet):
     """(panel bytes, answers, ids, replacement indices by box) of a layout filled from a shared
     pool: the target, twins at its neighbours, pool panels elsewhere (each used once)."""
@@ -163,8 +174,8 @@ def _shared_panels(task: ImageTask, image_set: ImageSet):
     target = image_set.answers[0]
     plan = shared_answers(boxes, target, [a for a in image_set.answers[1:] if a != target])
     near = set(neighbours(boxes))
-    used: set[int] = {0}
-    used_repl: set[int] = set()
+    used: list[int] = []
+    used_repl: list[int] = []
     panel_bytes, ids, repl = [image_set.panels[0]], [image_set.panel_ids[0]], []
     for i, answer in enumerate(plan[1:], start=1):
         if i in near:
@@ -172,16 +183,12 @@ def _shared_panels(task: ImageTask, image_set: ImageSet):
             panel_bytes.append(image_set.twins[j])
             ids.append(f"{image_set.panel_ids[j]}:twin")
         else:
-            j = next((j for j, a in enumerate(image_set.answers) if a == answer and j not in used), None)
-            if j is None:
-                raise ValueError(f"{image_set.set_id}: no panel left that shows {answer!r}")
-            used.add(j)
+            j = _pick(image_set.answers, answer, used, image_set.set_id, skip=0)
+            used.append(j)
             panel_bytes.append(image_set.panels[j])
             ids.append(image_set.panel_ids[j])
-        r = next((r for r, a in enumerate(image_set.replacement_answers) if a == answer and r not in used_repl), None)
-        if r is None:
-            raise ValueError(f"{image_set.set_id}: no replacement left that shows {answer!r}")
-        used_repl.add(r)
+        r = _pick(image_set.replacement_answers, answer, used_repl, image_set.set_id)
+        used_repl.append(r)
         repl.append(r)
     return panel_bytes, plan, ids, repl
 

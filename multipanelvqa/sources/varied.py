@@ -338,22 +338,28 @@ def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
     return base, out
 
 
-# target_answer "shared": how often the pool holds each other answer, among the panels and among
-# the replacements (a layout's far panels need at most this many of one answer; generate.shared_answers)
-SHARED_REPEATS = 3
+# target_answer "shared": how many panels with other answers the pool holds, among the panels and
+# among the replacements, spread evenly over the other answers (a layout's other panels show no
+# answer more often than that share; generate.shared_answers)
+SHARED_POOL = 9
+
+
+def shared_repeats(others: int) -> int:
+    """How often a shared pool holds each of `others` other answers."""
+    return -(-SHARED_POOL // others)
 
 
 def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDifficulty, dups: int,
                 exclude: frozenset[str]) -> ImageSet | None:
     """target_answer "shared": a pool of panels that `generate.shared_answers` fills a layout from.
     Panels: the target, one more panel showing the target's answer, then each other answer
-    SHARED_REPEATS times (the near-duplicate group first, `dups` after the target, every panel
+    `shared_repeats` times (the near-duplicate group first, `dups` after the target, every panel
     at `procedural_edit`; then fresh scenes); replacements (low_similarity): fresh scenes with
-    the target's answer once and each other answer SHARED_REPEATS times; a twin of the target per
+    the target's answer once and each other answer as often; a twin of the target per
     other answer. All checked on the pixels, counts countable."""
     target, *rest, absent = kind.values
     others = list(dict.fromkeys(v for v in rest if v != target))
-    answers = [target, target] + [others[i % len(others)] for i in range(SHARED_REPEATS * len(others))]
+    answers = [target, target] + [others[i % len(others)] for i in range(shared_repeats(len(others)) * len(others))]
     dups = len(answers) - 1 if dups >= MAX_PANELS - 1 else dups
     made = _group(rng, kind, answers[:dups + 1], difficulty, exclude)
     if made is None:

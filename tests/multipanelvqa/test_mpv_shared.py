@@ -21,6 +21,7 @@ from multipanelvqa.generate import shared_answers
 from multipanelvqa.questions.common import FILLERS, questions
 from multipanelvqa.sources.image_sets import decode_panel
 from multipanelvqa.sources.procedural import procedural_set
+from multipanelvqa.sources.varied import shared_repeats
 
 
 def _unique(plan):
@@ -56,6 +57,9 @@ def test_shared_answers_leave_no_panel_told_by_its_answer(others):
         else:  # every panel a neighbour: the target is one of several panels whose answer is unique
             assert 0 in unique and len(unique) >= 2 or len(others) == 1
         none_unique += not unique
+        # the pool holds each other answer shared_repeats times (panels and replacements): enough for
+        # hard's three other answers (fewer may reuse a panel where every panel is a neighbour)
+        assert len(others) < 3 or max(Counter(a for a in plan[1:] if a != "T").values(), default=0) <= shared_repeats(len(others)), plan
     if len(others) > 1:
         # 91 of 210 at seed 0; the others (all 2- and 3-panel layouts among them) lack far panels to repeat
         # every twin's answer, and leave one or two twins (never the target alone) with an answer of their own
