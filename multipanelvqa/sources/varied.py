@@ -55,6 +55,7 @@ _TRIES = 20
 PANEL_LOOKALIKES = tuple(frozenset(group) for group in (
     ("tent", "teepee"), ("trailer", "caravan"), ("spray can", "soap dispenser"), ("mortar and pestle", "crow"),
     ("waffle", "chessboard", "basketball", "globe"),
+    ("leaf", "seedling", "clover"),  # a seedling or a clover draws leaves: "How many leaves" would count them
 ))
 _IRREGULAR = {"fish": "fish", "whole fish": "whole fish", "computer mouse": "computer mice", "tooth": "teeth",
               "leaf": "leaves", "mosquito": "mosquitoes"}

@@ -168,3 +168,12 @@ def test_answer_odd_one_out_scores_the_answers_alone_shortcut():
     assert answer_odd_one_out(["3", "1", "3", "1"]) == 0.25  # none unique: any panel
     assert answer_odd_one_out(["3", "1", "3", "5"]) == 0.0  # a twin alone unique
     assert answer_odd_one_out(["3", "1"]) == 0.5
+
+
+def test_a_leaf_question_draws_no_seedling_or_clover():
+    """Review: every panel of a "How many leaves" set drew a seedling (two leaves), so a target
+    of 0 leaves read as 2; a question about any of them draws none of the others."""
+    from multipanelvqa.sources.varied import excluded
+
+    for name in ("leaf", "seedling", "clover"):
+        assert {"leaf", "seedling", "clover"} <= excluded(name, HARD.catalogue), name
