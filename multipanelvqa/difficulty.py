@@ -49,8 +49,8 @@ class PanelDifficulty(Dials):
                                      "target's answer is unique), any ('any' with the target's answer or one no panel "
                                      "has: the text alone tells nothing) or one_breaker (half of each answer 'all', whether "
                                      "every panel's answer is other than one the target alone has, no, or than one no "
-                                     "panel has, yes: exactly one panel, the target, breaks the rule, and it differs from "
-                                     "its neighbour twins by the asked attribute alone)", "any_all")
+                                     "panel has, yes: the target breaks the rule, alone or, at target answer shared, with "
+                                     "one far panel, and it differs from its neighbour twins by the asked attribute alone)", "any_all")
     max_count: int = dial("clutter", "count questions: most Xs a panel holds (counts 0 to this; the target's, two "
                                      "others and the absent one drawn alike)", 3)
     neighbours: str = dial("position", "what the target's layout neighbours (same row, column or diagonal, next to it) "

@@ -70,7 +70,8 @@ def q1(
 
     No comes from "any ... <absent_answer>" when an answer no panel has is given, else
     from "all ... <target answer>" (false because the target's answer is unique).
-    `other_than` asks the "all" form with exactly one panel that may break it: whether every
+    `other_than` asks the "all" form that the target breaks (with, where `shared`, the far panel
+    that shows its answer too): whether every
     subfigure's answer is other than the target's (no: the target alone breaks it) or, for yes,
     other than `absent_answer` (no panel has it).
     """
