@@ -72,7 +72,7 @@ def q1(
     from "all ... <target answer>" (false because the target's answer is unique).
     `other_than` asks the "all" form that the target breaks (with, where `shared`, the far panel
     that shows its answer too): whether every
-    subfigure's answer is other than the target's (no: the target alone breaks it) or, for yes,
+    subfigure's answer is other than the target's (no: the target breaks it) or, for yes,
     other than `absent_answer` (no panel has it).
     """
     target = _check_target(answers, target_index, shared)
