@@ -69,18 +69,23 @@ def _images(sources: list[str], layouts: list[Layout], seed: int, count: int | N
     layout), grouped by image set; past the last layout the layouts come round again (the
     build gives each pass fresh image sets). Q1 yes/no and the Q3 letter are balanced within
     each source (balanced_schedule), Q1's no split "any"/"all" (`q1_forms` "any": always "any",
-    since an "all" question is always no)."""
+    since an "all" question is always no; "one_breaker": its yes splits too, "any"/"all ...
+    other than")."""
     once = sorted(layouts, key=lambda l: (set_index(l), l.layout_id))
     ordered = [once[i % len(once)] for i in range(len(once) if count is None else count)]
     out = []
     for s, source in enumerate(sources):
         rng = np.random.default_rng([seed, s, 6])
         yes = balanced_schedule(len(ordered), ["yes", "no"], rng)
-        no_kinds = iter(balanced_schedule(yes.count("no"), ["no_any", "no_all"], rng) if q1_forms == "any_all"
+        no_kinds = iter(balanced_schedule(yes.count("no"), ["no_any", "no_all"], rng) if q1_forms != "any"
                         else ["no_any"] * yes.count("no"))
         letters = balanced_schedule(len(ordered), list(CHOICE_LETTERS), rng)
+        # one_breaker: yes splits "any" / "all ... other than" as no does (drawn after the rest, so the
+        # other forms' schedules stay what they were)
+        yes_kinds = iter(balanced_schedule(yes.count("yes"), ["yes", "yes_all"], rng) if q1_forms == "one_breaker"
+                         else ["yes"] * yes.count("yes"))
         for layout, y, letter in zip(ordered, yes, letters):
-            out.append((source, layout, y if y == "yes" else next(no_kinds), letter))
+            out.append((source, layout, next(yes_kinds) if y == "yes" else next(no_kinds), letter))
     return out
 
 
@@ -157,7 +162,7 @@ def plan(config: BuildConfig) -> Plan:
     config.validate()
     source_list, config_list, panels, qsource = (config.source_list(), config.config_list(), config.panels(),
                                                  config.question_source())
-    all_layouts = generate_layouts(config.seed)
+    all_layouts = generate_layouts(config.seed, panels.position_words)  # layout words move a panel where needed
     layout_ids = parse_layouts(config.layouts, len(all_layouts))
     # a layout whose panels cannot all be named in the difficulty's words is not built (the card says which)
     unnamed = [i for i in layout_ids if not describable(all_layouts[i].boxes, panels.position_words)]

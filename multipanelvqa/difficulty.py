@@ -19,7 +19,10 @@ from dicobench.kit.scene.difficulty import Dials, dial
 
 POSITION_WORDS = ("short", "layout")
 SCENE_QUESTIONS = ("presence", "count")
-Q1_FORMS = ("any_all", "any")
+Q1_FORMS = ("any_all", "any", "one_breaker")
+NEIGHBOURS = ("apart", "twins")
+Q3_CHOICES = ("any", "neighbours")
+TARGET_ANSWERS = ("unique", "shared")
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,25 @@ class PanelDifficulty(Dials):
                                            "in the target alone) or count ('How many ...?': the object in several panels, "
                                            "in other counts)", "presence")
     q1_forms: str = dial("question", "Q1's forms: any_all (the paper's 'any' and 'all'; 'all' is always no, as the "
-                                     "target's answer is unique) or any ('any' with the target's answer or one no panel "
-                                     "has: the text alone tells nothing)", "any_all")
+                                     "target's answer is unique), any ('any' with the target's answer or one no panel "
+                                     "has: the text alone tells nothing) or one_breaker (half of each answer 'all', whether "
+                                     "every panel's answer is other than one the target alone has, no, or than one no "
+                                     "panel has, yes: the target breaks the rule, alone or, at target answer shared, with "
+                                     "one far panel, and it differs from its neighbour twins by the asked attribute alone)", "any_all")
+    max_count: int = dial("clutter", "count questions: most Xs a panel holds (counts 0 to this; the target's, two "
+                                     "others and the absent one drawn alike)", 3)
+    neighbours: str = dial("position", "what the target's layout neighbours (same row, column or diagonal, next to it) "
+                                       "show: apart (the set's panels as drawn) or twins (the target's panel with only the "
+                                       "asked attribute changed, each to that panel's answer: the wrong neighbour's "
+                                       "answer is wrong)", "apart")
+    q3_choices: str = dial("position", "Q3's wrong choices: any (positions of other panels at random) or neighbours "
+                                       "(the positions of the panels nearest the target)", "any")
+    target_answer: str = dial("position", "whose answers the target's is among: unique (the paper: the target is the one "
+                                          "panel whose answer no other panel has) or shared (a departure from the paper: "
+                                          "the target's answer also shows in the panel farthest from it that is no "
+                                          "neighbour and no Q3 choice, and each neighbour's answer also shows elsewhere "
+                                          "where the layout has room, so no panel is told by its answer alone and only "
+                                          "the position finds the target; needs twins)", "unique")
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
                                              "patterns only where a person sees them; dicobench.kit.scene.catalogue)",
@@ -63,12 +83,17 @@ class PanelDifficulty(Dials):
             problems.append(f"detail size must be 0 or 24-160 px (smaller is unreadable in a 180 px panel), got {self.detail_size}")
         if not 0 <= self.near_duplicates <= 7:
             problems.append(f"near duplicates must be within 0-7, got {self.near_duplicates}")
+        if not 1 <= self.max_count <= 8:
+            problems.append(f"max count must be within 1-8, got {self.max_count}")
         if not 0 <= self.other_details <= 6:
             problems.append(f"other details must be within 0-6, got {self.other_details}")
         for name, allowed in (("position_words", POSITION_WORDS), ("scene_question", SCENE_QUESTIONS),
-                              ("q1_forms", Q1_FORMS), ("catalogue", VERSIONS)):
+                              ("q1_forms", Q1_FORMS), ("catalogue", VERSIONS), ("neighbours", NEIGHBOURS),
+                              ("q3_choices", Q3_CHOICES), ("target_answer", TARGET_ANSWERS)):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        if self.target_answer == "shared" and self.neighbours != "twins":
+            problems.append("target answer shared needs neighbours twins")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -79,23 +104,31 @@ class PanelDifficulty(Dials):
                 + (" px" if self.detail_size else "")
                 + f", {self.near_duplicates} near-duplicate panels (procedural_scene)"
                 + (f" differing in {self.other_details} more details each" if self.other_details else "")
-                + f", {self.scene_question} questions (procedural_scene), Q1 {self.q1_forms.replace('_', '/')}"
+                + f", {self.scene_question} questions (procedural_scene)"
+                + (f" of 0-{self.max_count}" if self.scene_question == "count" and self.max_count != 3 else "")
+                + f", Q1 {self.q1_forms.replace('_', '/') if self.q1_forms != 'one_breaker' else 'any/all with one breaker'}"
+                + (", neighbour twins" if self.neighbours == "twins" else "")
+                + (", Q3 choices of neighbours" if self.q3_choices == "neighbours" else "")
+                + (", the target's answer shared with a far panel" if self.target_answer == "shared" else "")
                 + f", {self.position_words} position words, {self.catalogue} catalogue")
 
     @property
     def varied(self) -> bool:
         """Whether procedural sets come from `sources.varied` (the object in several panels,
         near duplicates differing in several details) rather than the first release's builders."""
-        return self.other_details > 0 or self.scene_question != "presence" or self.catalogue != "first-release"
+        return (self.other_details > 0 or self.scene_question != "presence" or self.catalogue != "first-release"
+                or self.neighbours != "apart" or self.max_count != 3 or self.target_answer != "unique")
 
 
 EASY = PanelDifficulty()
 HARD = PanelDifficulty(preset="hard", min_objects=10, max_objects=14, min_size=44, max_size=72, detail_size=52,
-                       near_duplicates=4, other_details=3, scene_question="count", q1_forms="any", catalogue="audited",
-                       position_words="layout")
+                       near_duplicates=4, other_details=3, scene_question="count", q1_forms="one_breaker",
+                       catalogue="audited", position_words="layout", max_count=6, neighbours="twins",
+                       q3_choices="neighbours", target_answer="shared")
 EXTREME = PanelDifficulty(preset="extreme", min_objects=16, max_objects=22, min_size=36, max_size=60, detail_size=40,
-                          near_duplicates=7, other_details=4, scene_question="count", q1_forms="any",
-                          catalogue="audited", position_words="layout")
+                          near_duplicates=7, other_details=4, scene_question="count", q1_forms="one_breaker",
+                          catalogue="audited", position_words="layout", max_count=8, neighbours="twins",
+                          q3_choices="neighbours", target_answer="shared")
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"
 

@@ -25,13 +25,15 @@ from multipanelvqa.composite.augment import for_config
 from multipanelvqa.composite.compose import Composition, render
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
 from multipanelvqa.difficulty import EASY, PanelDifficulty
-from multipanelvqa.composite.positions import caption_numbers, describe_positions
+from multipanelvqa.composite.positions import caption_numbers, describe_positions, nearest, neighbours
 from multipanelvqa.questions.common import Question, q2, questions
 from multipanelvqa.schema import SOURCES, SYNTHETIC_CONFIGS  # noqa: F401 (SYNTHETIC_CONFIGS: builds read it here)
 from multipanelvqa.sources.image_sets import ImageSet, decode_panel
 from multipanelvqa.sources.procedural import procedural_set
 
-Q1_KINDS = ("yes", "no_any", "no_all")  # "no_any" needs the set's absent answer, else it reads as "no_all"
+# "no_any" needs the set's absent answer, else it reads as "no_all"; "yes_all" (q1_forms one_breaker)
+# needs it too, else it reads as "yes"
+Q1_KINDS = ("yes", "no_any", "no_all", "yes_all")
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
 SPLITS = builds.SPLITS
 SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
@@ -103,13 +105,107 @@ def target_info(task: ImageTask, image_set: ImageSet) -> dict:
     }
 
 
-def _composite(config: str, base: Composition, image_set: ImageSet, answers: list[str], compress_level: int):
+def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[str]:
+    """target_answer "shared": the answer each layout box shows (box 0 the target), so that no
+    panel is told apart by its answer alone and the position decides:
+
+    - the target's neighbours (`positions.neighbours`) show other answers: one or more of them
+      answers no other neighbour shows (so that among the target and its twins the target is not
+      the one odd answer), the rest answers they share in twos or threes;
+    - the farthest panel that is no neighbour shows the target's answer too (Q3 never offers it);
+    - the remaining panels first repeat the neighbours' answers that show once, then pairs of
+      other answers, so that, where the layout has room, every answer shows at least twice;
+    - where every panel is a neighbour, they show different answers while `others` last, else
+      the last once: the target is one of several panels whose answer is unique.
+    """
+    values = list(dict.fromkeys(others))
+    if not values:
+        raise ValueError("shared answers need at least one answer besides the target's")
+    near = neighbours(boxes)
+    far = [i for i in nearest(boxes) if i not in near]
+    n, m = len(near), len(values)
+    plan: list[str | None] = [target] + [None] * (len(boxes) - 1)
+    if m == 1:  # yes/no: every other panel says the other word
+        near_values = values * n
+    elif not far:
+        if n <= m:
+            near_values = values[:n]
+        else:  # more neighbours than answers: the last answer once
+            near_values = [values[j % (m - 1)] for j in range(n - 1)] + [values[-1]]
+    else:
+        rest = len(far) - 1
+        u = max(1, min(n, rest, m if n <= m else m - 1))  # neighbours with an answer of their own
+        if n - u == 1:  # one left over cannot share with another neighbour
+            u = u - 1 if u > 1 else u + 1
+        groups = max(1, min(m - u, (n - u) // 2))  # the rest share answers in twos or threes
+        near_values = values[:u] + [values[u + j % groups] for j in range(n - u)]
+    for i, v in zip(near, near_values):
+        plan[i] = v
+    if far:
+        plan[far[-1]] = target
+    rest = far[:-1]
+    for k, i in enumerate(rest):
+        count = {v: sum(p == v for p in plan) for v in values}
+        once = [v for v in values if count[v] == 1]
+        unused = [v for v in values if count[v] == 0]
+        if once:
+            plan[i] = once[0]
+        elif unused and len(rest) - k >= 2:
+            plan[i] = unused[0]
+        else:
+            plan[i] = min((v for v in values if count[v]), key=lambda v: (count[v], values.index(v)))
+    return [str(p) for p in plan]
+
+
+def _pick(answers: Sequence[str], answer: str, used: list[int], set_id: str, skip: int | None = None) -> int:
+    """The first of `answers` (but index `skip`) that is `answer` and not yet used, else the one
+    used least (only where a layout needs one answer more often than the pool holds it: never at
+    hard and extreme, whose common questions have three other answers)."""
+    fits = [j for j, a in enumerate(answers) if a == answer and j != skip]
+    if not fits:
+        raise ValueError(f"{set_id}: no panel shows {answer!r}")
+    return min(fits, key=lambda j: (used.count(j), j))
+
+
+def _shared_panels(task: ImageTask, image_set: ImageSet):
+    """(panel bytes, answers, ids, replacement indices by box) of a layout filled from a shared
+    pool: the target, twins at its neighbours, pool panels elsewhere (each used once)."""
+    boxes = task.layout.boxes
+    target = image_set.answers[0]
+    plan = shared_answers(boxes, target, [a for a in image_set.answers[1:] if a != target])
+    near = set(neighbours(boxes))
+    used: list[int] = []
+    used_repl: list[int] = []
+    panel_bytes, ids, repl = [image_set.panels[0]], [image_set.panel_ids[0]], []
+    for i, answer in enumerate(plan[1:], start=1):
+        if i in near:
+            j = next(j for j, a in enumerate(image_set.answers) if a == answer and image_set.twins[j])
+            panel_bytes.append(image_set.twins[j])
+            ids.append(f"{image_set.panel_ids[j]}:twin")
+        else:
+            j = _pick(image_set.answers, answer, used, image_set.set_id, skip=0)
+            used.append(j)
+            panel_bytes.append(image_set.panels[j])
+            ids.append(image_set.panel_ids[j])
+        r = _pick(image_set.replacement_answers, answer, used_repl, image_set.set_id)
+        used_repl.append(r)
+        repl.append(r)
+    return panel_bytes, plan, ids, repl
+
+
+def _composite(config: str, base: Composition, image_set: ImageSet, answers: list[str], compress_level: int,
+               replacement_order: Sequence[int] | None = None):
     """(PNG bytes, boxes, replaced panel ids or None) of one config's composite."""
     k = len(base.boxes)
     replacement_ids = None
     kwargs: dict = {}
     if get_augmentation(config).replaces_panels:
-        panels, repl_answers, replacement_ids = image_set.take_replacements(k)
+        if replacement_order is not None:  # a shared pool: the replacement showing each box's answer
+            panels = [image_set.replacements[r] for r in replacement_order]
+            repl_answers = [image_set.replacement_answers[r] for r in replacement_order]
+            replacement_ids = [image_set.replacement_ids[r] for r in replacement_order]
+        else:
+            panels, repl_answers, replacement_ids = image_set.take_replacements(k)
         if not panels:
             raise ValueError(f"{image_set.set_id}: no replacement images for {config}")
         kwargs = {"replacements": [decode_panel(p) for p in panels], "replacement_answers": repl_answers}
@@ -124,16 +220,21 @@ def _choices(question: str) -> tuple[str, ...]:
 
 def _questions(task: ImageTask, image_set: ImageSet, answers, positions, caption: str | None, seed: int):
     if task.generated is None:
+        one_breaker = task.difficulty.q1_forms == "one_breaker"
+        absent = image_set.absent_answer
         return questions(
             image_set.question,
             answers,
             0,
             positions,
-            q1_yes=task.q1 == "yes",
+            q1_yes=task.q1 in ("yes", "yes_all"),
             q3_letter=task.q3_letter,
             rng=np.random.default_rng(seed),
             caption=caption,
-            absent_answer=image_set.absent_answer if task.q1 == "no_any" else None,
+            absent_answer=absent if task.q1 == "no_any" or (task.q1 == "yes_all" and one_breaker) else None,
+            q1_other_than=one_breaker and task.q1 in ("yes_all", "no_all") and (task.q1 == "no_all" or absent is not None),
+            q3_order=nearest(task.layout.boxes) if task.difficulty.q3_choices == "neighbours" else None,
+            shared=image_set.shared,
         )
     g = task.generated
     second = Question("q2", g["Q2"], g["A2"])
@@ -146,7 +247,14 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     """Rows (three per config, Q1-Q3) of the image that fills `task.layout` from `image_set`."""
     layout = task.layout
     k = layout.num_panels
-    panel_bytes, answers, ids = image_set.take(k)
+    replacement_order = None
+    if image_set.shared:  # target_answer "shared": which answer each box shows decides its panel
+        panel_bytes, answers, ids, replacement_order = _shared_panels(task, image_set)
+    else:
+        panel_bytes, answers, ids = image_set.take(k)
+        twins = image_set.take_twins(k) if task.difficulty.neighbours == "twins" else []
+        for i in neighbours(layout.boxes) if twins else ():  # next to the target: its panel, but for the answer
+            panel_bytes[i], ids[i] = twins[i], f"{ids[i]}:twin"
     positions = describe_positions(layout.boxes, task.difficulty.position_words)
     seed = image_seed(task.root_seed, task.source, layout.layout_id, task.seed_variant)
     base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])
@@ -156,7 +264,7 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
         augmentation = get_augmentation(config)
         key = augmentation.composite
         if key not in composites:
-            composites[key] = _composite(key, base, image_set, answers, task.compress_level)
+            composites[key] = _composite(key, base, image_set, answers, task.compress_level, replacement_order)
         png, boxes, replaced = composites[key]
         sub_ids = ids if replaced is None else [ids[0]] + list(replaced)
         caption = str(caption_numbers(boxes)[0]) if augmentation.caption_in_question else None
@@ -187,18 +295,41 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
     return out
 
 
-def descriptors(image_set: ImageSet, rows: Sequence[dict]) -> list[dict]:
+def panel_answers(task: ImageTask, image_set: ImageSet) -> tuple[list[str], int]:
+    """Each layout box's answer to the common question (the target's first) and how many panels
+    but the target repeat its scene (a twin or the near-duplicate group), as `image_rows` fills it."""
+    k = task.layout.num_panels
+    if image_set.shared:
+        _, answers, ids, _ = _shared_panels(task, image_set)
+        index = {pid: n for n, pid in enumerate(image_set.panel_ids)}
+        dups = sum(pid.endswith(":twin") or bool(image_set.near_duplicate[index[pid]]) for pid in ids[1:])
+        return answers, dups
+    return image_set.take(k)[1], image_set.near_duplicates(k)
+
+
+def descriptors(image_set: ImageSet, rows: Sequence[dict], task: ImageTask | None = None) -> list[dict]:
     """How hard each row's target is to read, without a model: the answer object's size on the
     canvas (its em size times the target box's scale; None for imported sets), the objects in
     the target panel, and how many other panels repeat the target's scene (near duplicates: the
-    subfigures right after the target, 1..n, which `shortcuts.odd_one_out` compares)."""
+    subfigures right after the target, 1..n, which `shortcuts.odd_one_out` compares; at
+    neighbours "twins", the twins and the group wherever they stand). At neighbours "twins"
+    (given the task), also each panel's answer to the common question (`panel_answers`, in
+    subfigure order; the replacements' at low_similarity), which `shortcuts.answer_odd_one_out` reads."""
     out = []
+    twins = task is not None and task.difficulty.neighbours == "twins"
+    answers, near = panel_answers(task, image_set) if twins else (None, None)
     for row in rows:
         w, h = row["subfigures"][0]["bbox"][2:]
         k = row["num_subfigures"]
         scaled = round(image_set.detail_size * max(w, h) / image_set.crop_side) if image_set.crop_side else None
-        dups = 0 if get_augmentation(row["augmentation"]).replaces_panels else image_set.near_duplicates(k)
-        out.append({"id": row["id"], "source": row["source"], "detail_px": scaled, "objects": image_set.objects or None, "near_duplicates": dups})
+        replaced = get_augmentation(row["augmentation"]).replaces_panels
+        dups = 0 if replaced else near if near is not None else image_set.near_duplicates(k)
+        d = {"id": row["id"], "source": row["source"], "detail_px": scaled, "objects": image_set.objects or None,
+             "near_duplicates": dups}
+        if answers is not None:
+            d["panel_answers"] = (answers if not replaced or image_set.shared
+                                  else answers[:1] + image_set.take_replacements(k)[1])
+        out.append(d)
     return out
 
 
@@ -212,4 +343,4 @@ def shard_rows(tasks: Sequence[ImageTask], sets: Mapping[tuple[str, int], ImageS
         if key not in made:
             made[key] = procedural_set(task.source, task.set_index, task.root_seed, task.redo, task.difficulty)
         rows = image_rows(task, made[key])
-        yield rows, {config: descriptors(made[key], config_rows) for config, config_rows in rows.items()}
+        yield rows, {config: descriptors(made[key], config_rows, task) for config, config_rows in rows.items()}

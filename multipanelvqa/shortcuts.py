@@ -33,7 +33,7 @@ def _words(text: str) -> int:
 Q1_STRATEGIES: dict[str, Callable[[str], str]] = {
     "always yes": lambda q: "yes",
     "always no": lambda q: "no",
-    "any yes, all no": lambda q: "no" if "for all the subfigures" in q else "yes",
+    "any yes, all no": lambda q: "no" if "for all the subfigures" in q.casefold() else "yes",
 }
 
 
@@ -139,3 +139,12 @@ def odd_one_out(thumbs: np.ndarray, group: Sequence[int], target: int = 0) -> fl
     sums = np.round(d.sum(axis=1), 6)
     winners = np.flatnonzero(sums == sums.max())
     return float(group.index(target) in winners) / len(winners)
+
+
+def answer_odd_one_out(answers: Sequence[str], target: int = 0) -> float:
+    """The answers-alone shortcut: pick a panel whose answer to the common question no other panel
+    has (at random among several; any panel where none has). 1 when that finds the target, a share
+    when it may (the paper's rule: the target alone is unique, so always 1)."""
+    counts = {a: sum(b == a for b in answers) for a in answers}
+    unique = [i for i, a in enumerate(answers) if counts[a] == 1] or list(range(len(answers)))
+    return float(target in unique) / len(unique)

@@ -12,12 +12,15 @@ from dicobench.kit.cli.argtypes import http_url
 from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.build import build
 from multipanelvqa.build_config import SOURCES, BuildConfig
-from multipanelvqa.difficulty import DEFAULT, POSITION_WORDS, PRESETS, Q1_FORMS, SCENE_QUESTIONS, PanelDifficulty
+from multipanelvqa.difficulty import (DEFAULT, NEIGHBOURS, POSITION_WORDS, PRESETS, Q1_FORMS, Q3_CHOICES, SCENE_QUESTIONS,
+                                      TARGET_ANSWERS, PanelDifficulty)
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.sources.image_sets import PROCEDURAL
 
 
-CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS}
+CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS,
+           "neighbours": NEIGHBOURS, "q3_choices": Q3_CHOICES,
+           "target_answer": TARGET_ANSWERS}
 
 
 def config(args: argparse.Namespace) -> BuildConfig:

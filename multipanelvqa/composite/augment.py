@@ -48,12 +48,17 @@ class LowSimilarity:
     replacement_answers: tuple[str, ...]
     target_answer: str
     target_index: int = 0
+    # each panel's answer in the original (target_answer "shared": a panel that shows the target's
+    # answer there may be replaced by one that shows it too; empty: none may)
+    answers: tuple[str, ...] = ()
 
     def __call__(self, spec: Composition) -> Composition:
         others = len(spec.panels) - 1
         if len(self.replacements) < others or len(self.replacement_answers) < others:
             raise ValueError(f"need {others} replacement images and answers")
-        clash = [a for a in self.replacement_answers[:others] if _same_answer(a, self.target_answer)]
+        kept = [a for i, a in enumerate(self.answers) if i != self.target_index]
+        clash = [a for j, a in enumerate(self.replacement_answers[:others]) if _same_answer(a, self.target_answer)
+                 and not (j < len(kept) and _same_answer(kept[j], a))]
         if clash:
             raise ValueError(f"replacement answers {clash} equal the target's answer {self.target_answer!r}")
         fresh = iter(self.replacements)
@@ -133,7 +138,9 @@ def low_similarity(*, answers: Sequence[str] | None = None, replacements: Sequen
                    replacement_answers: Sequence[str] | None = None, target_index: int = 0, **_) -> Op:
     if replacements is None or replacement_answers is None or answers is None:
         raise ValueError("low_similarity needs answers, replacements and replacement_answers")
-    return LowSimilarity(tuple(replacements), tuple(replacement_answers), answers[target_index], target_index)
+    shared = sum(_same_answer(a, answers[target_index]) for a in answers) > 1
+    return LowSimilarity(tuple(replacements), tuple(replacement_answers), answers[target_index], target_index,
+                         tuple(answers) if shared else ())
 
 
 def enlarged(**_) -> Op:

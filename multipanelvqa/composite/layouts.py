@@ -12,7 +12,14 @@ first panel placed) keeps its place as panels are added. 3 styles x 10 x 7 = 210
   the style mixes sizes.
 
 A base sequence is redrawn when any of its prefixes cannot be given unique position
-words, since the questions name the target by position.
+words, since the questions name the target by position. `words="layout"` (the position words
+of the hard presets, `positions.describe_positions`) keeps those bases and moves a panel where
+a prefix has no layout words: from the first such prefix on, its last panel is placed again at
+another of the spots the generator could have chosen (touching the previous panel in a grid,
+near an earlier one without touching any in a splash), the first spot in a seeded order with
+which that prefix and every longer one have layout words. At seed 0 this moves one panel, the
+eighth of grid_mixed base 5 (layout 181), so every build has 210 layouts; `short` words keep
+the first release's layouts.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import numpy as np
 
 from dicobench.kit.scene.geometry import Box
 
-from multipanelvqa.composite.positions import PositionError, describe_positions
+from multipanelvqa.composite.positions import PositionError, describable, describe_positions
 from multipanelvqa.schema import CANVAS, LAYOUT_STYLES
 
 
@@ -47,16 +54,92 @@ class Layout:
         return len(self.boxes)
 
 
-def generate_layouts(seed: int = 0) -> list[Layout]:
-    """All 210 layouts, ids 0..209 ordered by style, base sequence, then panel count."""
+def generate_layouts(seed: int = 0, words: str = "short") -> list[Layout]:
+    """All 210 layouts, ids 0..209 ordered by style, base sequence, then panel count; with
+    `words="layout"` a base whose prefixes lack layout words has panels moved (`_with_words`)."""
     layouts = []
     for s, style in enumerate(LAYOUT_STYLES):
         rng = np.random.default_rng([seed, s])
-        for _ in range(BASES_PER_STYLE):
+        for b in range(BASES_PER_STYLE):
             base = _describable_base(style, rng)
+            if words != "short":
+                base = _with_words(base, style, words, np.random.default_rng([seed, s, b, 1]))
             for k in range(MIN_PANELS, MAX_PANELS + 1):
                 layouts.append(Layout(len(layouts), style, base[:k]))
     return layouts
+
+
+def _with_words(base: tuple[Box, ...], style: str, words: str, rng: np.random.Generator) -> tuple[Box, ...]:
+    """`base` where every prefix has `words` position words: from the first prefix without them,
+    its last panel (then, where that finds no spot, also the one before, and so on) is placed
+    again at spots the style's generator could have chosen, each panel at its own spot first and
+    otherwise at the first of its candidates in a seeded order that keeps every prefix named.
+    Raises PositionError when no placement does."""
+    first = next((k for k in range(MIN_PANELS, MAX_PANELS + 1) if not describable(base[:k], words)), None)
+    if first is None:
+        return base
+    for keep in range(first - 1, 0, -1):
+        moved = _place_again(base[:keep], base, style, words, rng)
+        if moved is not None:
+            return moved
+    raise PositionError(f"no placement gives every prefix of {base} {words} position words")
+
+
+_CANDIDATES = 30  # spots tried per panel placed again
+
+
+def _place_again(fixed: tuple[Box, ...], base: tuple[Box, ...], style: str, words: str,
+                 rng: np.random.Generator) -> tuple[Box, ...] | None:
+    i = len(fixed)
+    if i == len(base):
+        return fixed
+    spots = [c for c in _spots(fixed, base[i], style) if c != base[i]]
+    order = [base[i]] + [spots[j] for j in rng.permutation(len(spots))[:_CANDIDATES]]
+    for box in order:
+        placed = fixed + (box,)
+        if _fits(placed, style) and (i + 1 < MIN_PANELS or describable(placed, words)):
+            done = _place_again(placed, base, style, words, rng)
+            if done is not None:
+                return done
+    return None
+
+
+def _spots(before: tuple[Box, ...], box: Box, style: str) -> list[Box]:
+    """Where the generator could have placed a panel of `box`'s size after `before`."""
+    d = box[2]
+    if style == "splash":
+        step = 10
+        return [(x, y, d, d) for x in range(0, CANVAS - d + 1, step) for y in range(0, CANVAS - d + 1, step)
+                if all(_gap((x, y, d, d), b) >= SPLASH_MIN_GAP for b in before)
+                and min(_gap((x, y, d, d), b) for b in before) <= SPLASH_NEAR]
+    s = min(b[2] for b in before + (box,))
+    offset = (CANVAS - (CANVAS // s) * s) // 2
+    cells = CANVAS // s
+    prev = before[-1]
+    prev_cell = ((prev[1] - offset) // s, (prev[0] - offset) // s, prev[2] // s)
+    placed = [((b[1] - offset) // s, (b[0] - offset) // s, b[2] // s) for b in before]
+    spans = (d // s,) if style == "grid_same" else (d // s, 3 - d // s)  # grid_mixed: either size, its own first
+    return [(offset + c * s, offset + r * s, k * s, k * s)
+            for k in spans for r in range(cells - k + 1) for c in range(cells - k + 1)
+            if _touches((r, c, k), prev_cell) and not any(_cells_overlap((r, c, k), p) for p in placed)]
+
+
+def _fits(boxes: tuple[Box, ...], style: str) -> bool:
+    """Whether `boxes` keep the style's rule: no overlaps; in a splash no panel touches another
+    and each is near an earlier one; in a grid each touches the previous one."""
+    for i in range(1, len(boxes)):
+        if style == "splash":
+            if any(_gap(boxes[i], b) < SPLASH_MIN_GAP for b in boxes[:i]) or min(_gap(boxes[i], b) for b in boxes[:i]) > SPLASH_NEAR:
+                return False
+        elif any(_gap(boxes[i], b) < 0 for b in boxes[:i]) or not (_gap(boxes[i], boxes[i - 1]) == 0 and _shares_side(boxes[i], boxes[i - 1])):
+            return False
+    return True
+
+
+def _shares_side(a: Box, b: Box) -> bool:
+    rows = a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+    cols = a[0] < b[0] + b[2] and b[0] < a[0] + a[2]
+    return rows or cols
 
 
 def _describable_base(style: str, rng: np.random.Generator) -> tuple[Box, ...]:

@@ -286,3 +286,36 @@ def _ranked(boxes: list[Box], gap_fraction: float, edges: bool = False) -> list[
             raise PositionError(f"box {idx} {boxes[idx]} has no visible rank along x or y")
         out.append(min(opts)[2])
     return out
+
+
+# A panel is next to another when the gap between them (the larger of the horizontal and the
+# vertical one) is at most this fraction of the smaller panel side: grid panels touching at a
+# side or a corner, splash panels with no panel-sized space between them.
+NEIGHBOUR_GAP = 0.4
+
+
+def _gap(a: Box, b: Box) -> float:
+    dx = max(a[0] - (b[0] + b[2]), b[0] - (a[0] + a[2]))
+    dy = max(a[1] - (b[1] + b[3]), b[1] - (a[1] + a[3]))
+    return max(dx, dy, 0)
+
+
+def _distance(a: Box, b: Box) -> float:
+    return ((_centre(a, 0) - _centre(b, 0)) ** 2 + (_centre(a, 1) - _centre(b, 1)) ** 2) ** 0.5
+
+
+def nearest(boxes: Sequence[Box], target: int = 0) -> list[int]:
+    """The other boxes, nearest `target` first: by the gap between them, then by centre distance,
+    then by index."""
+    t = boxes[target]
+    return sorted((i for i in range(len(boxes)) if i != target),
+                  key=lambda i: (_gap(t, boxes[i]), _distance(t, boxes[i]), i))
+
+
+def neighbours(boxes: Sequence[Box], target: int = 0) -> list[int]:
+    """The boxes next to `target` (same row, same column or diagonal, with at most NEIGHBOUR_GAP
+    of the smaller side between them), nearest first; the nearest box alone when none is that near."""
+    order = nearest(boxes, target)
+    t = boxes[target]
+    close = [i for i in order if _gap(t, boxes[i]) <= NEIGHBOUR_GAP * min(t[2], t[3], boxes[i][2], boxes[i][3])]
+    return close or order[:1]

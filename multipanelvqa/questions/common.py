@@ -47,9 +47,11 @@ def _same(a: str, b: str) -> bool:
     return a.strip().casefold() == b.strip().casefold()
 
 
-def _check_target(answers: Sequence[str], target_index: int) -> str:
+def _check_target(answers: Sequence[str], target_index: int, shared: bool = False) -> str:
+    """The target's answer; unique among `answers` unless `shared` (target_answer "shared": other
+    panels may show it too, none of them a wrong Q3 choice)."""
     target = answers[target_index]
-    if sum(_same(a, target) for a in answers) != 1:
+    if not shared and sum(_same(a, target) for a in answers) != 1:
         raise ValueError(f"the target's answer {target!r} must be unique among {list(answers)}")
     return target
 
@@ -61,13 +63,30 @@ def q1(
     *,
     yes: bool,
     absent_answer: str | None = None,
+    other_than: bool = False,
+    shared: bool = False,
 ) -> Question:
     """Yes/no about any or all subfigures; `yes` picks the answer, the caller balances it.
 
     No comes from "any ... <absent_answer>" when an answer no panel has is given, else
     from "all ... <target answer>" (false because the target's answer is unique).
+    `other_than` asks the "all" form that the target breaks (with, where `shared`, the far panel
+    that shows its answer too): whether every
+    subfigure's answer is other than the target's (no: the target breaks it) or, for yes,
+    other than `absent_answer` (no panel has it).
     """
-    target = _check_target(answers, target_index)
+    target = _check_target(answers, target_index, shared)
+    if not any(not _same(a, target) for a in answers):
+        raise ValueError(f"every panel's answer is the target's {target!r}")
+    if other_than:
+        value = absent_answer if yes else target
+        if value is None:
+            raise ValueError("a yes 'all ... other than' question needs an answer no panel has")
+        if yes and any(_same(a, value) for a in answers):
+            raise ValueError(f"absent answer {value!r} is the answer of a panel")
+        text = (f'For all the subfigures, is the answer to the question "{common_question}" something other than '
+                f'"{value}"? Please answer yes/no.')
+        return Question("q1", text, YES if yes else NO)
     if yes:
         text = _q1_any(common_question, target)
     elif absent_answer is not None:
@@ -99,14 +118,24 @@ def q3(
     *,
     letter: str,
     rng: np.random.Generator,
+    order: Sequence[int] | None = None,
+    exclude: Sequence[int] = (),
 ) -> Question:
-    """Which subfigure gives the target's answer; the target's position sits at `letter`."""
+    """Which subfigure gives the target's answer; the target's position sits at `letter`.
+    The wrong choices are three other positions at random, or, given `order` (the other panels'
+    indices, nearest the target first), the first three: the target's neighbours. Panels in
+    `exclude` (those that show the target's answer too) are never a wrong choice."""
     if letter not in CHOICE_LETTERS:
         raise ValueError(f"letter must be one of {CHOICE_LETTERS}")
     if len(set(positions)) != len(positions):
         raise ValueError("positions must be unique within the image")
-    others = [p for i, p in enumerate(positions) if i != target_index]
-    picked = [others[i] for i in rng.permutation(len(others))[:3]]
+    if order is not None:
+        if sorted(order) != [i for i in range(len(positions)) if i != target_index]:
+            raise ValueError("order must list every other panel once")
+        picked = [positions[i] for i in order if i not in exclude][:3]
+    else:
+        others = [p for i, p in enumerate(positions) if i != target_index and i not in exclude]
+        picked = [others[i] for i in rng.permutation(len(others))[:3]]
     distractors = picked + list(FILLERS[: 3 - len(picked)])
     distractors = [distractors[i] for i in rng.permutation(3)]
     choices = list(distractors)
@@ -130,14 +159,21 @@ def questions(
     rng: np.random.Generator,
     caption: str | None = None,
     absent_answer: str | None = None,
+    q1_other_than: bool = False,
+    q3_order: Sequence[int] | None = None,
+    shared: bool = False,
 ) -> tuple[Question, Question, Question]:
-    """Q1, Q2, Q3 of one image; pass `caption` for captions_referenced (Q2 names the target's number)."""
-    target = _check_target(answers, target_index)
+    """Q1, Q2, Q3 of one image; pass `caption` for captions_referenced (Q2 names the target's number),
+    `q1_other_than` for Q1's "all ... other than" form, `q3_order` for Q3's choices of the nearest panels,
+    `shared` where other panels show the target's answer too (target_answer "shared"; Q3 offers none of them)."""
+    target = _check_target(answers, target_index, shared)
+    same = [i for i, a in enumerate(answers) if i != target_index and _same(a, target)]
     position = None if caption is not None else positions[target_index]
     return (
-        q1(common_question, answers, target_index, yes=q1_yes, absent_answer=absent_answer),
+        q1(common_question, answers, target_index, yes=q1_yes, absent_answer=absent_answer, other_than=q1_other_than,
+           shared=shared),
         q2(common_question, target, position=position, caption=caption),
-        q3(common_question, target, positions, target_index, letter=q3_letter, rng=rng),
+        q3(common_question, target, positions, target_index, letter=q3_letter, rng=rng, order=q3_order, exclude=same),
     )
 
 

@@ -67,6 +67,14 @@ class ImageSet:
     crop_side: int = 0
     objects: int = 0
     near_duplicate: tuple[bool, ...] = ()
+    # per panel, the target's panel with only the asked attribute changed to that panel's answer
+    # (twins[0] is empty): what the target's layout neighbours show at `neighbours="twins"`
+    twins: tuple[bytes, ...] = ()
+    # `target_answer="shared"` (hard): a pool rather than a row of panels. panels[0] is the target,
+    # the others hold the target's answer (panels after it, before the rest) or one of the others,
+    # each several times, and so do the replacements; twins[i] is the twin for answers[i] (empty for
+    # the target's answer). `generate.shared_answers` picks per layout box which answer it shows.
+    shared: bool = False
 
     def __post_init__(self):
         if not len(self.panels) == len(self.answers) == len(self.panel_ids) >= 2:
@@ -74,7 +82,7 @@ class ImageSet:
         if not len(self.replacements) == len(self.replacement_answers) == len(self.replacement_ids):
             raise ValueError(f"{self.set_id}: one answer and id per replacement")
         target = _norm(self.answers[0])
-        if any(_norm(a) == target for a in self.answers[1:] + self.replacement_answers):
+        if not self.shared and any(_norm(a) == target for a in self.answers[1:] + self.replacement_answers):
             raise ValueError(f"{self.set_id}: the target's answer {self.answers[0]!r} is not unique")
         if self.absent_answer is not None and _norm(self.absent_answer) in {
             _norm(a) for a in self.answers + self.replacement_answers
@@ -89,6 +97,10 @@ class ImageSet:
         repeated when the set has fewer (real sources can be small)."""
         order = self._order(k)
         return [self.panels[i] for i in order], [self.answers[i] for i in order], [self.panel_ids[i] for i in order]
+
+    def take_twins(self, k: int) -> list[bytes]:
+        """The twins of a k-panel image's panels (as `take` orders them); empty without twins."""
+        return [self.twins[i] for i in self._order(k)] if self.twins else []
 
     def near_duplicates(self, k: int) -> int:
         """How many of a k-panel image's other panels repeat the target's scene."""

@@ -55,6 +55,7 @@ _TRIES = 20
 PANEL_LOOKALIKES = tuple(frozenset(group) for group in (
     ("tent", "teepee"), ("trailer", "caravan"), ("spray can", "soap dispenser"), ("mortar and pestle", "crow"),
     ("waffle", "chessboard", "basketball", "globe"),
+    ("leaf", "seedling", "clover"),  # a seedling or a clover draws leaves: "How many leaves" would count them
 ))
 _IRREGULAR = {"fish": "fish", "whole fish": "whole fish", "computer mouse": "computer mice", "tooth": "teeth",
               "leaf": "leaves", "mosquito": "mosquitoes"}
@@ -80,6 +81,7 @@ class Panel:
     scene: Scene
     crop: tuple[int, int, int, int]
     xs: tuple[int, ...]
+    slots: tuple[int, ...] = ()  # the uids of every X slot of the shared scene (an X, or what took its place)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,7 +118,39 @@ class Kind:
                 scene = _swap(rng, scene, panel.crop, scene.object(uid), difficulty, exclude)
                 if scene is None:
                     return None
-        return Panel(scene, panel.crop, tuple(panel.xs[i] for i in kept))
+        return dataclasses.replace(panel, scene=scene, xs=tuple(panel.xs[i] for i in kept))
+
+    def twin(self, rng: np.random.Generator, panel: Panel, base: Panel, answer: str, difficulty: PanelDifficulty,
+             exclude: frozenset[str]) -> Panel | None:
+        """`panel` with only the asked attribute changed to show `answer`: its X recoloured, or
+        Xs taken by objects of another name (`_swap`, where they stand) or slots that hold one
+        given back to the X (as `base` drew it, where the slot now stands); nothing else moves.
+        None where that cannot be drawn."""
+        scene = panel.scene
+        if self.colour:
+            (uid,) = panel.xs
+            if not stands_out(answer, surface_colour(scene)):
+                return None
+            return dataclasses.replace(panel, scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))
+        want, xs = self.shown(answer), list(panel.xs)
+        if want < len(xs):
+            for i in sorted(rng.permutation(len(xs))[:len(xs) - want], reverse=True):
+                scene = _swap(rng, scene, panel.crop, scene.object(xs[i]), difficulty, exclude)
+                if scene is None:
+                    return None
+                del xs[i]
+        free = [uid for uid in panel.slots if uid not in xs and uid in {o.uid for o in scene.objects}]
+        for i in sorted(rng.permutation(len(free))[:max(0, want - len(xs))]):
+            uid, drawn = free[i], base.scene.object(free[i])
+            new = dataclasses.replace(scene.object(uid), name=drawn.name, colour=drawn.colour, style=drawn.style)
+            others = [footprint(o) for o in scene.objects if o.uid != uid]
+            if not within(footprint(new), panel.crop) or clashes(footprint(new), others, panel_scene(difficulty)):
+                return None
+            scene = scene.replace_object(uid, new)
+            xs.append(uid)
+        if len(xs) != want:
+            return None
+        return dataclasses.replace(panel, scene=scene, xs=tuple(sorted(xs)))
 
 
 def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Scene | None:
@@ -134,13 +168,16 @@ def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: fr
     return None
 
 
-def colour_kind(rng: np.random.Generator, entry: CatalogueEntry) -> Kind:
-    return Kind(entry, f"What color is the {entry.name}?", tuple(distinct_colours(rng, 4)), 1, colour=True)
+def colour_kind(rng: np.random.Generator, entry: CatalogueEntry, n: int = 4) -> Kind:
+    """Colours: the target's, n - 2 others and the absent one (n 5 where the target's answer is shared)."""
+    return Kind(entry, f"What color is the {entry.name}?", tuple(distinct_colours(rng, n)), 1, colour=True)
 
 
-def count_kind(rng: np.random.Generator, entry: CatalogueEntry) -> Kind:
-    values = [COUNTS[i] for i in rng.permutation(len(COUNTS))]
-    return Kind(entry, f"How many {plural(entry.name)} are there in the image?", tuple(values), len(COUNTS) - 1)
+def count_kind(rng: np.random.Generator, entry: CatalogueEntry, max_count: int = len(COUNTS) - 1, n: int = 4) -> Kind:
+    """Counts 0..max_count: the target's, two others (n - 2; n 5 where the target's answer is shared)
+    and the absent one are the first n of a shuffle (at the first release's 3, COUNTS)."""
+    values = [str(i) for i in rng.permutation(max_count + 1)[:n]]
+    return Kind(entry, f"How many {plural(entry.name)} are there in the image?", tuple(values), max_count)
 
 
 def presence_kind(entry: CatalogueEntry) -> Kind:
@@ -167,7 +204,7 @@ def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficul
             scene = scene.add(obj)
             xs.append(obj.uid)
         else:
-            return Panel(scene, crop, tuple(xs))
+            return Panel(scene, crop, tuple(xs), tuple(xs))
     return None
 
 
@@ -179,7 +216,7 @@ def vary(rng: np.random.Generator, panel: Panel, count: int, difficulty: PanelDi
     the crop, removed, or one object of a name not yet drawn and not in `exclude` added. A move or an
     addition that finds no room is drawn again as another change; None when the crop has nothing
     left to change or an X finds no other spot."""
-    scene, touched = panel.scene, set(panel.xs)
+    scene, touched = panel.scene, set(panel.xs) | set(panel.slots)  # slots stay what they are (twins give them back)
     for uid in panel.xs:
         for _ in range(_TRIES):
             moved = _change(rng, scene, panel.crop, "move", scene.object(uid), difficulty, exclude)
@@ -245,6 +282,28 @@ def drawn_as(kind: Kind, panel: Panel, answer: str, em: int) -> bool:
     return True
 
 
+# Counted Xs keep this much space between their footprints (scene px, shadows included; at the
+# smallest panel, 180 px for a crop of at most 600, about 3.6 canvas px), beside the GAP every
+# object keeps, so that a person with zoom sees each one apart when counting a crowded panel.
+COUNT_GAP = 12
+
+
+def x_spacing(panel: Panel) -> float:
+    """The smallest gap (scene px, the larger of the horizontal and vertical one) between two of
+    the panel's Xs' footprints; inf with fewer than two."""
+    boxes = [footprint(panel.scene.object(uid)) for uid in panel.xs]
+    gaps = [max(b[0] - (a[0] + a[2]), a[0] - (b[0] + b[2]), b[1] - (a[1] + a[3]), a[1] - (b[1] + b[3]))
+            for i, a in enumerate(boxes) for b in boxes[i + 1:]]
+    return float(min(gaps)) if gaps else float("inf")
+
+
+def legible_count(panel: Panel, difficulty: PanelDifficulty) -> bool:
+    """Whether a person can count the panel's Xs: each wholly in the crop and at least COUNT_GAP
+    apart from the others (how big each is drawn, `drawn_as`)."""
+    return (all(within(footprint(panel.scene.object(uid)), panel.crop, margin=0) for uid in panel.xs)
+            and x_spacing(panel) >= COUNT_GAP)
+
+
 def _nearest_share(pixels: np.ndarray, colour: str, sample: int = 256) -> float:
     """Share of `pixels` (n x 3; an even sample of at most `sample` of them) whose nearest
     palette colour (Lab) is `colour`."""
@@ -280,6 +339,70 @@ def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
     return base, out
 
 
+# target_answer "shared": how many panels with other answers the pool holds, among the panels and
+# among the replacements, spread evenly over the other answers (a layout's other panels show no
+# answer more often than that share; generate.shared_answers)
+SHARED_POOL = 9
+
+
+def shared_repeats(others: int) -> int:
+    """How often a shared pool holds each of `others` other answers."""
+    return -(-SHARED_POOL // others)
+
+
+def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDifficulty, dups: int,
+                exclude: frozenset[str]) -> ImageSet | None:
+    """target_answer "shared": a pool of panels that `generate.shared_answers` fills a layout from.
+    Panels: the target, one more panel showing the target's answer, then each other answer
+    `shared_repeats` times (the near-duplicate group first, `dups` after the target, every panel
+    at `procedural_edit`; then fresh scenes); replacements (low_similarity): fresh scenes with
+    the target's answer once and each other answer as often; a twin of the target per
+    other answer. All checked on the pixels, counts countable."""
+    target, *rest, absent = kind.values
+    others = list(dict.fromkeys(v for v in rest if v != target))
+    answers = [target, target] + [others[i % len(others)] for i in range(shared_repeats(len(others)) * len(others))]
+    dups = len(answers) - 1 if dups >= MAX_PANELS - 1 else dups
+    made = _group(rng, kind, answers[:dups + 1], difficulty, exclude)
+    if made is None:
+        return None
+    base, panels = made
+    em = difficulty.detail_size or difficulty.min_size
+    if not all(drawn_as(kind, p, ans, em) for p, ans in zip(panels, answers)):
+        return None
+    if not kind.colour and not all(legible_count(p, difficulty) for p in panels):
+        return None
+    replacement_answers = [target] + answers[2:]
+    for answer in answers[dups + 1:] + replacement_answers:  # a fresh scene is drawn again till one fits
+        for _ in range(_TRIES):
+            panel = _fresh(rng, kind, answer, difficulty, exclude)
+            if panel is not None and drawn_as(kind, panel, answer, em) and (kind.colour or legible_count(panel, difficulty)):
+                panels.append(panel)
+                break
+        else:
+            return None
+    first = panels[0]
+    twin_of = {v: kind.twin(rng, first, base, v, difficulty, exclude) for v in others}
+    if any(t is None or not drawn_as(kind, t, v, em) for v, t in twin_of.items()):
+        return None
+    if not kind.colour and not all(legible_count(t, difficulty) for t in twin_of.values()):
+        return None
+    twin_png = {v: _rendered(t) for v, t in twin_of.items()}
+    encoded = [_rendered(p) for p in panels]
+    ids = [f"{set_id}:{i}" for i in range(len(panels))]
+    n = len(answers)
+    return ImageSet(
+        source=source, set_id=set_id, question=kind.question,
+        panels=tuple(encoded[:n]), answers=tuple(answers), panel_ids=tuple(ids[:n]),
+        replacements=tuple(encoded[n:]), replacement_answers=tuple(replacement_answers), replacement_ids=tuple(ids[n:]),
+        absent_answer=absent,
+        detail_size=base.scene.object(base.xs[0]).size, crop_side=first.crop[2],
+        objects=sum(overlaps(footprint(o), first.crop) for o in first.scene.objects),
+        near_duplicate=tuple(0 < i <= dups for i in range(n)),
+        twins=tuple(twin_png.get(a, b"") if i else b"" for i, a in enumerate(answers)),
+        shared=True,
+    )
+
+
 def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDifficulty, dups: int,
                exclude: frozenset[str]) -> ImageSet | None:
     """Panels: the near-duplicate group (the target and `dups` others), then fresh scenes up to
@@ -299,6 +422,16 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
     if not all(drawn_as(kind, p, ans, em) for p, ans in zip(panels, answers)):
         return None
     k, first = MAX_PANELS, panels[0]
+    twins: list[bytes] = []
+    if difficulty.neighbours == "twins":  # the target's panel showing each other panel's answer
+        made_twins = [kind.twin(rng, first, base, ans, difficulty, exclude) for ans in answers[1:k]]
+        if any(t is None or not drawn_as(kind, t, ans, em) for t, ans in zip(made_twins, answers[1:k])):
+            return None
+        if kind.colour is False and not all(legible_count(t, difficulty) for t in [first] + made_twins):
+            return None
+        twins = [b""] + [_rendered(t) for t in made_twins]
+    elif not kind.colour and not all(legible_count(p, difficulty) for p in panels):
+        return None
     encoded = [_rendered(p) for p in panels]
     ids = [f"{set_id}:{i}" for i in range(len(panels))]
     return ImageSet(
@@ -309,6 +442,7 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
         detail_size=base.scene.object(base.xs[0]).size, crop_side=first.crop[2],
         objects=sum(overlaps(footprint(o), first.crop) for o in first.scene.objects),
         near_duplicate=tuple(0 < i <= dups for i in range(k)),
+        twins=tuple(twins),
     )
 
 
@@ -328,7 +462,10 @@ def excluded(name: str, version: str) -> frozenset[str]:
 def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
     """MagicBrush-like: every panel is one scene with the X in its colour and details of its own."""
     entry = _entry(rng, False, difficulty.catalogue)
-    return _image_set(rng, "procedural_edit", set_id, colour_kind(rng, entry), difficulty, MAX_PANELS - 1, excluded(entry.name, difficulty.catalogue))
+    shared = difficulty.target_answer == "shared"
+    make = _shared_set if shared else _image_set
+    return make(rng, "procedural_edit", set_id, colour_kind(rng, entry, 5 if shared else 4), difficulty, MAX_PANELS - 1,
+                excluded(entry.name, difficulty.catalogue))
 
 
 def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
@@ -336,6 +473,8 @@ def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     `difficulty.near_duplicates` panels from the target's scene and fresh scenes for the rest."""
     colour = rng.random() < 0.5
     entry = _entry(rng, not colour and difficulty.scene_question == "count", difficulty.catalogue)
-    kind = (colour_kind(rng, entry) if colour else count_kind(rng, entry) if difficulty.scene_question == "count"
-            else presence_kind(entry))
-    return _image_set(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))
+    shared = difficulty.target_answer == "shared"
+    n = 5 if shared else 4
+    kind = (colour_kind(rng, entry, n) if colour else count_kind(rng, entry, difficulty.max_count, n)
+            if difficulty.scene_question == "count" else presence_kind(entry))
+    return (_shared_set if shared else _image_set)(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))

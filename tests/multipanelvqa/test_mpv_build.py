@@ -185,17 +185,27 @@ def test_prompt_adds_the_answer_format():
     assert text == "What color?\nAnswer the question using a single word or phrase."
 
 
-def test_layouts_without_layout_words_are_not_built_and_the_card_says_so(tmp_path):
-    """Layout 181 has no layout words that name every panel as a person reads it: a hard build
-    skips it and says so; asked for alone, it is a one-line error."""
+def test_every_layout_is_built_with_layout_words(tmp_path):
+    """Layout 181 had no layout words naming every panel; its base moves a panel, so a hard build
+    holds it (and 180, its prefix) with words for every panel, and the manifest names no layout
+    as unbuilt. The plan of a full default build has 210 images per source: 1260 rows a config."""
     out = build(tmp_path / "b", layouts="180,181", configs="original", sources="procedural_edit", num_proc=1,
                 progress=False)
-    rows = pq.read_table(next((out / "original").glob("*.parquet")), columns=["layout_id"]).to_pylist()
-    assert {r["layout_id"] for r in rows} == {180}
+    rows = pq.read_table(next((out / "original").glob("*.parquet")), columns=["layout_id", "subfigures"]).to_pylist()
+    assert {r["layout_id"] for r in rows} == {180, 181}
+    assert all(len({s["position"] for s in r["subfigures"]}) == len(r["subfigures"]) for r in rows)
     manifest = json.loads((out / ".multipanelvqa" / "synthetic.json").read_text())
-    assert manifest["layouts"] == [180] and manifest["layouts_without_words"] == [181]
-    assert "Not built: layouts 181" in (out / "README.md").read_text()
-    easy = build(tmp_path / "e", layouts="181", configs="original", sources="procedural_edit", difficulty="easy",
-                 num_proc=1, progress=False)
-    assert "layouts_without_words" not in json.loads((easy / ".multipanelvqa" / "synthetic.json").read_text())
-    assert main(["build", "--out", str(tmp_path / "x"), "--layouts", "181", "--quiet"]) == 2
+    assert manifest["layouts"] == [180, 181] and "layouts_without_words" not in manifest
+    assert "Not built" not in (out / "README.md").read_text()
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "hard", "extreme"])
+def test_every_config_has_1260_rows(difficulty):
+    from multipanelvqa.build import plan
+    from multipanelvqa.build_config import BuildConfig
+    from multipanelvqa.schema import SYNTHETIC_CONFIGS
+
+    chosen = plan(BuildConfig(difficulty=difficulty))
+    assert len({t.layout.layout_id for t in chosen.tasks}) == 210
+    assert len(chosen.tasks) * 3 == 1260  # 2 sources x 210 layouts x Q1-Q3, in every config
+    assert list(chosen.configs) == list(SYNTHETIC_CONFIGS)  # each config holds three rows of every image

@@ -17,9 +17,9 @@ from multipanelvqa.composite.positions import describe_positions
 from multipanelvqa.schema import CANVAS, LAYOUT_STYLES
 
 
-@pytest.fixture(scope="module")
-def layouts():
-    return generate_layouts(0)
+@pytest.fixture(scope="module", params=["short", "layout"])
+def layouts(request):
+    return generate_layouts(0, request.param)
 
 
 def _area_overlap(a, b):
@@ -41,7 +41,7 @@ def test_counts_and_ids(layouts):
 
 
 def test_deterministic_and_seeded(layouts):
-    assert generate_layouts(0) == layouts
+    assert generate_layouts(0, "layout" if layouts != generate_layouts(0) else "short") == layouts
     assert generate_layouts(1) != layouts
 
 
