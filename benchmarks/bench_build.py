@@ -36,7 +36,6 @@ from PIL import Image
 
 from dicobench.kit.engines.local import keep_freed_memory
 
-
 BUILD = (
     "import resource; from dicobench import build; "
     "build({out!r}, per_task={n}, num_proc={p}, difficulty={d!r}, axes={axes!r}, tasks={tasks!r}, engine={engine!r}, "

@@ -30,13 +30,13 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from dicobench.kit.io.imageio import decode
-from dicobench.kit.release.viewer import PAGE_BUDGET, VIEWER_LIMIT, VIEWER_PAGE_ROWS, bytes_per_row, largest_page
-from dicobench.kit.scene.camera import draw_cameras
 from dicobench import build
 from dicobench.build import generation_options
 from dicobench.build_config import BuildConfig
 from dicobench.generate import proposed_row
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.release.viewer import PAGE_BUDGET, VIEWER_LIMIT, VIEWER_PAGE_ROWS, bytes_per_row, largest_page
+from dicobench.kit.scene.camera import draw_cameras
 from dicobench.rows import shot_pair
 from dicobench.schema import LETTERS, TASKS, track_of
 

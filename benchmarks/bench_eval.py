@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from dicobench.kit.eval.evaluation import interleave  # noqa: E402
-from dicobench.kit.io.lazy_images import open_image  # noqa: E402
 from dicobench.kit.eval.runners import load_runner  # noqa: E402
+from dicobench.kit.io.lazy_images import open_image  # noqa: E402
 from dicobench.prompting import prompt  # noqa: E402
 
 LOW, HIGH = 0.2, 1.0

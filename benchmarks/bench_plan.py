@@ -39,8 +39,8 @@ def main() -> None:
     args = ap.parse_args()
     dico = importlib.import_module("dicobench.build")  # the modules (the packages export `build`, a function)
     mpv = importlib.import_module("multipanelvqa.build")
-    from multipanelvqa.build_config import MAX_IMAGES
     from dicobench.generate import letter_schedule
+    from multipanelvqa.build_config import MAX_IMAGES
 
     counts = [int(c) for c in args.counts.split(",")]
     rows = []

@@ -20,13 +20,13 @@ import time
 import numpy as np
 from PIL import Image
 
-from dicobench.kit.io.imageio import WRITERS, decode, encode_png
-from dicobench.kit.scene.camera import draw_cameras
-from dicobench.kit.scene.difficulty import preset
 from dicobench.build import generation_options
 from dicobench.build_config import BuildConfig
 from dicobench.checks import Rejected
 from dicobench.generate import proposed_row, sample_seed
+from dicobench.kit.io.imageio import WRITERS, decode, encode_png
+from dicobench.kit.scene.camera import draw_cameras
+from dicobench.kit.scene.difficulty import preset
 from dicobench.rows import shot_pair
 from dicobench.schema import TASKS
 

@@ -25,8 +25,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fastcdc import fastcdc
 
-from dicobench.kit.io.parquet_options import footer_metadata, writer_options
 from dicobench import build
+from dicobench.kit.io.parquet_options import footer_metadata, writer_options
 from dicobench.schema import features
 
 XET_CHUNKS = {"min_size": 8 * 1024, "avg_size": 64 * 1024, "max_size": 128 * 1024}

@@ -30,9 +30,9 @@ def main() -> None:
     ap.add_argument("--num-proc", type=int, default=2)
     ap.add_argument("--dir", type=Path, help="an existing build (default: build one in a temporary folder)")
     args = ap.parse_args()
-    from dicobench.kit.people.webapp.launch import review
     from dicobench import build
     from dicobench.benchmark import BENCHMARK
+    from dicobench.kit.people.webapp.launch import review
 
     with tempfile.TemporaryDirectory() as tmp:
         root = args.dir

@@ -25,8 +25,8 @@ import numpy as np
 import pyarrow.parquet as pq
 from PIL import Image
 
-from dicobench.kit.release.viewer import PAGE_BUDGET, VIEWER_PAGE_ROWS, bytes_per_row
 from dicobench import build
+from dicobench.kit.release.viewer import PAGE_BUDGET, VIEWER_PAGE_ROWS, bytes_per_row
 
 ROW_GROUP = 8
 ENCODINGS = {

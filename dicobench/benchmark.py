@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dicobench import people, preview
 from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Results
-from dicobench.kit.registry import Ref
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
+from dicobench.kit.registry import Ref
 from dicobench.schema import CONFIG_COLUMN, CONFIGS, MANIFEST_DIR, TASKS, features
 
 

@@ -17,22 +17,29 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from dicobench.kit import __version__
-from dicobench.kit.engines.driver import (RunOptions, ShardSet, claimed, missing_shards, other_split_shards,
-                                          refuse_shared, run_jobs)
-from dicobench.kit.people.decisions import build_rejections, holds_rejected
-from dicobench.kit.errors import UserError
-from dicobench.kit.photos.registry import PHOTO_SOURCES
-from dicobench.kit.photos.model import SizePolicy
-from dicobench.kit.photos.proposals import require_opencv
-from dicobench.kit.scene.random_scenes import SceneConfig
-from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges
 from dicobench.build_config import BuildConfig, resolve_tasks
 from dicobench.card import write_card
-from dicobench.generate import BuildOptions, photo_source, shard_rows
 from dicobench.editors.models import Endpoint, ModelOptions
-from dicobench.tasks.registry import get_task, tasks_from
+from dicobench.generate import BuildOptions, photo_source, shard_rows
+from dicobench.kit import __version__
+from dicobench.kit.engines.driver import (
+    RunOptions,
+    ShardSet,
+    claimed,
+    missing_shards,
+    other_split_shards,
+    refuse_shared,
+    run_jobs,
+)
+from dicobench.kit.errors import UserError
+from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges
+from dicobench.kit.people.decisions import build_rejections, holds_rejected
+from dicobench.kit.photos.model import SizePolicy
+from dicobench.kit.photos.proposals import require_opencv
+from dicobench.kit.photos.registry import PHOTO_SOURCES
+from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.schema import MANIFEST_DIR, SOURCE_SEPARATOR, TASKS, features
+from dicobench.tasks.registry import get_task, tasks_from
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,9 +137,8 @@ def _licences(opts: BuildOptions) -> dict:
     annotations reviewers rejected."""
     if not opts.source.startswith("coco:"):
         return {}
-    from dicobench.kit.photos.coco import photo_licences
-
     from dicobench.kit.photos.annotation_review import rejected
+    from dicobench.kit.photos.coco import photo_licences
 
     licences, unstated = photo_licences(photo_source(opts.source, opts.photos, opts.split, opts.test_photos))
     out = {"photo_licences": {"licences": [dataclasses.asdict(l) for l in licences], "unstated": unstated}}

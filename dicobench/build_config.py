@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
+from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.kit.engines.config import recorded, unrecorded
 from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count
 from dicobench.kit.errors import UserError
 from dicobench.kit.scene.camera import CameraBounds
 from dicobench.kit.scene.difficulty import DEFAULT, Difficulty, preset
-from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.schema import TASKS
 
 if TYPE_CHECKING:

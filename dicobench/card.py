@@ -7,18 +7,26 @@ import json
 import statistics
 from collections import Counter
 
-from dicobench.kit.release import citations, usage
-from dicobench.kit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
-                                   markdown_table, shard_sizes, write_card_file)
-from dicobench.kit.people.decisions import REVIEW_REJECTION
-from dicobench.kit.release.licences import GLYPHS, Licence, annotated_licences, combine, unknown, user_licence
-from dicobench.kit.people.review_report import review_section
-from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
-from dicobench.kit.photos.registry import PHOTO_SOURCES
-from dicobench.kit.scene.camera import CameraBounds
+from dicobench.checks import Reason
 from dicobench.descriptors import VIEW_SIDES, VISIBLE, summary
 from dicobench.generate import seed_range
-from dicobench.checks import Reason
+from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
+from dicobench.kit.people.decisions import REVIEW_REJECTION
+from dicobench.kit.people.review_report import review_section
+from dicobench.kit.photos.registry import PHOTO_SOURCES
+from dicobench.kit.release import citations, usage
+from dicobench.kit.release.card import (
+    Section,
+    benchmark_card_data,
+    human_review,
+    insert_section,
+    long_side_summary,
+    markdown_table,
+    shard_sizes,
+    write_card_file,
+)
+from dicobench.kit.release.licences import GLYPHS, Licence, annotated_licences, combine, unknown, user_licence
+from dicobench.kit.scene.camera import CameraBounds
 from dicobench.people import CRITERIA
 from dicobench.schema import LETTERS, MANIFEST_DIR, TASKS, features, track_of
 

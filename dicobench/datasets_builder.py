@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 import datasets
 
-from dicobench.kit.io.shards import shard_ranges
 from dicobench.build import generation_options
 from dicobench.build_config import BuildConfig
 from dicobench.editors.models import ModelOptions, open_backends
 from dicobench.generate import shard_rows
 from dicobench.kit.engines.datasets_builder import ConfigBuilder, NamedConfig
+from dicobench.kit.io.shards import shard_ranges
 from dicobench.schema import TASKS, features
 
 

@@ -13,17 +13,16 @@ import functools
 from pathlib import Path
 from typing import Callable
 
+from dicobench.benchmark import BENCHMARK
+from dicobench.kit.errors import UserError
 from dicobench.kit.eval import evaluation
 from dicobench.kit.eval.extract import extract_choice
-from dicobench.kit.errors import UserError
+from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.views import VIEWS, apply_view
-from dicobench.kit.eval.judge import Judge, as_judge
-from dicobench.benchmark import BENCHMARK
 from dicobench.prompting import prompt
 from dicobench.results import score_predictions
 from dicobench.schema import CONFIG_COLUMN, PROMPT_TEMPLATE
-
 
 MODES = ("direct", "describe")
 DIRECT_INSTRUCTION = PROMPT_TEMPLATE.rsplit("\n", 1)[1]

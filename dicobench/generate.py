@@ -16,21 +16,21 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
-from dicobench.kit.engines import driver
-from dicobench.kit.io.rowstore import row_digest
-from dicobench.kit.people.decisions import REVIEW_REJECTION, rejects
-from dicobench.kit.errors import UserError
-from dicobench.kit.photos.model import SizePolicy
-from dicobench.kit.scene.camera import CameraBounds
-from dicobench.kit.scene.render import clear_caches
-from dicobench.kit.scene.random_scenes import SceneConfig
-from dicobench.kit.io.shards import shard_ranges
+from dicobench import descriptors
 from dicobench.checks import Rejected
 from dicobench.editors.models import Backends, ModelOptions
-from dicobench.tasks.registry import get_task
-from dicobench import descriptors
+from dicobench.kit.engines import driver
+from dicobench.kit.errors import UserError
+from dicobench.kit.io.rowstore import row_digest
+from dicobench.kit.io.shards import shard_ranges
+from dicobench.kit.people.decisions import REVIEW_REJECTION, rejects
+from dicobench.kit.photos.model import SizePolicy
+from dicobench.kit.scene.camera import CameraBounds
+from dicobench.kit.scene.random_scenes import SceneConfig
+from dicobench.kit.scene.render import clear_caches
 from dicobench.rows import Inputs, Proposal, make_row, pick
 from dicobench.schema import LETTERS, TASKS
+from dicobench.tasks.registry import get_task
 
 if TYPE_CHECKING:
     from dicobench.kit.photos.annotate import AnnotateOptions

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from dicobench.analysis import ERROR_TYPES
 from dicobench.kit.report import leaderboard as board
 from dicobench.kit.report.leaderboard import Column, Table, cell
 from dicobench.kit.report.plots import grouped_bars, radar, stacked_shares
-from dicobench.analysis import ERROR_TYPES
 from dicobench.schema import LETTERS, TASKS, track_of
 from dicobench.tasks.registry import task_label
 

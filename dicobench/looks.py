@@ -9,8 +9,8 @@ apart (`dicobench.kit.scene.random_scenes.tell_apart`), so the look tells them a
 
 from __future__ import annotations
 
-from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.editors.scene import article
+from dicobench.kit.scene.model import PlacedObject, Scene
 
 PATTERN_WORDS = {"striped": "striped", "dotted": "dotted", "two_tone": "two-tone"}
 

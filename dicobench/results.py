@@ -15,13 +15,12 @@ from dicobench.error_judge import JUDGE_TYPES
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval import provenance
 from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interval, partial_reason, percent, text_table
+from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.kit.eval.report import Completeness, Figure, Report
 from dicobench.kit.io.predictions import join, limited, load_references, read_records, read_sample
 from dicobench.kit.people import study_scores as study
-from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.schema import CONFIG_COLUMN, CONFIGS, TASKS
 from dicobench.scoring import score
-
 
 # Columns that can group rows built from the same base scene, in order of preference.
 CLUSTER_COLUMNS = ("source",)

@@ -19,18 +19,26 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 import numpy as np
 
+from dicobench import shots
+from dicobench.checks import (
+    Rejected,
+    check_change_within,
+    check_cues_drawn,
+    check_difference_pair,
+    check_difference_pixels,
+    check_options,
+    check_shots_written,
+    check_unchanged,
+)
+from dicobench.editors.models import Backends
 from dicobench.kit import __version__
 from dicobench.kit.io.imageio import decode, encode_png
 from dicobench.kit.scene.camera import Camera, CameraBounds, draw_cameras
 from dicobench.kit.scene.geometry import Box
 from dicobench.kit.scene.model import Scene
 from dicobench.kit.scene.render import background
-from dicobench import shots
-from dicobench.checks import (Rejected, check_change_within, check_cues_drawn, check_difference_pair, check_difference_pixels,
-                              check_options, check_shots_written, check_unchanged)
-from dicobench.editors.models import Backends
-from dicobench.tasks.registry import get_task
 from dicobench.schema import LETTERS
+from dicobench.tasks.registry import get_task
 
 if TYPE_CHECKING:
     from dicobench.kit.photos.sources import PhotoSource

@@ -12,14 +12,13 @@ from typing import Hashable, Sequence
 
 import numpy as np
 
-from dicobench.kit.eval.completeness import bounded, completeness
-from dicobench.kit.eval.extract import extract_choice
-from dicobench.kit.eval.stats import cluster_bootstrap_ci
-from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.analysis import error_types
 from dicobench.error_judge import classify
+from dicobench.kit.eval.completeness import bounded, completeness
+from dicobench.kit.eval.extract import extract_choice
+from dicobench.kit.eval.judge import Judge, as_judge
+from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from dicobench.schema import LETTERS, TASKS, TRACKS, track_of
-
 
 NONE_LETTER = LETTERS[-1]
 

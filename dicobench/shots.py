@@ -17,12 +17,12 @@ from typing import Protocol
 
 import numpy as np
 
+from dicobench.checks import Rejected
 from dicobench.kit.scene.camera import Camera, framed, photograph
 from dicobench.kit.scene.geometry import Box
 from dicobench.kit.scene.model import Scene
 from dicobench.kit.scene.render import changed_box, render, render_edit
 from dicobench.kit.scene.warping import KERNEL_REACH
-from dicobench.checks import Rejected
 
 
 class Views(Protocol):

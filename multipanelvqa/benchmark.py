@@ -5,9 +5,9 @@ adapters from. Cheap to import: what needs heavy libraries is named by a `Ref`."
 from __future__ import annotations
 
 from dicobench.kit.benchmark import Benchmark, Command, Harnesses, Human, Preview, Results
-from dicobench.kit.registry import Ref
 from dicobench.kit.cli.shared import shared
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
+from dicobench.kit.registry import Ref
 from multipanelvqa import people, preview
 from multipanelvqa.schema import CONFIG_COLUMN, CONFIGS, DEFAULT_CONFIG, MANIFEST_DIR, features
 

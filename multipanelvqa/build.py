@@ -18,24 +18,30 @@ from pathlib import Path
 import numpy as np
 
 from dicobench.kit import __version__
-from dicobench.kit.engines.driver import (RunOptions, ShardSet, claimed, missing_shards, other_split_shards,
-                                          refuse_shared, run_jobs)
-from dicobench.kit.people.decisions import build_rejections, holds_rejected
+from dicobench.kit.engines.driver import (
+    RunOptions,
+    ShardSet,
+    claimed,
+    missing_shards,
+    other_split_shards,
+    refuse_shared,
+    run_jobs,
+)
 from dicobench.kit.engines.local import map_jobs
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.shards import Location, child, location, read_column, shard_ranges, write_json_atomic
-
+from dicobench.kit.people.decisions import build_rejections, holds_rejected
 from multipanelvqa.build_config import BuildConfig
-from multipanelvqa.sources.adapters import ADAPTERS, load_sets
-from multipanelvqa.difficulty import PanelDifficulty
 from multipanelvqa.card import manifest_name, write_card
-from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
 from multipanelvqa.composite.positions import describable
-from multipanelvqa.questions.llm import QuestionSource, generated_questions
+from multipanelvqa.difficulty import PanelDifficulty
+from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
 from multipanelvqa.questions.common import balanced_schedule
+from multipanelvqa.questions.llm import QuestionSource, generated_questions
 from multipanelvqa.review_rebuild import redo_count
 from multipanelvqa.schema import CHOICE_LETTERS, MANIFEST_DIR, QUESTION_TYPES, features
+from multipanelvqa.sources.adapters import ADAPTERS, load_sets
 from multipanelvqa.sources.image_sets import PROCEDURAL
 from multipanelvqa.sources.procedural import procedural_set
 
@@ -192,7 +198,7 @@ def plan(config: BuildConfig) -> Plan:
         "questions": qsource.spec,
         "images_per_shard": images_per_shard,
         "compress_level": config.compress_level,
-        "difficulty": {"description": panels.describe(), **dataclasses.asdict(panels)},
+        "difficulty": {"description": panels.describe(), **panels.manifest()},
         **({"layouts_without_words": unnamed} if unnamed else {}),
     }))
     tasks = tuple(ImageTask(*image, config.seed, (), config.compress_level, split=config.split, cycle=cycle,

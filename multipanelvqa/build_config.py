@@ -14,7 +14,6 @@ from typing import Sequence
 from dicobench.kit.engines.config import recorded, unrecorded
 from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count, check_split
 from dicobench.kit.errors import UserError
-
 from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.questions.llm import QuestionSource

@@ -6,16 +6,31 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from dicobench.kit.release import citations, usage
-from dicobench.kit.release.card import (Section, benchmark_card_data, human_review, insert_section, long_side_summary,
-                                   markdown_table, shard_sizes, write_card_file)
-from dicobench.kit.release.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
-from dicobench.kit.people.review_report import review_section
 from dicobench.kit.io.shards import Location, child, exists, glob, read_json, sidecar_path, stem
-
+from dicobench.kit.people.review_report import review_section
+from dicobench.kit.release import citations, usage
+from dicobench.kit.release.card import (
+    Section,
+    benchmark_card_data,
+    human_review,
+    insert_section,
+    long_side_summary,
+    markdown_table,
+    shard_sizes,
+    write_card_file,
+)
+from dicobench.kit.release.licences import COCO, GLYPHS, Licence, combine, unknown, user_licence
 from multipanelvqa.generate import set_range
 from multipanelvqa.people import CRITERIA
-from multipanelvqa.schema import CANVAS, CHOICE_LETTERS, CONFIGS, DEFAULT_CONFIG, MANIFEST_DIR, QUESTION_TYPES, features
+from multipanelvqa.schema import (
+    CANVAS,
+    CHOICE_LETTERS,
+    CONFIGS,
+    DEFAULT_CONFIG,
+    MANIFEST_DIR,
+    QUESTION_TYPES,
+    features,
+)
 
 PRETTY_NAME = "MultipanelVQA (generated)"
 SOURCE_LICENCES = {"procedural_edit": GLYPHS, "procedural_scene": GLYPHS, "magicbrush": COCO, "vqav2": COCO}

@@ -52,19 +52,19 @@ class PanelDifficulty(Dials):
                                      "panel has, yes: the target breaks the rule, alone or, at target answer shared, with "
                                      "one far panel, and it differs from its neighbour twins by the asked attribute alone)", "any_all")
     max_count: int = dial("clutter", "count questions: most Xs a panel holds (counts 0 to this; the target's, two "
-                                     "others and the absent one drawn alike)", 3)
+                                     "others and the absent one drawn alike)", 3, later=True)
     neighbours: str = dial("position", "what the target's layout neighbours (same row, column or diagonal, next to it) "
                                        "show: apart (the set's panels as drawn) or twins (the target's panel with only the "
                                        "asked attribute changed, each to that panel's answer: the wrong neighbour's "
-                                       "answer is wrong)", "apart")
+                                       "answer is wrong)", "apart", later=True)
     q3_choices: str = dial("position", "Q3's wrong choices: any (positions of other panels at random) or neighbours "
-                                       "(the positions of the panels nearest the target)", "any")
+                                       "(the positions of the panels nearest the target)", "any", later=True)
     target_answer: str = dial("position", "whose answers the target's is among: unique (the paper: the target is the one "
                                           "panel whose answer no other panel has) or shared (a departure from the paper: "
                                           "the target's answer also shows in the panel farthest from it that is no "
                                           "neighbour and no Q3 choice, and each neighbour's answer also shows elsewhere "
                                           "where the layout has room, so no panel is told by its answer alone and only "
-                                          "the position finds the target; needs twins)", "unique")
+                                          "the position finds the target; needs twins)", "unique", later=True)
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
                                              "patterns only where a person sees them; dicobench.kit.scene.catalogue)",

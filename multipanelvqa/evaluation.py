@@ -13,11 +13,11 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from dicobench.kit.eval import evaluation
 from dicobench.kit.errors import UserError
+from dicobench.kit.eval import evaluation
 from dicobench.kit.eval.extract import extract_choice
-from dicobench.kit.eval.runners import Prompt
 from dicobench.kit.eval.judge import Judge, as_judge
+from dicobench.kit.eval.runners import Prompt
 from multipanelvqa.benchmark import BENCHMARK
 from multipanelvqa.prompting import INSTRUCTIONS, prompt
 from multipanelvqa.results import score_predictions

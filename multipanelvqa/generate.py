@@ -19,13 +19,12 @@ import numpy as np
 
 from dicobench.kit.engines import driver as builds
 from dicobench.kit.io.imageio import encode_png
-
 from multipanelvqa.augmentations import get_augmentation
 from multipanelvqa.composite.augment import for_config
 from multipanelvqa.composite.compose import Composition, render
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, MAX_PANELS, MIN_PANELS, Layout
-from multipanelvqa.difficulty import EASY, PanelDifficulty
 from multipanelvqa.composite.positions import caption_numbers, describe_positions, nearest, neighbours
+from multipanelvqa.difficulty import EASY, PanelDifficulty
 from multipanelvqa.questions.common import Question, q2, questions
 from multipanelvqa.schema import SOURCES, SYNTHETIC_CONFIGS  # noqa: F401 (SYNTHETIC_CONFIGS: builds read it here)
 from multipanelvqa.sources.image_sets import ImageSet, decode_panel

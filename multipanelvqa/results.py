@@ -15,10 +15,10 @@ from typing import Sequence
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval import provenance
 from dicobench.kit.eval.completeness import PARTIAL_REMEDY, format_value, interval, partial_reason, percent, text_table
+from dicobench.kit.eval.judge import Judge, as_judge
 from dicobench.kit.eval.report import Completeness, Figure, Report
 from dicobench.kit.io.predictions import join, limited, load_references, read_records, read_sample, texts
 from dicobench.kit.people import study_scores as study
-from dicobench.kit.eval.judge import Judge, as_judge
 from multipanelvqa.schema import CONFIG_COLUMN, QUESTION_TYPES
 from multipanelvqa.scoring import decide, score
 from multipanelvqa.singles import controlled

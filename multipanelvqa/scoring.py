@@ -16,14 +16,12 @@ from typing import Hashable, Sequence
 import numpy as np
 
 from dicobench.kit.eval.completeness import bounded, completeness
-from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from dicobench.kit.eval.judge import Judge, as_judge
+from dicobench.kit.eval.stats import cluster_bootstrap_ci
 from multipanelvqa.factors import check_names as check_factor_names
 from multipanelvqa.factors import factors as compare_factors
+from multipanelvqa.rules import PROMPT_ANSWER, judge_prompt, judge_verdict, normalise, rule_verdict  # noqa: F401 (re-exported)
 from multipanelvqa.schema import LAYOUT_STYLES
-from multipanelvqa.rules import (PROMPT_ANSWER, judge_prompt, judge_verdict, normalise,  # noqa: F401 (re-exported)
-                                 rule_verdict)
-
 
 QUESTION_TYPES = ("q1", "q2", "q3")
 SUBSETS = ("synthetic", "real_world")

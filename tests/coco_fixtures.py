@@ -17,8 +17,8 @@ import pytest
 from PIL import Image
 from pycocotools import mask as mask_utils
 
-from dicobench.kit.photos.registry import open_source
 from dicobench.kit.photos.model import SizePolicy
+from dicobench.kit.photos.registry import open_source
 
 WIDTH, HEIGHT = 1024, 768
 LICENCES = [{"id": 1, "name": "Attribution License", "url": "http://creativecommons.org/licenses/by/2.0/"},

@@ -130,13 +130,14 @@ def photos(tmp: Path) -> dict:
 def model_edited(tmp: Path) -> dict:
     """Instructed inpainting edits by a tiny Stable Diffusion pipeline (moves stay classical), and
     photo commonality rows whose cut-outs a tiny FLUX.2 Klein blends in from reference images."""
-    from dicobench import build
-    from dicobench.kit.photos.model import SizePolicy
-    from dicobench.generate import BuildOptions, generate_row, photo_source
-    from dicobench.editors.photo.diffusers_editor import Flux2KleinInpaintEditor
-    from dicobench.editors.models import Backends
     import torch
     from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, save_tiny_pipeline
+
+    from dicobench import build
+    from dicobench.editors.models import Backends
+    from dicobench.editors.photo.diffusers_editor import Flux2KleinInpaintEditor
+    from dicobench.generate import BuildOptions, generate_row, photo_source
+    from dicobench.kit.photos.model import SizePolicy
 
     folder = _photo_folder(tmp)
     model = save_tiny_pipeline("StableDiffusionInpaintPipeline", tmp)

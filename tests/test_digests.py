@@ -2,9 +2,8 @@
 tests/fixtures/digests/ (see tests/digests.py for the cases and how to rewrite a fixture when a
 change is meant to alter what builds write)."""
 
-import pytest
-
 import digests
+import pytest
 
 SLOW = {"model_edited", "ray"}
 NEEDS = {"photos": ("cv2", "skimage"), "model_edited": ("cv2", "skimage", "diffusers"), "ray": ("ray", "ray.data")}

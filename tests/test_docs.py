@@ -186,8 +186,8 @@ def test_the_pages_code_runs_as_written(page, tmp_path):
 
 
 def test_the_generated_reference_follows_the_code():
-    from dicobench.kit.scene.difficulty import Difficulty
     from dicobench.cli.main import parser as dicobench_parser
+    from dicobench.kit.scene.difficulty import Difficulty
     from dicobench.schema import features
     from multipanelvqa.difficulty import PanelDifficulty
 

@@ -7,8 +7,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.generate import letter_schedule, sample_seed
+from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.schema import DIFFERENCE_TASKS, NONE_OPTIONS
 from dicobench.shortcuts import STRATEGIES, text_only
 from dicobench.tasks import attribute, difference_reasoning, entity, spatial_relation

@@ -3,13 +3,11 @@ with their processors so that `transformers:<folder>` loads them as it would a H
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import torch
 import transformers as T
-
 from tiny_diffusers import LETTERS
 
 WORDS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", "apple", "coin", "key", "leaf", "button", "ring", "cup"]

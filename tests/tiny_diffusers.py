@@ -16,8 +16,17 @@ from pathlib import Path
 import diffusers
 import torch
 from tokenizers.pre_tokenizers import ByteLevel
-from transformers import (CLIPTextConfig, CLIPTextModel, CLIPTokenizer, Qwen2TokenizerFast, Qwen3Config,
-                          Qwen3ForCausalLM, T5Config, T5EncoderModel, T5TokenizerFast)
+from transformers import (
+    CLIPTextConfig,
+    CLIPTextModel,
+    CLIPTokenizer,
+    Qwen2TokenizerFast,
+    Qwen3Config,
+    Qwen3ForCausalLM,
+    T5Config,
+    T5EncoderModel,
+    T5TokenizerFast,
+)
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # FLUX.2 Klein stacks these hidden states of its text encoder (the real one uses layers 9, 18, 27

@@ -28,8 +28,15 @@ def build_tiny_llava(folder: str | Path, *, seed: int = 0) -> Path:
     """Write processor, tokenizer and random weights (a few MB) to `folder`; return it."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import (CLIPImageProcessorPil, CLIPVisionConfig, LlamaConfig, LlavaConfig,
-                              LlavaForConditionalGeneration, LlavaProcessor, PreTrainedTokenizerFast)
+    from transformers import (
+        CLIPImageProcessorPil,
+        CLIPVisionConfig,
+        LlamaConfig,
+        LlavaConfig,
+        LlavaForConditionalGeneration,
+        LlavaProcessor,
+        PreTrainedTokenizerFast,
+    )
 
     folder = Path(folder)
     bpe = Tokenizer(models.BPE(unk_token="<unk>"))

@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from dicobench.kit.cli.argtypes import positive_int
-from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
-from dicobench.kit.cli.argtypes import http_url
-from dicobench.kit.scene.difficulty import DEFAULT, PRESETS, Difficulty
-from dicobench.cli.annotate import add_detection_arguments, detection_options
 from dicobench.build import build
 from dicobench.build_config import CAMERAS, BuildConfig
+from dicobench.cli.annotate import add_detection_arguments, detection_options
+from dicobench.kit.cli.argtypes import http_url, positive_int
+from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
+from dicobench.kit.scene.difficulty import DEFAULT, PRESETS, Difficulty
 from dicobench.schema import TASKS
 
 

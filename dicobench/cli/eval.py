@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 
-from dicobench.kit.cli.scoring import add_judge_arguments, judge_from_args
-from dicobench.kit.cli.evaluation import add_arguments, run_eval
-from dicobench.kit.eval.views import VIEWS
 from dicobench.cli.score import JUDGE_HELP
 from dicobench.evaluation import DESCRIBE_INSTRUCTION, MODES, benchmark, make_prompt
+from dicobench.kit.cli.evaluation import add_arguments, run_eval
+from dicobench.kit.cli.scoring import add_judge_arguments, judge_from_args
+from dicobench.kit.eval.views import VIEWS
 
 __all__ = ["DESCRIBE_INSTRUCTION", "make_prompt", "register", "run"]
 

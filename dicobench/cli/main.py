@@ -6,8 +6,8 @@ from __future__ import annotations
 import functools
 import sys
 
-from dicobench.kit.cli.commands import benchmark_parser, run_benchmark
 from dicobench.benchmark import BENCHMARK
+from dicobench.kit.cli.commands import benchmark_parser, run_benchmark
 
 parser = functools.partial(benchmark_parser, BENCHMARK)  # every subcommand: the docs' CLI reference reads it
 main = functools.partial(run_benchmark, BENCHMARK)  # main(argv=None) -> exit status

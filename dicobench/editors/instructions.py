@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicobench.kit.io.imageio import encode_png
 from dicobench.kit.eval.chat import ChatClient
+from dicobench.kit.io.imageio import encode_png
 from dicobench.tasks.registry import get_task
 
 PER_MASK = 6

@@ -14,8 +14,8 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dicobench.kit.errors import UserError
 from dicobench.editors.registry import EDITOR_KINDS, EditorKind, PixelEditor, editor_usages
+from dicobench.kit.errors import UserError
 
 TEMPLATE = "template"
 
@@ -95,8 +95,8 @@ def _editor(kind: EditorKind, rest: str, steps: int | None, size: int | None) ->
 def open_backends(models: ModelOptions, endpoint: Endpoint, cache_dir: Path | None) -> Backends:
     """The models `models` asks for; LLM replies are cached under `cache_dir`, so a rerun of
     the same shard sends nothing and writes the same bytes."""
-    from dicobench.kit.eval.chat import ChatClient
     from dicobench.editors.instructions import EditVerifier, InstructionGenerator
+    from dicobench.kit.eval.chat import ChatClient
 
     def client(flag, spec):
         return ChatClient(_model(flag, spec), base_url=endpoint.base_url, api_key=endpoint.api_key, cache_dir=cache_dir)

@@ -22,19 +22,19 @@ from typing import Callable
 
 import numpy as np
 
-from dicobench.kit.photos.model import Photo, PhotoObject
-from dicobench.kit.photos.sources import PhotoSource
-from dicobench.kit.scene.geometry import Box, apart, bounding
 from dicobench.checks import Rejected, check_difference_pixels
+from dicobench.editors.models import Backends
 from dicobench.editors.photo.classical import Composite, Mask, changed_box, crop
 from dicobench.editors.photo.instructed import blends_references, reference_blend
 from dicobench.editors.scene import capitalised, kind_phrase
-from dicobench.editors.models import Backends
-from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
-from dicobench.tasks.registry import Task
+from dicobench.kit.photos.model import Photo, PhotoObject
+from dicobench.kit.photos.sources import PhotoSource
+from dicobench.kit.scene.geometry import Box, apart, bounding
 from dicobench.rows import AgainstNoneImageB, Candidate, Inputs, Proposal, cue, generator, made
 from dicobench.schema import SOURCE_SEPARATOR
+from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
 from dicobench.tasks import NUM_EDITS
+from dicobench.tasks.registry import Task
 
 MAX_SOURCE_AREA = 0.05  # objects cut from other photos than P: larger ones would shrink over 2x to fit image b
 SIZE_JITTER = (0.85, 1.15)  # an inserted object's size against the one the photos' size ratio gives

@@ -19,18 +19,28 @@ from typing import Callable, Iterator
 import cv2
 import numpy as np
 
-from dicobench.kit.scene.palette import COLOURS, to_lab
+from dicobench.checks import Rejected, check_difference_pixels
+from dicobench.editors.models import Backends
+from dicobench.editors.photo.classical import (
+    Mask,
+    Move,
+    PixelEdit,
+    Recolour,
+    Remove,
+    Trace,
+    crack_pattern,
+    crop,
+    pattern_mask,
+    stain_pattern,
+)
+from dicobench.editors.photo.instructed import context, model_edit, plan, verify
 from dicobench.kit.photos.model import PhotoObject
 from dicobench.kit.photos.proposals import propose_regions
 from dicobench.kit.scene.geometry import Box, apart
-from dicobench.checks import Rejected, check_difference_pixels
-from dicobench.editors.photo.classical import (PixelEdit, Mask, Move, Recolour, Remove, Trace, crack_pattern, crop,
-                                               pattern_mask, stain_pattern)
-from dicobench.editors.photo.instructed import context, model_edit, plan, verify
-from dicobench.editors.models import Backends
+from dicobench.kit.scene.palette import COLOURS, to_lab
+from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator, made
 from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
 from dicobench.tasks.registry import Task
-from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator, made
 
 ENGINE = "photos"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicobench.kit.photos.model import Photo, PhotoObject, PhotoSkipped
-from dicobench.kit.photos.sources import PhotoSource
 from dicobench.checks import Skipped
 from dicobench.editors.photo.classical import Mask, feather_kernel, grow, object_mask, soft
+from dicobench.kit.photos.model import Photo, PhotoObject, PhotoSkipped
+from dicobench.kit.photos.sources import PhotoSource
 
 MIN_OBJECT_PIXELS = 400  # smaller regions cannot show MIN_VISIBLE_PIXELS clearly changed pixels
 MAX_OBJECT_AREA = 0.01  # the edit's window, about twice the object's size, stays under the 5% bound

@@ -18,20 +18,27 @@ from functools import partial
 
 import numpy as np
 
-from dicobench.kit.scene.catalogue import by_name, read_as
-from dicobench.kit.scene.geometry import Box, bounding
-from dicobench.kit.scene.render import footprint, render, render_edit
-from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.random_scenes import (SceneConfig, occupied_boxes, place, random_object, random_scene,
-                                         surface_colour, with_same_kind)
-from dicobench.kit.scene.textures import TINTS
-from dicobench.kit.scene.difficulty import EASY
 from dicobench import descriptors
 from dicobench.checks import Rejected, check_difference_pixels, check_options
 from dicobench.editors.scene import Cue, SceneEdit
 from dicobench.editors.scene.decoys import count, with_decoys
-from dicobench.schema import LETTERS
+from dicobench.kit.scene.catalogue import by_name, read_as
+from dicobench.kit.scene.difficulty import EASY
+from dicobench.kit.scene.geometry import Box, bounding
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.random_scenes import (
+    SceneConfig,
+    occupied_boxes,
+    place,
+    random_object,
+    random_scene,
+    surface_colour,
+    with_same_kind,
+)
+from dicobench.kit.scene.render import footprint, render, render_edit
+from dicobench.kit.scene.textures import TINTS
 from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
+from dicobench.schema import LETTERS
 from dicobench.shots import SceneShots
 
 ENGINE = "procedural scene engine"

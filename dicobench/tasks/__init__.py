@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 if TYPE_CHECKING:  # annotations only: the registry (and `dicobench --help`) load this package without numpy
     import numpy as np
 
-    from dicobench.kit.scene.model import PlacedObject, Scene
     from dicobench.editors.scene import SceneEdit
+    from dicobench.kit.scene.model import PlacedObject, Scene
 
 NUM_EDITS = 4
 

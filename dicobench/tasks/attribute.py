@@ -4,9 +4,9 @@ its identity and place do not."""
 from __future__ import annotations
 
 from dicobench.editors.scene.attribute import has_part, part_objects, recolour, recolour_part, restyle, two_changes
-from dicobench.tasks import edits_for
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
+from dicobench.tasks import edits_for
 
 
 def propose(rng, scene, cfg=SceneConfig()):

@@ -15,14 +15,24 @@ import dataclasses
 
 import numpy as np
 
+from dicobench.checks import Rejected, same_instance
+from dicobench.editors.scene import kind_phrase
 from dicobench.kit.scene.embeddings import shipped
-from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, legible_look, pick_colour, random_scene, surface_colour
-from dicobench.checks import Rejected, same_instance
-from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, read_names,
-                                         reserve, scene_commonality, unreadable)
-from dicobench.editors.scene import kind_phrase
+from dicobench.kit.scene.render import footprint
+from dicobench.sources.procedural import (
+    SceneCandidate,
+    ScenePair,
+    cue_pair,
+    names,
+    new_object,
+    other_scene,
+    read_names,
+    reserve,
+    scene_commonality,
+    unreadable,
+)
 from dicobench.tasks import NUM_EDITS
 
 NEAR = 0.55  # cosine similarity above which two names count as the same kind (mug / cup and saucer)

@@ -15,11 +15,21 @@ import itertools
 
 import numpy as np
 
-from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
-from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, read_names,
-                                         reserve, scene_commonality, unreadable)
+from dicobench.kit.scene.render import footprint
+from dicobench.sources.procedural import (
+    SceneCandidate,
+    ScenePair,
+    cue_pair,
+    names,
+    new_object,
+    other_scene,
+    read_names,
+    reserve,
+    scene_commonality,
+    unreadable,
+)
 from dicobench.sources.relations import KINDS, Relation, partners, related, relations, statement
 
 

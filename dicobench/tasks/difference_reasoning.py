@@ -7,9 +7,9 @@ kinds, every kind is as likely as its objects allow, and traces that fit any obj
 from __future__ import annotations
 
 from dicobench.editors.scene.traces import KINDS, add_trace, kinds_for, told_apart
-from dicobench.tasks import NUM_EDITS
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import scene_difference
+from dicobench.tasks import NUM_EDITS
 
 TRIES_PER_KIND = 5
 

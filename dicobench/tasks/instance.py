@@ -25,16 +25,26 @@ import dataclasses
 
 import numpy as np
 
+from dicobench.checks import Rejected, same_instance
 from dicobench.kit.scene.audit import alike
-from dicobench.kit.scene.render import footprint
+from dicobench.kit.scene.catalogue import by_name, load_catalogue, lookalikes, read_as
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.palette import stands_out
-from dicobench.kit.scene.catalogue import by_name, load_catalogue, lookalikes, read_as
 from dicobench.kit.scene.random_scenes import SceneConfig, drawable, random_scene, surface_colour
-from dicobench.checks import Rejected, same_instance
-from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, fits, names, other_scene, read_names, reserve,
-                                         scene_commonality, unreadable)
+from dicobench.kit.scene.render import footprint
 from dicobench.looks import with_marking
+from dicobench.sources.procedural import (
+    SceneCandidate,
+    ScenePair,
+    cue_pair,
+    fits,
+    names,
+    other_scene,
+    read_names,
+    reserve,
+    scene_commonality,
+    unreadable,
+)
 from dicobench.tasks import NUM_EDITS
 from dicobench.tasks.category import near_kinds
 

@@ -16,15 +16,23 @@ from collections import defaultdict
 
 import numpy as np
 
+from dicobench.checks import Rejected
 from dicobench.kit.scene.catalogue import load_catalogue, read_as
 from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.geometry import Box
-from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, inside, overlaps, random_scene
-from dicobench.checks import Rejected
-from dicobench.sources.procedural import (SceneCandidate, ScenePair, cue_pair, names, new_object, other_scene, scene_commonality,
-                                         unreadable)
+from dicobench.kit.scene.render import footprint
+from dicobench.sources.procedural import (
+    SceneCandidate,
+    ScenePair,
+    cue_pair,
+    names,
+    new_object,
+    other_scene,
+    scene_commonality,
+    unreadable,
+)
 from dicobench.tasks import NUM_EDITS
 
 GRID = 6

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dicobench.editors.scene.move import move, two_moves
-from dicobench.tasks import edits_for
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
+from dicobench.tasks import edits_for
 
 
 def propose(rng, scene, cfg=SceneConfig()):

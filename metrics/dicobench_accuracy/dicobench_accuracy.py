@@ -6,8 +6,7 @@ import evaluate
 from dicobench.kit.eval.completeness import as_metric
 from dicobench.kit.eval.judge import as_judge
 from dicobench.kit.release.citations import DICOBENCH as _CITATION
-from dicobench.scoring import reference_letter
-from dicobench.scoring import score
+from dicobench.scoring import reference_letter, score
 
 _DESCRIPTION = """\
 Accuracy on DiCoBench (multi-image fine-grained perception, 5-option multiple choice A-E).

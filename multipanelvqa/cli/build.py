@@ -5,18 +5,25 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from dicobench.kit.scene.catalogue import VERSIONS
-from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
 from dicobench.kit.cli.argtypes import http_url
-
-from multipanelvqa.sources.adapters import DEFAULT_DATA
+from dicobench.kit.cli.commands import add_build_arguments, build_handler, run_options
+from dicobench.kit.scene.catalogue import VERSIONS
 from multipanelvqa.build import build
 from multipanelvqa.build_config import SOURCES, BuildConfig
-from multipanelvqa.difficulty import (DEFAULT, NEIGHBOURS, POSITION_WORDS, PRESETS, Q1_FORMS, Q3_CHOICES, SCENE_QUESTIONS,
-                                      TARGET_ANSWERS, PanelDifficulty)
+from multipanelvqa.difficulty import (
+    DEFAULT,
+    NEIGHBOURS,
+    POSITION_WORDS,
+    PRESETS,
+    Q1_FORMS,
+    Q3_CHOICES,
+    SCENE_QUESTIONS,
+    TARGET_ANSWERS,
+    PanelDifficulty,
+)
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
+from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.sources.image_sets import PROCEDURAL
-
 
 CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS,
            "neighbours": NEIGHBOURS, "q3_choices": Q3_CHOICES,

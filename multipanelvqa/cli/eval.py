@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from dicobench.kit.cli.scoring import add_judge_arguments, judge_from_args
 from dicobench.kit.cli.evaluation import add_arguments, run_eval
+from dicobench.kit.cli.scoring import add_judge_arguments, judge_from_args
 from multipanelvqa.cli.score import JUDGE_HELP
 from multipanelvqa.evaluation import benchmark, make_prompt, parse
 from multipanelvqa.schema import DEFAULT_CONFIG

@@ -29,10 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicobench.kit.scene.geometry import Box
-
 from multipanelvqa.composite.positions import PositionError, describable, describe_positions
 from multipanelvqa.schema import CANVAS, LAYOUT_STYLES
-
 
 MAX_PANELS = 8
 MIN_PANELS = 2

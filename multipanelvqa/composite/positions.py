@@ -33,7 +33,6 @@ from typing import Sequence
 
 from dicobench.kit.scene.geometry import Box
 
-
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 # Two boxes share a row (column) when their vertical (horizontal) extents overlap by at
 # least this fraction of the shorter one.

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.chat import ChatClient
-
 from multipanelvqa.questions.common import GenerationError, generate_with_llm
 
 

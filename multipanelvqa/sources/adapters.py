@@ -28,7 +28,6 @@ from PIL import Image
 
 from dicobench.kit.errors import UserError, first_line
 from dicobench.kit.io.imageio import decode
-
 from multipanelvqa.sources.image_sets import MAX_PANELS, ImageSet, encode_panel
 
 DEFAULT_DATA = {"magicbrush": ("osunlp/MagicBrush", "dev"), "vqav2": ("HuggingFaceM4/VQAv2", "validation")}

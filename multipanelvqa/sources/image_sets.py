@@ -29,12 +29,11 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
-from dicobench.kit.scene.catalogue import CatalogueEntry, load_catalogue
 from dicobench.kit.io.imageio import encode_png
+from dicobench.kit.scene.catalogue import CatalogueEntry, load_catalogue
 from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
-from dicobench.kit.scene.render import footprint, render
 from dicobench.kit.scene.random_scenes import SceneConfig, place, random_object, random_scene, surface_colour
-
+from dicobench.kit.scene.render import footprint, render
 from multipanelvqa.difficulty import EASY, PanelDifficulty
 
 PANEL_SCENE = SceneConfig(

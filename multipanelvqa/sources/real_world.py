@@ -16,11 +16,10 @@ from pathlib import Path
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.imageio import decode
+from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.shards import ShardWriter, shard_name, write_json_atomic
-
 from multipanelvqa.card import write_card
 from multipanelvqa.schema import CHOICE_LETTERS, MANIFEST_DIR, QUESTION_TYPES, features
-from dicobench.kit.io.jsonl import read_lines
 
 CONFIG = "real_world"
 QUESTIONS_FILE = "questions.jsonl"

@@ -37,10 +37,19 @@ from dicobench.kit.scene.model import Scene
 from dicobench.kit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
 from dicobench.kit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
 from dicobench.kit.scene.render import footprint, render
-
 from multipanelvqa.difficulty import PanelDifficulty
-from multipanelvqa.sources.image_sets import (MAX_PANELS, ImageSet, article, distinct_colours, other_answers,
-                                              overlaps, panel_scene, question_objects, square_crop, within)
+from multipanelvqa.sources.image_sets import (
+    MAX_PANELS,
+    ImageSet,
+    article,
+    distinct_colours,
+    other_answers,
+    overlaps,
+    panel_scene,
+    question_objects,
+    square_crop,
+    within,
+)
 
 COUNTS = ("0", "1", "2", "3")  # a count question's answers: target, two others and the absent one, drawn alike
 CHANGES = ("recolour", "move", "remove", "add")

@@ -4,8 +4,8 @@ import json
 import pytest
 from datasets import ClassLabel, Image, load_dataset
 
-from dicobench.kit.errors import UserError
 from dicobench import build
+from dicobench.kit.errors import UserError
 from dicobench.schema import DIFFERENCE_TASKS, LETTERS, TASKS
 
 

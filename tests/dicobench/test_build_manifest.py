@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from dicobench import BuildConfig, build
 from dicobench.kit import __version__
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.manifest import CONFIG, fixed_part
-from dicobench import BuildConfig, build
 from multipanelvqa import BuildConfig as MpvConfig
 from multipanelvqa import build as build_multipanel
 

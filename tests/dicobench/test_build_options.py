@@ -9,12 +9,12 @@ import pytest
 
 import dicobench
 import multipanelvqa
-from dicobench.kit.engines.driver import RunOptions
-from dicobench.kit.errors import UserError
 from dicobench.build import build, generation_options
 from dicobench.build_config import BuildConfig
 from dicobench.cli.build import config as cli_config
 from dicobench.cli.build import register
+from dicobench.kit.engines.driver import RunOptions
+from dicobench.kit.errors import UserError
 from multipanelvqa.build import build as build_multipanel
 from multipanelvqa.build_config import BuildConfig as MpvConfig
 from multipanelvqa.cli.build import config as mpv_cli_config

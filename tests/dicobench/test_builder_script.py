@@ -3,10 +3,10 @@
 import pytest
 from datasets import load_dataset
 
-from dicobench.datasets_builder import DiCoBench
-from dicobench.kit.errors import UserError
 from dicobench.build_config import BuildConfig
+from dicobench.datasets_builder import DiCoBench
 from dicobench.generate import row_id
+from dicobench.kit.errors import UserError
 from dicobench.schema import TASKS
 
 

@@ -5,8 +5,20 @@ skdata = pytest.importorskip("skimage.data")
 cv2 = pytest.importorskip("cv2")
 
 from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, check_difference_pixels  # noqa: E402
-from dicobench.editors.photo.classical import (Insert, Move, Paste, Recolour, Remove, Trace, changed_box,  # noqa: E402
-                                         crack_pattern, crop, object_mask, pattern_mask, stain_pattern)
+from dicobench.editors.photo.classical import (  # noqa: E402
+    Insert,
+    Move,
+    Paste,
+    Recolour,
+    Remove,
+    Trace,
+    changed_box,
+    crack_pattern,
+    crop,
+    object_mask,
+    pattern_mask,
+    stain_pattern,
+)
 
 # skimage's coffee photo (400x600): the spoon's handle region and the saucer's rim
 COFFEE_SPOT = (218, 252, 17, 11)

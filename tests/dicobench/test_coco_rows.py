@@ -9,10 +9,10 @@ cv2 = pytest.importorskip("cv2")
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from coco_fixtures import CATEGORIES, POLICY, coco, source  # noqa: E402,F401 (fixtures)
 
-from dicobench.kit.io.imageio import decode  # noqa: E402
 from dicobench.build import build  # noqa: E402
 from dicobench.checks import Rejected, check_difference_pair  # noqa: E402
 from dicobench.generate import BuildOptions, row_from_seed  # noqa: E402
+from dicobench.kit.io.imageio import decode  # noqa: E402
 from dicobench.schema import DIFFERENCE_TASKS, TASKS  # noqa: E402
 from dicobench.sources import photo_difference as pd  # noqa: E402
 

@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 from datasets import load_dataset
+from text_only import assert_at_chance
 
-from dicobench.kit.io.imageio import decode
-from dicobench.kit.scene.render import background, footprint, render
-from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.checks import MAX_AREA, Rejected, check_cues_drawn
 from dicobench.generate import BuildOptions, generate_row, letter_schedule, sample_seed
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.scene.random_scenes import SceneConfig
+from dicobench.kit.scene.render import background, footprint, render
 from dicobench.schema import COMMONALITY_TASKS, NONE_OPTIONS, QUESTIONS, TASKS
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding
-from text_only import assert_at_chance
 
 MODULES = {"instance": instance, "category": category, "spatial_grounding": spatial_grounding, "commonality_reasoning": commonality_reasoning}
 SMALL = SceneConfig(min_long_side=900, max_long_side=1000, min_objects=20, max_objects=25, max_size=64, max_object_area=0.02)

@@ -6,16 +6,16 @@ import itertools
 import numpy as np
 import pytest
 
+from dicobench.checks import Rejected, same_instance
 from dicobench.kit.scene.audit import alike
 from dicobench.kit.scene.catalogue import load_catalogue, read_as
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.legibility import legible
-from dicobench.kit.scene.palette import clearly_different, stands_out
-from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.palette import clearly_different, stands_out
 from dicobench.kit.scene.random_scenes import SceneConfig, surface_colour
-from dicobench.checks import Rejected, same_instance
+from dicobench.kit.scene.render import footprint
 from dicobench.sources.procedural import read_names
 from dicobench.sources.relations import KINDS, RELATIONS
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding

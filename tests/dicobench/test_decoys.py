@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+from text_only import PROPOSERS
 
 from dicobench.checks import Rejected, check_unchanged
 from dicobench.editors.scene.attribute import PART_WORDS, recolour_part
@@ -22,7 +23,6 @@ from dicobench.kit.scene.render import footprint, render
 from dicobench.schema import DIFFERENCE_TASKS
 from dicobench.sources.procedural import edited_scenes
 from dicobench.tasks.registry import get_task
-from text_only import PROPOSERS
 
 # hard scenes on a smaller canvas (with room for the decoys) keep these fast
 SMALL_HARD = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1200, max_canvas=1300, min_objects=45,

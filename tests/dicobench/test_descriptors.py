@@ -4,9 +4,9 @@ import json
 
 import numpy as np
 
-from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench import descriptors
 from dicobench.descriptors import commonality, difference, shrink, summary
+from dicobench.kit.scene.model import PlacedObject, Scene
 
 
 def _pair(side: int, spot: int, step: int):

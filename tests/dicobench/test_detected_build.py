@@ -12,11 +12,11 @@ from coco_fixtures import make_coco  # noqa: E402
 from digests import folder_digests  # noqa: E402
 from tiny_detectors import save_owlv2  # noqa: E402
 
+from dicobench.build import build  # noqa: E402
+from dicobench.cli.main import main  # noqa: E402
 from dicobench.kit.errors import UserError  # noqa: E402
 from dicobench.kit.photos import detectors  # noqa: E402
 from dicobench.kit.photos.annotate import AnnotateOptions  # noqa: E402
-from dicobench.build import build  # noqa: E402
-from dicobench.cli.main import main  # noqa: E402
 
 
 @pytest.mark.slow

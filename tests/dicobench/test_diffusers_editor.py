@@ -12,11 +12,24 @@ diffusers = pytest.importorskip("diffusers")
 pytest.importorskip("cv2")
 skdata = pytest.importorskip("skimage.data")
 
+from tiny_diffusers import (  # noqa: E402
+    KLEIN_OUT_LAYERS,
+    Spy,
+    save_tiny_pipeline,
+    tiny_flux2_klein_inpaint_pipeline,
+    tiny_flux_fill_pipeline,
+    tiny_sd_pipeline,
+)
+
+from dicobench.editors.photo.diffusers_editor import (  # noqa: E402
+    DiffusersEditor,
+    Flux2KleinInpaintEditor,
+    FluxFillEditor,
+    StableDiffusionInpaintEditor,
+    context_box,
+    work_size,
+)
 from dicobench.kit.errors import UserError  # noqa: E402
-from dicobench.editors.photo.diffusers_editor import (DiffusersEditor, Flux2KleinInpaintEditor,  # noqa: E402
-                                                FluxFillEditor, StableDiffusionInpaintEditor, context_box, work_size)
-from tiny_diffusers import (KLEIN_OUT_LAYERS, Spy, save_tiny_pipeline, tiny_flux2_klein_inpaint_pipeline,  # noqa: E402
-                            tiny_flux_fill_pipeline, tiny_sd_pipeline)
 
 FEATHER = 2.0
 # each pipeline's editor, its tiny builder and the call arguments the tiny models need

@@ -3,14 +3,11 @@ import dataclasses
 import numpy as np
 import pytest
 
+from dicobench.editors.scene import attribute, entity, move, traces
 from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.palette import clearly_different
-from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.random_scenes import random_scene
-from dicobench.editors.scene import attribute
-from dicobench.editors.scene import entity
-from dicobench.editors.scene import move
-from dicobench.editors.scene import traces
+from dicobench.kit.scene.render import footprint
 
 
 @pytest.fixture(scope="module")

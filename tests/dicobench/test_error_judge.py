@@ -4,12 +4,12 @@ only wrong answers are sent, with the row's cues; replies are cached; failures s
 import json
 
 import pytest
+from openai_stub import StubServer
 
-from dicobench.kit.cli.commands import run
-from dicobench.error_judge import judge_prompt, judge_type
 from dicobench.cli.eval import register as register_eval
 from dicobench.cli.score import register
-from openai_stub import StubServer
+from dicobench.error_judge import judge_prompt, judge_type
+from dicobench.kit.cli.commands import run
 from tests.dicobench.test_score_cli import dicobench_dir, write_jsonl  # noqa: F401 (fixture)
 
 

@@ -3,10 +3,11 @@
 import json
 import re
 
-from dicobench.kit.cli.commands import run
 from chart_capture import bar_widths, drawn  # noqa: F401 (fixture)
+
 from dicobench.analysis import error_type
 from dicobench.cli.score import register
+from dicobench.kit.cli.commands import run
 from dicobench.scoring import score
 from tests.dicobench.test_score_cli import dicobench_dir, write_jsonl  # noqa: F401 (fixture)
 

@@ -11,11 +11,11 @@ import pytest
 
 import dicobench
 import multipanelvqa
+from dicobench.cli.main import main as dicobench_cli
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.evaluation import PREDICTIONS
-from dicobench.kit.io.predictions import first_per_config
 from dicobench.kit.eval.runners import RUNNERS, CallableRunner, Reply, Runner, load_runner, register_runner
-from dicobench.cli.main import main as dicobench_cli
+from dicobench.kit.io.predictions import first_per_config
 from dicobench.schema import LETTERS, prompt_text
 from tests.kit.test_eval_cli import write_multipanel
 

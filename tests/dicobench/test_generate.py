@@ -2,13 +2,12 @@ import dataclasses
 from collections import Counter
 
 import pytest
-
-from dicobench.kit.io.imageio import decode
-from dicobench.kit.scene.random_scenes import SceneConfig
-from dicobench.generate import BuildOptions, generate_row, letter_schedule, sample_seed
-from dicobench.schema import DIFFERENCE_TASKS, LETTERS, NONE_OPTIONS
 from text_only import assert_at_chance, difference_options
 
+from dicobench.generate import BuildOptions, generate_row, letter_schedule, sample_seed
+from dicobench.kit.io.imageio import decode
+from dicobench.kit.scene.random_scenes import SceneConfig
+from dicobench.schema import DIFFERENCE_TASKS, LETTERS, NONE_OPTIONS
 
 
 def test_letter_schedule_is_balanced_and_seeded():

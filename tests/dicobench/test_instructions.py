@@ -3,8 +3,8 @@ import json
 import numpy as np
 import pytest
 
+from dicobench.editors.instructions import EditVerifier, InstructionError, InstructionGenerator, parse_instruction
 from dicobench.kit.eval.chat import ChatClient
-from dicobench.editors.instructions import (EditVerifier, InstructionError, InstructionGenerator, parse_instruction)
 from tests.openai_stub import StubServer
 
 REGION = np.full((32, 48, 3), 120, np.uint8)

@@ -5,12 +5,12 @@ import dataclasses
 
 import numpy as np
 
+from dicobench.editors.scene import entity
 from dicobench.kit.scene.catalogue import FORMER_NAMES, by_name
 from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import clearly_different
 from dicobench.kit.scene.random_scenes import random_scene
-from dicobench.editors.scene import entity
 from dicobench.looks import look, with_marking
 from dicobench.sources.relations import RELATIONS, related, statement
 
@@ -88,10 +88,10 @@ def test_objects_that_share_a_name_are_called_by_their_look():
 
 
 def test_a_hard_row_names_namesakes_by_their_look():
-    from dicobench.kit.scene.difficulty import HARD
-    from dicobench.kit.scene.random_scenes import SceneConfig
     from dicobench.checks import Rejected
     from dicobench.generate import BuildOptions, proposed_row
+    from dicobench.kit.scene.difficulty import HARD
+    from dicobench.kit.scene.random_scenes import SceneConfig
 
     opts = BuildOptions(per_task=5, scene=SceneConfig.from_difficulty(HARD))
     seen = 0
@@ -122,8 +122,8 @@ def test_plural_names_take_no_article_when_they_change_or_appear():
 def test_swapped_symmetric_patterns_do_not_tell_namesakes_apart():
     import dataclasses
 
-    from dicobench.kit.scene.random_scenes import tell_apart
     from dicobench.editors.scene import attribute
+    from dicobench.kit.scene.random_scenes import tell_apart
 
     a = PlacedObject(uid=0, name="bowling ball", colour="green", accent="blue", style="two_tone", size=40, cx=100, cy=100)
     b = dataclasses.replace(a, uid=1, colour="blue", accent="green", cx=200)
@@ -142,8 +142,8 @@ def test_swapped_symmetric_patterns_do_not_tell_namesakes_apart():
 def test_a_trace_beside_one_of_several_namesakes_is_clearly_its_own():
     import math
 
-    from dicobench.kit.scene.render import footprint
     from dicobench.editors.scene import traces
+    from dicobench.kit.scene.render import footprint
 
     scene = _two_mugs()
     red, blue, _ = scene.objects

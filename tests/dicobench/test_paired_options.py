@@ -7,15 +7,15 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from text_only import PROPOSERS, assert_at_chance, difference_options
 
+from dicobench.editors.scene.move import relation
+from dicobench.generate import sample_seed
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.palette import clearly_different
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.kit.scene.render import footprint
-from dicobench.editors.scene.move import relation
-from dicobench.generate import sample_seed
 from dicobench.schema import DIFFERENCE_TASKS
-from text_only import PROPOSERS, assert_at_chance, difference_options
 
 # hard scenes on a smaller canvas keep these fast
 SMALL_HARD = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1000, max_canvas=1100, min_objects=40,

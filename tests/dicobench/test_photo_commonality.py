@@ -6,16 +6,24 @@ import pytest
 skdata = pytest.importorskip("skimage.data")
 cv2 = pytest.importorskip("cv2")
 
+from photo_fixtures import ASTRONAUT, OTHERS, POLICY, TWINS, png, write_source  # noqa: E402
+
+from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Reason, Rejected  # noqa: E402
+from dicobench.generate import (
+    BuildOptions,  # noqa: E402
+    row_from_seed,  # noqa: E402
+)
 from dicobench.kit.io.imageio import decode  # noqa: E402
 from dicobench.kit.photos.sources import FolderSource  # noqa: E402
-from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Reason, Rejected  # noqa: E402
-from dicobench.generate import BuildOptions  # noqa: E402
-from dicobench.generate import row_from_seed  # noqa: E402
-from dicobench.sources.photo_commonality import Photos, choose_candidates, name_index  # noqa: E402
-from dicobench.sources.photo_commonality import category_proposal, instance_proposal  # noqa: E402
 from dicobench.kit.scene.geometry import apart  # noqa: E402
 from dicobench.schema import LETTERS, NONE_OPTIONS  # noqa: E402
-from photo_fixtures import ASTRONAUT, OTHERS, POLICY, TWINS, png, write_source  # noqa: E402
+from dicobench.sources.photo_commonality import (  # noqa: E402  # noqa: E402
+    Photos,
+    category_proposal,
+    choose_candidates,
+    instance_proposal,
+    name_index,
+)
 
 OPTS = BuildOptions(photos=POLICY)
 TASKS = ("instance", "category")
@@ -217,8 +225,8 @@ def test_unreadable_photos_are_rejected_with_a_reason(tmp_path):
 def test_build_offers_the_photo_commonality_tasks_and_keeps_splits_apart(tmp_path):
     from datasets import load_dataset
 
-    from dicobench.kit.errors import UserError
     from dicobench.build import build
+    from dicobench.kit.errors import UserError
 
     photos = tmp_path / "photos"
     photos.mkdir()
@@ -244,8 +252,8 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     pytest.importorskip("diffusers")
     from tiny_diffusers import BUILDERS, KLEIN_OUT_LAYERS, Spy
 
-    from dicobench.editors.photo.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
     from dicobench.editors.models import Backends
+    from dicobench.editors.photo.diffusers_editor import Flux2KleinInpaintEditor, StableDiffusionInpaintEditor
 
     seed = rows["instance"]["E"]["seed"]
 

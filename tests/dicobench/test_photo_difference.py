@@ -8,12 +8,14 @@ from PIL import Image
 skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")
 
+from dicobench.checks import Reason, Rejected, check_difference_pair  # noqa: E402
+from dicobench.generate import (
+    BuildOptions,  # noqa: E402
+    row_from_seed,  # noqa: E402
+)
 from dicobench.kit.io.imageio import decode  # noqa: E402
 from dicobench.kit.photos.model import SizePolicy  # noqa: E402
 from dicobench.kit.photos.sources import FolderSource  # noqa: E402
-from dicobench.checks import Reason, Rejected, check_difference_pair  # noqa: E402
-from dicobench.generate import BuildOptions  # noqa: E402
-from dicobench.generate import row_from_seed  # noqa: E402
 from dicobench.schema import DIFFERENCE_TASKS, NONE_OPTIONS  # noqa: E402
 
 OPTS = BuildOptions()

@@ -9,15 +9,16 @@ import pytest
 skdata = pytest.importorskip("skimage.data")
 pytest.importorskip("cv2")
 
+from datasets import load_dataset  # noqa: E402
+
+from dicobench.build import build  # noqa: E402
+from dicobench.editors.instructions import EditVerifier  # noqa: E402
+from dicobench.editors.models import Backends, ModelOptions  # noqa: E402
+from dicobench.editors.photo.instructed import TARGET_COLOURS, template_plan  # noqa: E402
 from dicobench.kit.errors import UserError  # noqa: E402
 from dicobench.kit.eval.chat import ChatClient  # noqa: E402
 from dicobench.kit.photos.model import SizePolicy  # noqa: E402
 from dicobench.kit.photos.sources import FolderSource  # noqa: E402
-from datasets import load_dataset  # noqa: E402
-from dicobench.build import build  # noqa: E402
-from dicobench.editors.photo.instructed import TARGET_COLOURS, template_plan  # noqa: E402
-from dicobench.editors.instructions import EditVerifier  # noqa: E402
-from dicobench.editors.models import Backends, ModelOptions  # noqa: E402
 from dicobench.sources.photo_difference import choose_edits, remove  # noqa: E402
 from tests.openai_stub import StubServer  # noqa: E402
 

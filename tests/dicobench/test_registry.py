@@ -3,8 +3,8 @@ proposer and model edit it names exists."""
 
 import pytest
 
-from dicobench.tasks.registry import TASK_REGISTRY, TRACKS, get_task, tasks_from
 from dicobench.schema import COMMONALITY_TASKS, DIFFERENCE_TASKS, NONE_OPTIONS, QUESTIONS, TASKS, features
+from dicobench.tasks.registry import TASK_REGISTRY, TRACKS, get_task, tasks_from
 
 FROZEN = ("attribute", "entity", "spatial_relation", "difference_reasoning",
           "instance", "category", "spatial_grounding", "commonality_reasoning")

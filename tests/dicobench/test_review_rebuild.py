@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
-from dicobench.build import build
 from dicobench.benchmark import BENCHMARK
+from dicobench.build import build
+from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
 
 SPEC = BENCHMARK.people
 
@@ -86,8 +86,8 @@ def test_rebuild_regenerates_rejected_rows_only(tmp_path):
 
 
 def test_multipanelvqa_rebuild_redraws_a_rejected_image_in_every_config(tmp_path):
-    from multipanelvqa.build import build as mpv_build
     from multipanelvqa.benchmark import BENCHMARK
+    from multipanelvqa.build import build as mpv_build
     MPV = BENCHMARK.people
 
     options = dict(layouts="6,7,8", sources="procedural_edit", configs="original,captions", images_per_shard=2,

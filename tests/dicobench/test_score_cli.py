@@ -5,13 +5,13 @@ import json
 
 import datasets
 import pytest
+from openai_stub import StubServer
 from PIL import Image
 
+from dicobench.cli.score import register as register_dicobench
 from dicobench.kit.cli.commands import run
 from dicobench.schema import features
-from dicobench.cli.score import register as register_dicobench
 from multipanelvqa.cli.score import register as register_multipanel
-from openai_stub import StubServer
 
 TASKS = ("attribute", "spatial_relation", "instance")
 

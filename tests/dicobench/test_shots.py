@@ -10,16 +10,23 @@ import numpy as np
 import pytest
 
 import dicobench
+from dicobench.build import generation_options
+from dicobench.build_config import BuildConfig
+from dicobench.checks import (
+    MIN_VISIBLE_PIXELS,
+    VISIBLE_STEP,
+    Rejected,
+    check_change_within,
+    check_cues_drawn,
+    check_shots_written,
+)
+from dicobench.generate import BuildOptions, proposed_row, sample_seed
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.imageio import decode
 from dicobench.kit.scene.camera import Camera, CameraBounds, draw_cameras, photograph
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.scene.render import background, render
-from dicobench.build import generation_options
-from dicobench.build_config import BuildConfig
-from dicobench.checks import MIN_VISIBLE_PIXELS, VISIBLE_STEP, Rejected, check_change_within, check_cues_drawn, check_shots_written
-from dicobench.generate import BuildOptions, proposed_row, sample_seed
 from dicobench.schema import COMMONALITY_TASKS, DIFFERENCE_TASKS, LETTERS
 from dicobench.shots import mapped, note
 

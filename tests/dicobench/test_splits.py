@@ -6,9 +6,9 @@ import importlib
 import pyarrow.parquet as pq
 import pytest
 
-from dicobench.kit.errors import UserError
 from dicobench import build
 from dicobench.generate import SPLITS, sample_seed, seed_range
+from dicobench.kit.errors import UserError
 from dicobench.schema import TASKS
 
 

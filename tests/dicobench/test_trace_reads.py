@@ -5,12 +5,11 @@ ship "so it was driven", crumbs beside a dog bone "so someone has been eating it
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
 from dicobench.editors.scene import traces
-from dicobench.kit.scene.difficulty import HARD, EXTREME
+from dicobench.kit.scene.difficulty import EXTREME, HARD
 from dicobench.kit.scene.model import PlacedObject, Trace
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.scene.render import trace_patch

@@ -11,12 +11,12 @@ from pathlib import Path
 import datasets
 import numpy as np
 import pytest
+from tiny_vlm import build_tiny_llava
 
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.prompting import prompt
 from dicobench.schema import LETTERS
 from dicobench.training import grpo_example, letter_reward
-from tiny_vlm import build_tiny_llava
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLIES = ["B", "The answer is (C).", "Answer: E", "I cannot tell.", "A or B", "<answer>d</answer>", "**E**",

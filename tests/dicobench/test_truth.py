@@ -6,11 +6,11 @@ import dataclasses
 import numpy as np
 import pytest
 
+from dicobench.checks import Rejected
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.scene.render import footprint
-from dicobench.checks import Rejected
 from dicobench.sources.procedural import SceneCandidate, ScenePair, scene_commonality
 from dicobench.sources.relations import relations
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding

@@ -10,6 +10,7 @@ pytest.importorskip("pycocotools")
 pytest.importorskip("cv2")
 pytest.importorskip("transformers")
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from pycocotools import mask as mask_utils  # noqa: E402
 from tiny_detectors import save_grounding_dino, save_owlv2, save_sam  # noqa: E402
 
 from dicobench.kit.errors import UserError  # noqa: E402
@@ -19,7 +20,6 @@ from dicobench.kit.photos.annotate import PARTIAL_SUFFIX, AnnotateOptions, annot
 from dicobench.kit.photos.coco import CocoSource  # noqa: E402
 from dicobench.kit.photos.detectors import Detection, nms  # noqa: E402
 from dicobench.kit.photos.model import SizePolicy  # noqa: E402
-from pycocotools import mask as mask_utils  # noqa: E402
 
 LABELS = ("apple", "coin", "key")
 

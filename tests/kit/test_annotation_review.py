@@ -18,10 +18,10 @@ pytest.importorskip("uvicorn")
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from coco_fixtures import make_coco  # noqa: E402
 
+from dicobench.kit.people.webapp.launch import review_annotations  # noqa: E402
 from dicobench.kit.photos import annotation_review  # noqa: E402
 from dicobench.kit.photos.coco import CocoSource  # noqa: E402
 from dicobench.kit.photos.model import SizePolicy  # noqa: E402
-from dicobench.kit.people.webapp.launch import review_annotations  # noqa: E402
 
 
 @pytest.fixture(scope="module")

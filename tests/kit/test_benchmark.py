@@ -16,8 +16,8 @@ import pytest
 
 from dicobench.benchmark import BENCHMARK as DICOBENCH
 from dicobench.kit.benchmark import Benchmark
-from dicobench.kit.registry import Ref
 from dicobench.kit.cli.commands import benchmark_parser, run_benchmark
+from dicobench.kit.registry import Ref
 from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA
 
 ROOT = Path(__file__).resolve().parents[2]

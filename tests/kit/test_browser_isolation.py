@@ -13,9 +13,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from browser import chromium, wait_for
 from PIL import Image
 
-from browser import chromium, wait_for
 from dicobench.benchmark import BENCHMARK
 
 SPEC = BENCHMARK.people

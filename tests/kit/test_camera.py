@@ -1,10 +1,9 @@
 import dataclasses
 import itertools
+import math
 
 import numpy as np
 import pytest
-
-import math
 
 from dicobench.kit.scene.camera import POSE_TOLERANCE, Camera, CameraBounds, draw_cameras, framed, photograph
 from dicobench.kit.scene.difficulty import EXTREME, HARD, PRESETS

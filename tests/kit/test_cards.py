@@ -9,9 +9,9 @@ import datasets
 import pytest
 from huggingface_hub import DatasetCard
 
-from dicobench.kit.release.card import STATS_KEY, Section, insert_section
 from dicobench.build import build as build_dicobench
 from dicobench.cli.main import main as dicobench
+from dicobench.kit.release.card import STATS_KEY, Section, insert_section
 from dicobench.schema import features as dicobench_features
 from multipanelvqa.build import build as build_multipanelvqa
 from multipanelvqa.cli.main import main as multipanelvqa
@@ -134,8 +134,8 @@ def test_info_prints_what_the_card_holds(dico, mpv, capsys):
 
 
 def test_review_decisions_become_the_cards_human_review_section(dico, capsys):
-    from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
     from dicobench.card import write_card
+    from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision
     from dicobench.people import CRITERIA
 
     rows = datasets.load_dataset(str(dico), "all", split="test")

@@ -22,8 +22,17 @@ def test_glyphs_render_from_the_packaged_font():
 
 # ---- the audit ------------------------------------------------------------------------------
 
-from dicobench.kit.scene.catalogue import (DROPPED, LOOKALIKE_GROUPS, RENAMED, VERSIONS, contains, first_release_name,  # noqa: E402
-                                      kind_of, lookalikes, read_as)
+from dicobench.kit.scene.catalogue import (  # noqa: E402
+    DROPPED,
+    LOOKALIKE_GROUPS,
+    RENAMED,
+    VERSIONS,
+    contains,
+    first_release_name,
+    kind_of,
+    lookalikes,
+    read_as,
+)
 
 
 def test_the_first_release_catalogue_is_unchanged_and_the_audited_one_is_a_subset():

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from dicobench.kit.errors import UserError
 from dicobench.cli.main import main as dicobench
+from dicobench.kit.errors import UserError
 from multipanelvqa.cli.main import main as multipanelvqa
 
 CLIS = {"dicobench": dicobench, "multipanelvqa": multipanelvqa}

@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.registry import open_source
 from dicobench.kit.photos.model import PhotoSkipped, SizePolicy
+from dicobench.kit.photos.registry import open_source
 from dicobench.kit.photos.sources import split_photos
 
 pytest.importorskip("pycocotools")
@@ -18,8 +18,6 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 from coco_fixtures import HEIGHT, POLICY, WIDTH, coco, make_coco, source, truth_masks  # noqa: E402,F401 (fixtures)
 
 from dicobench.kit.photos.coco import CocoSource, photo_licences  # noqa: E402
-
-
 
 
 def full(obj, shape=(HEIGHT, WIDTH)):

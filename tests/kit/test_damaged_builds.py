@@ -16,9 +16,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from dicobench.cli.main import main as dicobench
 from dicobench.kit.errors import UserError
 from dicobench.kit.release.verify import verify_build
-from dicobench.cli.main import main as dicobench
 from multipanelvqa.build import build as build_multipanelvqa
 from multipanelvqa.cli.main import main as multipanelvqa
 

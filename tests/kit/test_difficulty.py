@@ -6,12 +6,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from dicobench.kit.scene.difficulty import EASY, EXTREME, HARD, PRESETS, Difficulty, preset
-from dicobench.kit.scene.render import footprint, render
-from dicobench.kit.scene.random_scenes import SceneConfig, clashes, random_scene
 from dicobench.build_config import resolve_difficulty
-from dicobench.kit.errors import UserError
 from dicobench.generate import BuildOptions, generate_row
+from dicobench.kit.errors import UserError
+from dicobench.kit.scene.difficulty import EASY, EXTREME, HARD, PRESETS, Difficulty, preset
+from dicobench.kit.scene.random_scenes import SceneConfig, clashes, random_scene
+from dicobench.kit.scene.render import footprint, render
 
 # a hard world on a small canvas, so that a row takes a fraction of a second
 SMALL_HARD = dataclasses.replace(HARD, min_canvas=900, max_canvas=1000, min_objects=40, max_objects=50)

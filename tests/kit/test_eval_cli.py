@@ -6,19 +6,19 @@ import json
 
 import datasets
 import pytest
+from openai_stub import StubServer
 from PIL import Image
+from tiny_vlm import build_tiny_llava
 
+from dicobench.cli.eval import DESCRIBE_INSTRUCTION, make_prompt
+from dicobench.cli.main import main as dicobench
 from dicobench.kit.cli.commands import run
 from dicobench.kit.eval.evaluation import PREDICTIONS, _keep_answered
 from dicobench.kit.eval.extract import extract_choice
 from dicobench.kit.eval.views import crop_box
-from dicobench.cli.main import main as dicobench
-from dicobench.cli.eval import DESCRIBE_INSTRUCTION, make_prompt
 from multipanelvqa.cli.eval import register as register_multipanel
 from multipanelvqa.schema import features as multipanel_features
-from openai_stub import StubServer
 from tests.dicobench.test_score_cli import write_layout
-from tiny_vlm import build_tiny_llava
 
 FIELDS = {"id", "task", "response", "parsed", "answer", "latency", "error"}
 

@@ -8,9 +8,9 @@ import json
 import datasets
 import numpy as np
 import pytest
+from toy_extensions import augmentation, editor, photo_source, runner, task
 
 from dicobench.build import build
-from dicobench.leaderboards import columns
 from dicobench.cli.main import main as dicobench_main
 from dicobench.editors.models import ModelOptions
 from dicobench.editors.registry import EDITOR_KINDS, register_editor
@@ -20,13 +20,13 @@ from dicobench.kit.eval.runners import RunnerOption, register_runner
 from dicobench.kit.eval.runners.options import collect
 from dicobench.kit.photos.registry import PHOTO_SOURCES, open_source, register_photo_source
 from dicobench.kit.registry import Names, Registry, usages
+from dicobench.leaderboards import columns
 from dicobench.schema import CONFIGS, DIFFERENCE_TASKS, TASKS
 from dicobench.tasks.registry import TASK_REGISTRY, Task, Track, register_task
 from multipanelvqa.augmentations import AUGMENTATION_REGISTRY, Augmentation, register_augmentation
 from multipanelvqa.build import build as build_multipanelvqa
 from multipanelvqa.cli.main import main as multipanelvqa_main
 from multipanelvqa.schema import AUGMENTATIONS, SYNTHETIC_CONFIGS
-from toy_extensions import augmentation, editor, photo_source, runner, task
 
 
 def _state():
@@ -108,8 +108,9 @@ def test_a_registered_augmentation_is_built_and_scored_as_a_config(toys, tmp_pat
 
 
 def test_a_registered_harness_is_an_import_of_both_command_lines(small_build, tmp_path, capsys):
-    from dicobench.kit.cli.harnesses import HARNESS_KINDS, register_harness
     from toy_extensions.harness import ECHO
+
+    from dicobench.kit.cli.harnesses import HARNESS_KINDS, register_harness
 
     with HARNESS_KINDS.registered(ECHO.name, ECHO):
         with pytest.raises(ValueError, match="harness 'echo' is already registered"):

@@ -6,9 +6,9 @@ import os
 
 import datasets
 import pytest
+from openai_stub import StubServer
 
 from dicobench.cli.main import main as dicobench
-from openai_stub import StubServer
 
 SEPARATORS = "\u2028\u2029\u0085"
 
@@ -316,6 +316,7 @@ def test_a_coco_file_name_outside_its_photo_folder_is_never_read(tmp_path, escap
 
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1]))
     from coco_fixtures import make_coco
+
     from dicobench.kit.errors import UserError
     from dicobench.kit.photos.coco import CocoSource
     from dicobench.kit.photos.model import PhotoSkipped
@@ -420,11 +421,12 @@ def test_criteria_and_names_read_back_from_the_log_are_validated(build_copy):
 def test_the_review_page_inserts_decisions_as_text_and_refuses_bad_names(build_copy):
     from pathlib import Path
 
+    from test_server_inputs import Client
+
     import dicobench.kit.people.webapp as webapp
     from dicobench.benchmark import BENCHMARK
     from dicobench.kit.people.decisions import decisions_path
     from dicobench.kit.people.webapp.launch import review
-    from test_server_inputs import Client
 
     js = (Path(webapp.__file__).parent / "static" / "review.js").read_text()
     others = js.split("function renderOthers")[1].split("\nfunction ")[0]
@@ -453,10 +455,9 @@ def test_study_image_bytes_say_nothing_about_the_answer(tmp_path):
     from PIL import Image
 
     from dicobench.benchmark import BENCHMARK
+    from dicobench.build import build
     from dicobench.kit.io.rowstore import RowStore
     from dicobench.kit.people.webapp.study import served_png
-
-    from dicobench.build import build
 
     spec = BENCHMARK.people
     build_copy = build(tmp_path / "easy", per_task=5, seed=0, tasks="entity", difficulty="easy", num_proc=1,
@@ -472,8 +473,9 @@ def test_study_image_bytes_say_nothing_about_the_answer(tmp_path):
         pixels = [np.asarray(Image.open(io.BytesIO(s))) for s in (a, *served)]
         assert all(np.array_equal(pixels[0], p) for p in pixels[1:])  # not one pixel changed
 
-    from dicobench.kit.people.webapp.launch import study
     from test_server_inputs import Client
+
+    from dicobench.kit.people.webapp.launch import study
 
     server = study(spec, build_copy, time_limit=None, participant="faults", n=5, port=0, background=True,
                    announce=lambda line: None)
@@ -630,9 +632,10 @@ def test_preview_refuses_sizes_that_would_exhaust_memory(small_build, tmp_path, 
 def test_a_shard_removed_or_replaced_while_serving_is_a_clear_error(build_copy, page, damage):
     import shutil
 
+    from test_server_inputs import Client
+
     from dicobench.benchmark import BENCHMARK
     from dicobench.kit.people.webapp.launch import review, study
-    from test_server_inputs import Client
 
     spec = BENCHMARK.people
     if page == "review":

@@ -6,20 +6,20 @@ from pathlib import Path
 
 import datasets
 import httpx2  # the HTTP client huggingface_hub 2.x raises errors with
+import huggingface_hub.hf_api
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-import huggingface_hub.hf_api
 import yaml
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 from huggingface_hub.hf_api import RepoUrl
 from PIL import Image
 
-from dicobench.kit.release import hub
 from dicobench.kit.cli import push as push_cli
 from dicobench.kit.cli.commands import run
 from dicobench.kit.errors import UserError
+from dicobench.kit.release import hub
 from dicobench.schema import TASKS as ALL_TASKS
 from dicobench.schema import features
 

@@ -4,8 +4,8 @@ import hashlib
 
 from datasets import load_dataset
 
-from dicobench.kit.release.hub import push_folder
 from dicobench import build
+from dicobench.kit.release.hub import push_folder
 from tests.kit.test_hub import fake_hub  # noqa: F401  (the fixture: HfApi backed by a folder)
 
 REPO = "org/dicobench-train"

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import evaluate
 import pytest
+from openai_stub import StubServer
 from PIL import Image
 
 import dicobench.scoring
 import multipanelvqa.scoring
-from dicobench.kit.eval.completeness import as_metric
-from dicobench.kit.cli.commands import run
 from dicobench.cli.score import register as register_dicobench
+from dicobench.kit.cli.commands import run
+from dicobench.kit.eval.completeness import as_metric
 from multipanelvqa.cli.eval import register as register_multipanel_eval
-from multipanelvqa.schema import features as multipanel_features
 from multipanelvqa.cli.score import register as register_multipanel
-from openai_stub import StubServer
+from multipanelvqa.schema import features as multipanel_features
 from tests.dicobench.test_score_cli import dicobench_dir, mpvqa_dir, write_jsonl, write_layout  # noqa: F401 (fixtures)
 
 METRICS = Path(__file__).resolve().parents[2] / "metrics"

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import datasets
 import pytest
+from openai_stub import StubServer, hashed_replies
 
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.prompting import prompt
 from multipanelvqa.cli.main import main as multipanelvqa_cli
-from openai_stub import StubServer, hashed_replies
 from tests.kit.test_eval_cli import write_multipanel
 
 inspect_ai = pytest.importorskip("inspect_ai")

@@ -5,11 +5,11 @@ import sys
 import time
 
 import pytest
+from openai_stub import StubServer
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.chat import ChatClient
 from dicobench.kit.eval.judge import parse_judge
-from openai_stub import StubServer
 
 KEY = "sk-test-SECRET-0123456789abcdef"
 

@@ -8,12 +8,12 @@ import re
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from dicobench.kit.cli.commands import run
 from chart_capture import bar_heights, bar_widths, drawn, line_points  # noqa: F401 (fixture)
+
 from dicobench.cli.main import main as dicobench
-from tests.dicobench.test_score_cli import dicobench_dir, mpvqa_dir, write_jsonl  # noqa: F401 (fixtures)
+from dicobench.kit.cli.commands import run
 from multipanelvqa.cli.score import register as register_multipanel
+from tests.dicobench.test_score_cli import dicobench_dir, mpvqa_dir, write_jsonl  # noqa: F401 (fixtures)
 
 TASKS = ("attribute", "spatial_relation", "instance")  # the fixture's tasks; answers per task: A, B, C, D
 

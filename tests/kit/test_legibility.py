@@ -8,7 +8,14 @@ from dicobench.kit.scene.difficulty import EASY, HARD
 from dicobench.kit.scene.legibility import PATTERN_MIN_SIZE, legible, marking_holds, two_tone_holds
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import COLOURS
-from dicobench.kit.scene.random_scenes import SceneConfig, drawable, legible_look, random_scene, surface_colour, with_same_kind
+from dicobench.kit.scene.random_scenes import (
+    SceneConfig,
+    drawable,
+    legible_look,
+    random_scene,
+    surface_colour,
+    with_same_kind,
+)
 from dicobench.sources.procedural import cue_objects
 
 WOOD = (178, 128, 80)

@@ -21,14 +21,14 @@ import datasets
 import numpy as np
 import pytest
 import yaml
+from openai_stub import StubServer, hashed_replies
 from PIL import Image
 
-from dicobench.kit.eval.extract import extract_choice
 from dicobench.cli.main import main as dicobench
 from dicobench.harnesses.lmms_eval_task import doc_to_messages, doc_to_target, doc_to_text, process_results
+from dicobench.kit.eval.extract import extract_choice
 from dicobench.prompting import prompt
 from multipanelvqa.cli.main import main as multipanelvqa
-from openai_stub import StubServer, hashed_replies
 from tests.kit.test_eval_cli import write_multipanel
 
 LMMS_EVAL = os.environ.get("LMMS_EVAL") or shutil.which("lmms-eval")

@@ -22,8 +22,8 @@ from huggingface_hub.hf_api import RepoUrl
 
 import dicobench
 import multipanelvqa
-from dicobench.kit.release import metric_modules
 from dicobench.cli.main import main as dicobench_cli
+from dicobench.kit.release import metric_modules
 from dicobench.scoring import score
 
 PREDS, REFS = ["The answer is (B).", "E", "no idea"], ["B", "A", "C"]

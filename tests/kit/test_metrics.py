@@ -3,15 +3,14 @@
 from pathlib import Path
 
 import evaluate
-import pytest
-
 import numpy as np
+import pytest
+from openai_stub import StubServer
 
 import dicobench.scoring
 import multipanelvqa.scoring
 from dicobench.kit.eval.completeness import as_metric
 from dicobench.kit.eval.judge import Judge
-from openai_stub import StubServer
 
 METRICS = Path(__file__).resolve().parents[2] / "metrics"
 

@@ -7,8 +7,8 @@ to the cue, and no request fails (the favicon). The screenshots are kept in the 
 from __future__ import annotations
 
 import pytest
-
 from browser import chromium, wait_for
+
 from dicobench.benchmark import BENCHMARK as DICOBENCH
 from dicobench.kit.people.webapp.launch import review, study
 from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.pixels import decode_photo
 from dicobench.kit.photos.model import SizePolicy
+from dicobench.kit.photos.pixels import decode_photo
 from dicobench.kit.photos.sources import FolderSource
 
 RED, BLUE, GREY = (220, 30, 30), (30, 30, 220), (128, 128, 128)

@@ -8,9 +8,9 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.registry import open_source
 from dicobench.kit.photos.model import Photo, PhotoObject, PhotoSkipped, SizePolicy, apply_size_policy
 from dicobench.kit.photos.proposals import propose_regions
+from dicobench.kit.photos.registry import open_source
 from dicobench.kit.photos.sources import FolderSource, HubSource, VStarSource, in_test_share, split_photos
 
 skdata = pytest.importorskip("skimage.data")

@@ -1,10 +1,10 @@
 """Charts as a paper prints them: PNG and SVG, column width, the colour-blind-safe palette, the same
 bytes for the same input, and incomplete groups drawn as bounds (never one value)."""
 
+from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from dicobench.kit.report import plots
-from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
 
 
 def test_png_and_svg_at_column_width_with_the_same_bytes_each_time(tmp_path, drawn):  # noqa: F811

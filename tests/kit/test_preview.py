@@ -11,12 +11,12 @@ import pytest
 from PIL import Image
 
 import multipanelvqa.schema as mp_schema
-from dicobench.kit.cli.commands import run
-from dicobench.kit.report.preview import BOX_COLOUR, write_preview
 from dicobench.benchmark import BENCHMARK as DICOBENCH_BENCHMARK
-from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA_BENCHMARK
+from dicobench.kit.cli.commands import run
 from dicobench.kit.cli.preview import make_register
+from dicobench.kit.report.preview import BOX_COLOUR, write_preview
 from dicobench.schema import features as dico_features
+from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA_BENCHMARK
 
 DICOBENCH = DICOBENCH_BENCHMARK.drawer()
 MULTIPANELVQA = MULTIPANELVQA_BENCHMARK.drawer()

@@ -3,9 +3,9 @@
 import json
 from datetime import datetime
 
+from dicobench.cli.score import register as register_dicobench
 from dicobench.kit.cli.commands import run
 from dicobench.kit.eval.provenance import PACKAGES, dataset_source, fingerprint, run_settings, versions
-from dicobench.cli.score import register as register_dicobench
 from multipanelvqa.cli.score import register as register_multipanel
 from tests.dicobench.test_score_cli import dicobench_dir, mpvqa_dir, write_jsonl  # noqa: F401 (fixtures)
 

@@ -8,10 +8,10 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 
-from dicobench.kit.engines.local import check_engine
-from dicobench.kit.errors import UserError
 from dicobench import build
 from dicobench.cli.main import main
+from dicobench.kit.engines.local import check_engine
+from dicobench.kit.errors import UserError
 from multipanelvqa.build import build as build_multipanel
 
 

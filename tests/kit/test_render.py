@@ -3,10 +3,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from dicobench.kit.scene.render import footprint, render, render_edit, trace_box
+from dicobench.kit.scene.geometry import bounding
 from dicobench.kit.scene.model import Trace
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
-from dicobench.kit.scene.geometry import bounding
+from dicobench.kit.scene.render import footprint, render, render_edit, trace_box
 
 SMALL = SceneConfig(min_long_side=700, max_long_side=800, min_objects=12, max_objects=16)
 
@@ -101,7 +101,8 @@ def test_every_cache_of_a_rows_pixels_is_registered_and_cleared():
     """The caches of drawn pixels register where they are made: clearing between rows reaches each,
     and the only unregistered caches of the drawing modules are the glyphs and the vignette, which
     rows share."""
-    from dicobench.kit.scene import render as r, row_caches, textures
+    from dicobench.kit.scene import render as r
+    from dicobench.kit.scene import row_caches, textures
 
     cached = {name: f for module in (r, textures) for name, f in vars(module).items()
               if hasattr(f, "cache_clear") and f.__module__ == module.__name__}

@@ -7,11 +7,11 @@ import json
 import sqlite3
 
 import numpy as np
+from openai_stub import StubServer
 from PIL import Image
 
-from dicobench.kit.eval.reply_cache import request_key, without_images
 from dicobench.kit.eval.chat import ChatClient
-from openai_stub import StubServer
+from dicobench.kit.eval.reply_cache import request_key, without_images
 
 
 def image_message(seed: int) -> list[dict]:

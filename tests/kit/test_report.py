@@ -10,8 +10,8 @@ import dicobench
 import multipanelvqa
 from dicobench.kit.eval import provenance
 from dicobench.kit.eval.report import Report, write_report
-from tests.dicobench.test_score_cli import dicobench as dicobench_cli, multipanel, write_jsonl
-from tests.dicobench.test_score_cli import dicobench_dir, mpvqa_dir  # noqa: F401 (fixtures)
+from tests.dicobench.test_score_cli import dicobench as dicobench_cli
+from tests.dicobench.test_score_cli import dicobench_dir, mpvqa_dir, multipanel, write_jsonl  # noqa: F401 (fixtures)
 
 FROZEN = "2026-01-01T00:00:00+00:00"
 

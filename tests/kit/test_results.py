@@ -16,15 +16,15 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser import chromium, save_screenshot, wait_for
+from openai_stub import StubServer
 
 import dicobench
-from browser import chromium, save_screenshot, wait_for
 from dicobench.benchmark import BENCHMARK
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.kit.eval.judge import Judge
 from dicobench.kit.eval.runs import read_run
 from dicobench.outcomes import row_outcomes
-from openai_stub import StubServer
 
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> I cannot tell.'
 ROOT = Path(__file__).resolve().parents[2]

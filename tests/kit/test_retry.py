@@ -7,10 +7,10 @@ import time
 import httpx2 as httpx
 import openai
 import pytest
+from openai_stub import StubServer
 
 from dicobench.kit.eval.chat import ChatClient
 from dicobench.kit.eval.retry import backoff_delay, is_retryable, retry_after
-from openai_stub import StubServer
 
 
 def status_error(code: int, headers=None) -> openai.APIStatusError:

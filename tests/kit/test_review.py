@@ -17,9 +17,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision, read_log, rejected_rows
-from dicobench.kit.io.rowstore import RowStore
 from dicobench.benchmark import BENCHMARK
+from dicobench.kit.io.rowstore import RowStore
+from dicobench.kit.people.decisions import DecisionLog, decisions_path, make_decision, read_log, rejected_rows
 
 SPEC = BENCHMARK.people
 

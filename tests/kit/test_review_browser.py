@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from browser import chromium, save_screenshot, wait_for
 
 from dicobench.kit.people.decisions import decisions_path
-from browser import chromium, save_screenshot, wait_for
 
 pytest.importorskip("starlette")
 

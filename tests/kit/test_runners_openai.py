@@ -14,14 +14,14 @@ from pathlib import Path
 
 import datasets
 import numpy as np
+from openai_stub import StubServer
 from PIL import Image
 
+from dicobench.cli.main import main as dicobench
+from dicobench.kit.eval.runners import load_runner
 from dicobench.kit.io.lazy_images import open_image
 from dicobench.kit.io.predictions import first_per_config
-from dicobench.kit.eval.runners import load_runner
-from dicobench.cli.main import main as dicobench
 from dicobench.schema import LETTERS, prompt_text
-from openai_stub import StubServer
 
 KEY = "sk-test-secret-123"
 

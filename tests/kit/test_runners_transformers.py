@@ -2,10 +2,10 @@
 
 import pytest
 from PIL import Image
+from tiny_vlm import build_tiny_llava
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.runners import load_runner
-from tiny_vlm import build_tiny_llava
 
 pytest.importorskip("torch")
 

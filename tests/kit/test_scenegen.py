@@ -1,7 +1,7 @@
 import numpy as np
 
-from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.random_scenes import SceneConfig, canvas_size, overlaps, random_scene
+from dicobench.kit.scene.render import footprint
 
 
 def test_canvas_sizes_are_near_2k_with_varied_aspect():

@@ -9,11 +9,11 @@ import shutil
 
 import pytest
 
+from dicobench.benchmark import BENCHMARK as DICOBENCH_BENCHMARK
 from dicobench.kit.people.decisions import decisions_path
 from dicobench.kit.people.webapp.server import MAX_BODY
-from dicobench.benchmark import BENCHMARK as DICOBENCH_BENCHMARK
-from multipanelvqa.build import build as build_multipanelvqa
 from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA_BENCHMARK
+from multipanelvqa.build import build as build_multipanelvqa
 
 DICOBENCH = DICOBENCH_BENCHMARK.people
 MULTIPANELVQA = MULTIPANELVQA_BENCHMARK.people

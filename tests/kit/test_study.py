@@ -12,11 +12,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from browser import chromium, keep_image, save_screenshot, wait_for
 
+from dicobench.benchmark import BENCHMARK
 from dicobench.kit.io.rowstore import RowStore
 from dicobench.kit.people.webapp.study import participant_order, sample
-from browser import chromium, keep_image, save_screenshot, wait_for
-from dicobench.benchmark import BENCHMARK
 from dicobench.schema import TASKS
 
 SPEC = BENCHMARK.people

@@ -11,10 +11,10 @@ import urllib.request
 
 import pytest
 
+from dicobench.benchmark import BENCHMARK
+from dicobench.cli.main import main as dicobench
 from dicobench.kit.cli.commands import run
 from dicobench.kit.io.rowstore import RowStore
-from dicobench.cli.main import main as dicobench
-from dicobench.benchmark import BENCHMARK
 from dicobench.schema import TASKS
 
 SPEC = BENCHMARK.people
@@ -162,8 +162,8 @@ def test_a_session_is_scored_on_its_declared_sample_and_ranked_per_time_limit(be
 
 
 def test_multipanelvqa_session_free_text_scored_by_the_rules(tmp_path):
-    from multipanelvqa.build import build
     from multipanelvqa.benchmark import BENCHMARK
+    from multipanelvqa.build import build
     from multipanelvqa.cli.score import register as register_multipanel
     MPV = BENCHMARK.people
 

@@ -6,12 +6,19 @@ from pathlib import Path
 import pytest
 from huggingface_hub import DatasetCard
 
-from dicobench.kit.release import viewer
-from dicobench.kit.release.viewer import (PAGE_BUDGET, ROW_BUDGET, VIEWER_LIMIT, VIEWER_PAGE_ROWS, bytes_per_row,
-                                     heavy_pages, largest_page)
 from dicobench.build import build
 from dicobench.card import write_card
 from dicobench.cli.main import main as dicobench
+from dicobench.kit.release import viewer
+from dicobench.kit.release.viewer import (
+    PAGE_BUDGET,
+    ROW_BUDGET,
+    VIEWER_LIMIT,
+    VIEWER_PAGE_ROWS,
+    bytes_per_row,
+    heavy_pages,
+    largest_page,
+)
 from dicobench.schema import TASKS
 from multipanelvqa.build import build as build_multipanelvqa
 from multipanelvqa.card import write_card as write_multipanelvqa_card

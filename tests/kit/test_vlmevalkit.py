@@ -17,11 +17,11 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from dicobench.kit.eval.harnesses import vlmevalkit
 from dicobench.cli.main import main as dicobench
+from dicobench.harnesses.vlmevalkit_task import VLMEVALKIT
+from dicobench.kit.eval.harnesses import vlmevalkit
 from dicobench.prompting import prompt
 from dicobench.schema import LETTERS, TASKS, track_of
-from dicobench.harnesses.vlmevalkit_task import VLMEVALKIT
 from multipanelvqa.cli.main import main as multipanelvqa
 from multipanelvqa.harnesses.vlmevalkit_task import VLMEVALKIT as MPV
 from tests.kit.test_eval_cli import write_multipanel

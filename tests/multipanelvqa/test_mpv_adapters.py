@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 from dicobench.kit.errors import UserError
-from multipanelvqa.sources.adapters import edit_question, magicbrush_sets, vqav2_sets
 from multipanelvqa.build import build
+from multipanelvqa.sources.adapters import edit_question, magicbrush_sets, vqav2_sets
 from multipanelvqa.sources.image_sets import decode_panel
 
 

@@ -7,13 +7,13 @@ import re
 
 import datasets
 import pytest
+from chart_capture import bar_heights, drawn, line_points  # noqa: F401 (fixture)
 from PIL import Image
 
 import multipanelvqa.scoring
 from dicobench.kit.cli.commands import run
-from chart_capture import bar_heights, drawn, line_points  # noqa: F401 (fixture)
-from multipanelvqa.schema import features
 from multipanelvqa.cli.score import register
+from multipanelvqa.schema import features
 from tests.dicobench.test_score_cli import write_jsonl, write_layout
 
 LAYOUTS = (("splash", 2), ("grid_same", 4), ("grid_mixed", 4))  # L000, L001, L002
@@ -113,8 +113,9 @@ def test_groups_and_factors_counted_by_hand(dataset, tmp_path, capsys, drawn):
 
 
 def test_api_and_metric_give_the_command_numbers(dataset, tmp_path):
-    import evaluate
     from pathlib import Path
+
+    import evaluate
 
     ref = datasets.load_dataset(str(dataset), "all", split="test").remove_columns(["image"]).to_dict()
     preds = {json.loads(line)["id"]: json.loads(line)["response"]

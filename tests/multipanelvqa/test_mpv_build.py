@@ -12,8 +12,8 @@ import pytest
 import multipanelvqa
 from multipanelvqa.build import _images, build
 from multipanelvqa.cli.main import main
-from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.composite.layouts import generate_layouts
+from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from tests.openai_stub import StubServer
 
 generate_mod = importlib.import_module("multipanelvqa.generate")  # where shard_rows finds image_rows

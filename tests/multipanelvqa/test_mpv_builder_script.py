@@ -3,10 +3,10 @@
 import pytest
 from datasets import load_dataset
 
-from multipanelvqa.datasets_builder import MultipanelVQA
 from dicobench.kit.errors import UserError
 from multipanelvqa.build import build
 from multipanelvqa.build_config import BuildConfig
+from multipanelvqa.datasets_builder import MultipanelVQA
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
 
 TINY = dict(layouts="6", sources="procedural_edit", difficulty="easy")

@@ -15,14 +15,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from digests import fixture, folder_digests  # noqa: E402
 
+from dicobench.kit.io.shards import sidecar_path
 from dicobench.kit.scene.catalogue import load_catalogue
 from dicobench.kit.scene.palette import COLOURS
-from dicobench.kit.io.shards import sidecar_path
 from multipanelvqa.build import build
 from multipanelvqa.composite.positions import neighbours
 from multipanelvqa.difficulty import DEFAULT, EASY, EXTREME, HARD, PRESETS, PanelDifficulty, resolve
-from multipanelvqa.sources.image_sets import MAX_PANELS, decode_panel
 from multipanelvqa.sources import varied
+from multipanelvqa.sources.image_sets import MAX_PANELS, decode_panel
 from multipanelvqa.sources.procedural import procedural_set
 
 

@@ -18,7 +18,6 @@ from multipanelvqa.sources import varied
 from multipanelvqa.sources.image_sets import decode_panel
 from multipanelvqa.sources.procedural import procedural_set
 
-
 # ---- neighbours ------------------------------------------------------------------------------
 
 def test_neighbours_are_the_panels_next_to_the_target_in_row_column_and_diagonal():

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from dicobench.kit.people.decisions import decisions_path, read_log
-from multipanelvqa.build import build
 from multipanelvqa.benchmark import BENCHMARK
+from multipanelvqa.build import build
 
 SPEC = BENCHMARK.people
 

@@ -9,6 +9,7 @@ import json
 import urllib.request
 
 import pytest
+from openai_stub import StubServer
 
 import multipanelvqa
 from dicobench.kit.eval.judge import Judge
@@ -18,7 +19,6 @@ from multipanelvqa.benchmark import BENCHMARK
 from multipanelvqa.build import build
 from multipanelvqa.cli.main import main as multipanelvqa_cli
 from multipanelvqa.outcomes import row_outcomes
-from openai_stub import StubServer
 
 MARKUP = "It is the <b>red</b> one, I think"  # no rule settles it: the judge does
 HEDGES = ("surely", "probably", "perhaps", "surely")  # the judge's yes, no, neither (unjudged), yes

@@ -7,19 +7,19 @@ import json
 import re
 
 import numpy as np
+from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
+from openai_stub import StubServer
 from PIL import Image
 
 from dicobench.kit.cli.commands import run
-from chart_capture import bar_heights, drawn  # noqa: F401 (fixture)
-from multipanelvqa.cli.main import main as multipanelvqa
 from multipanelvqa.cli.eval import register
+from multipanelvqa.cli.main import main as multipanelvqa
 from multipanelvqa.cli.score import register as score_register
 from multipanelvqa.schema import features
 from multipanelvqa.views import apply_view
-from openai_stub import StubServer
+from tests.dicobench.test_score_cli import write_layout
 from tests.multipanelvqa.test_mpv_analyses import RIGHT, predictions
 from tests.multipanelvqa.test_mpv_analyses import rows as fixture_rows
-from tests.dicobench.test_score_cli import write_layout
 
 BOXES = [[10, 10, 30, 20], [50, 40, 40, 40]]  # target (red) first, then a blue neighbour
 

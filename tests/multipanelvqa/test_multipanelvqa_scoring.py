@@ -1,10 +1,10 @@
 """MultipanelVQA scoring: rules, the paper's judge prompts against a local stub, unjudged rows."""
 
 import pytest
-
-from multipanelvqa.scoring import PROMPT_ANSWER, judge_prompt, judge_verdict, normalise, rule_verdict, score
-from dicobench.kit.eval.judge import Judge
 from openai_stub import StubServer
+
+from dicobench.kit.eval.judge import Judge
+from multipanelvqa.scoring import PROMPT_ANSWER, judge_prompt, judge_verdict, normalise, rule_verdict, score
 
 POS = ["top left", "top right", "bottom left", "bottom right"]
 

@@ -7,8 +7,8 @@ import numpy as np
 import skimage.data
 from PIL import Image
 
-from dicobench.kit.photos.registry import PhotoSourceKind
 from dicobench.kit.photos.model import PhotoObject, SizePolicy
+from dicobench.kit.photos.registry import PhotoSourceKind
 from dicobench.kit.photos.sources import PhotoSource
 from dicobench.kit.release.licences import Licence
 

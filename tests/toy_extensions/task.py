@@ -2,9 +2,9 @@
 recolouring); from photos, the attribute task's recolour, which an editor build asks the editor for."""
 
 from dicobench.editors.scene.attribute import restyle, two_changes
+from dicobench.kit.registry import Ref
 from dicobench.sources.procedural import cue_objects, scene_difference
 from dicobench.tasks import edits_for
-from dicobench.kit.registry import Ref
 from dicobench.tasks.registry import DIFFERENCE, ModelEdit, Task
 
 

@@ -15,9 +15,9 @@ from typing import ClassVar
 import numpy as np
 from PIL import Image
 
+from dicobench.editors.photo.classical import crop, soft
 from dicobench.kit.errors import UserError
 from dicobench.kit.scene.geometry import Box
-from dicobench.editors.photo.classical import crop, soft
 
 
 def context_box(mask_box: Box, margin: float, width: int, height: int) -> Box:

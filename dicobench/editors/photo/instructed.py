@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from dicobench.kit.scene.geometry import Box
 from dicobench.checks import Rejected
-from dicobench.editors.photo.classical import PixelEdit, Mask, changed_box, crop, grow
 from dicobench.editors.models import Backends
+from dicobench.editors.photo.classical import Mask, PixelEdit, changed_box, crop, grow
+from dicobench.kit.scene.geometry import Box
 from dicobench.tasks.registry import Task, get_task
 
 TARGET_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # names `photo_difference.colour_words` gives

@@ -7,14 +7,14 @@ import dataclasses
 
 import numpy as np
 
-from dicobench.kit.scene.geometry import bounding
-from dicobench.kit.scene.palette import COLOURS, clearly_different, distance, stands_out
-from dicobench.kit.scene.render import footprint
-from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.random_scenes import SceneConfig, drawable, surface_colour, tell_apart
-from dicobench.looks import PATTERN_WORDS, look, namesakes
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, indefinite, kind_phrase, refer
 from dicobench.editors.scene.decoys import Looks
+from dicobench.kit.scene.geometry import bounding
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.palette import COLOURS, clearly_different, distance, stands_out
+from dicobench.kit.scene.random_scenes import SceneConfig, drawable, surface_colour, tell_apart
+from dicobench.kit.scene.render import footprint
+from dicobench.looks import PATTERN_WORDS, look, namesakes
 
 STYLE_WORDS = {
     "plain": "plain",

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+
 import numpy as np
 
+from dicobench.editors.scene import SceneEdit, State
 from dicobench.kit.scene.geometry import Box, grown
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
 from dicobench.kit.scene.random_scenes import TWIN_REACH, SceneConfig, place
 from dicobench.kit.scene.render import footprint
-from dicobench.editors.scene import SceneEdit, State
 
 CLEARANCE = 24  # px every decoy keeps from every edit's changed rectangles
 

@@ -6,17 +6,23 @@ import dataclasses
 
 import numpy as np
 
-from dicobench.kit.scene.catalogue import load_catalogue
-from dicobench.kit.scene.geometry import bounding
-from dicobench.kit.scene.render import footprint
-from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.catalogue import read_as
-from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
-from dicobench.kit.scene.random_scenes import (SceneConfig, drawable, legible_look, occupied_boxes, place, random_object,
-                                          surface_colour)
-from dicobench.looks import look
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase, pronouns, refer
 from dicobench.editors.scene.decoys import Looks
+from dicobench.kit.scene.catalogue import load_catalogue, read_as
+from dicobench.kit.scene.geometry import bounding
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
+from dicobench.kit.scene.random_scenes import (
+    SceneConfig,
+    drawable,
+    legible_look,
+    occupied_boxes,
+    place,
+    random_object,
+    surface_colour,
+)
+from dicobench.kit.scene.render import footprint
+from dicobench.looks import look
 
 
 def _absent_entries(scene: Scene, cfg: SceneConfig, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):

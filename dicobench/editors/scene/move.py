@@ -8,13 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicobench.kit.scene.geometry import Box
-
-from dicobench.kit.scene.render import footprint
-from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.random_scenes import SceneConfig, occupied_boxes, place
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, indefinite, kind_phrase, pronouns
 from dicobench.editors.scene.decoys import look_key, place_twin, twin
+from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.random_scenes import SceneConfig, occupied_boxes, place
+from dicobench.kit.scene.render import footprint
 from dicobench.looks import called, look
 
 RELATIONS = ("left of", "right of", "above", "below")

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicobench.kit.scene.catalogue import by_name
-from dicobench.kit.scene.palette import lab_distance
-from dicobench.kit.scene.geometry import Box, box_gap, point_gap
-from dicobench.kit.scene.render import footprint, trace_box, trace_extent
-from dicobench.kit.scene.trace_kernels import KERNELS, origin
-from dicobench.kit.scene.model import PlacedObject, Scene, Trace
-from dicobench.kit.scene.random_scenes import SceneConfig, clashes, inside, occupied_boxes, overlaps, surface_colour
 from dicobench.editors.scene import Cue, SceneEdit, indefinite, pronouns, refer
 from dicobench.editors.scene.decoys import Looks, look_key, occupied, place_among, twin
+from dicobench.kit.scene.catalogue import by_name
+from dicobench.kit.scene.geometry import Box, box_gap, point_gap
+from dicobench.kit.scene.model import PlacedObject, Scene, Trace
+from dicobench.kit.scene.palette import lab_distance
+from dicobench.kit.scene.random_scenes import SceneConfig, clashes, inside, occupied_boxes, overlaps, surface_colour
+from dicobench.kit.scene.render import footprint, trace_box, trace_extent
+from dicobench.kit.scene.trace_kernels import KERNELS, origin
 from dicobench.looks import called, look, namesakes
 
 HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}

@@ -15,8 +15,7 @@ from typing import Callable
 from dicobench.kit.benchmark import Benchmark
 from dicobench.kit.cli.argtypes import positive_int
 from dicobench.kit.errors import UserError
-from dicobench.kit.eval.harnesses import lmms_eval
-from dicobench.kit.eval.harnesses import vlmevalkit
+from dicobench.kit.eval.harnesses import lmms_eval, vlmevalkit
 from dicobench.kit.registry import Registry
 
 AddSubcommand = Callable[[argparse._SubParsersAction, Benchmark], None]

@@ -8,11 +8,11 @@ from typing import Callable
 
 from dicobench.kit.cli.commands import Registrar, add_dataset_argument, add_hub_token_argument
 from dicobench.kit.errors import UserError
+from dicobench.kit.io.shards import remove
 from dicobench.kit.release.hub import plan_push, push_folder
 from dicobench.kit.release.layout import README, read_metadata
 from dicobench.kit.release.licences import USER_LICENCE_FILE, state_licence
 from dicobench.kit.release.usage import REPO_FILE, record_repo, recorded_repo
-from dicobench.kit.io.shards import remove
 
 
 def make_register(write_card: Callable[[Path], object]) -> Registrar:

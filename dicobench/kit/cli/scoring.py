@@ -8,8 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from dicobench.kit.cli.argtypes import non_negative_int, positive_int
-from dicobench.kit.cli.argtypes import http_url
+from dicobench.kit.cli.argtypes import http_url, non_negative_int, positive_int
 from dicobench.kit.errors import UserError
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicobench.kit.benchmark import Command
-from dicobench.kit.registry import Ref
 from dicobench.kit.cli.help_texts import HELP
+from dicobench.kit.registry import Ref
 
 if TYPE_CHECKING:
     from dicobench.kit.benchmark import Benchmark

@@ -21,8 +21,17 @@ from tqdm.auto import tqdm
 from dicobench.kit.engines.local import check_engine, map_jobs
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.manifest import claim_folder
-from dicobench.kit.io.shards import (Location, ShardWriter, child, complete_shard, exists, glob, remove, remove_shards,
-                                shard_name)
+from dicobench.kit.io.shards import (
+    Location,
+    ShardWriter,
+    child,
+    complete_shard,
+    exists,
+    glob,
+    remove,
+    remove_shards,
+    shard_name,
+)
 
 if TYPE_CHECKING:
     import datasets  # type hints only: `datasets` (and pandas) load when a shard is written

@@ -20,9 +20,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from dicobench.kit.eval.reply_cache import CompletionCache, request_key
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.endpoint import check_endpoint
+from dicobench.kit.eval.reply_cache import CompletionCache, request_key
 
 Messages = Sequence[dict]
 MAX_TIMEOUT = 3600.0  # seconds per request: a day-long wait is a typo (and `inf` overflows the HTTP client)

@@ -29,16 +29,16 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
-from dicobench.kit.eval import provenance
-from dicobench.kit.io.outputs import output_folder
-from dicobench.kit.eval.report import Report, write_report, wrote
-from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.errors import ModelError, UserError
+from dicobench.kit.eval import provenance
+from dicobench.kit.eval.report import Report, write_report, wrote
+from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
+from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.lazy_images import open_image
 from dicobench.kit.io.locks import ExclusiveLock
+from dicobench.kit.io.outputs import output_folder
 from dicobench.kit.io.predictions import first_per_config, load_split
-from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
 
 if TYPE_CHECKING:
     import datasets

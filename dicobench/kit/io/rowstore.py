@@ -22,7 +22,6 @@ import pyarrow.parquet as pq
 
 from dicobench.kit.errors import UserError
 
-
 CONTENT_COLUMNS = ("question", "options", "answer")  # with the images, what a reviewer judged
 
 

@@ -12,12 +12,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Sequence
 
-
-from dicobench.kit.release.card import markdown_table
 from dicobench.kit.errors import UserError
+from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.rowstore import RowStore
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
-from dicobench.kit.io.jsonl import read_lines
+from dicobench.kit.release.card import markdown_table
 
 # answers of one time limit and their rows -> {series: {"n", "accuracy", "ci"}}
 ScoreLines = Callable[[list[dict], list[dict]], dict[str, dict | None]]

@@ -6,9 +6,9 @@ import os
 from collections import Counter
 from typing import Iterable, Mapping
 
-from dicobench.kit.release.card import markdown_table
-from dicobench.kit.people.decisions import decisions_path, read_log
 from dicobench.kit.io.shards import Location, read_column
+from dicobench.kit.people.decisions import decisions_path, read_log
+from dicobench.kit.release.card import markdown_table
 
 
 def current_versions(shards: Mapping[str, Iterable[Location]]) -> dict[str, tuple[int, str]]:

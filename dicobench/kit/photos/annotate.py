@@ -24,9 +24,9 @@ import numpy as np
 
 from dicobench.kit import __version__
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.pixels import decode_photo
-from dicobench.kit.photos.model import PHOTO_SUFFIXES
 from dicobench.kit.io.jsonl import read_lines
+from dicobench.kit.photos.model import PHOTO_SUFFIXES
+from dicobench.kit.photos.pixels import decode_photo
 
 logger = logging.getLogger(__name__)
 

@@ -30,10 +30,17 @@ from typing import Iterator
 import numpy as np
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.photos.pixels import decode_photo
-from dicobench.kit.photos.model import (PHOTO_SUFFIXES, Photo, PhotoObject, PhotoSkipped, SizePolicy, apply_size_policy,
-                                        clip_object)
 from dicobench.kit.io.jsonl import read_lines
+from dicobench.kit.photos.model import (
+    PHOTO_SUFFIXES,
+    Photo,
+    PhotoObject,
+    PhotoSkipped,
+    SizePolicy,
+    apply_size_policy,
+    clip_object,
+)
+from dicobench.kit.photos.pixels import decode_photo
 
 
 class PhotoSource(abc.ABC):

@@ -25,6 +25,7 @@ from dicobench.kit.errors import UserError, first_line
 from dicobench.kit.release.layout import README, card_patterns, glob_regex, read_configs, read_metadata
 from dicobench.kit.release.licences import UNKNOWN
 
+
 def _is_shard(path: str, split: str | None) -> bool:
     """A data shard of the layout: `<config>/<split>-*.parquet` (any split when `split` is None)."""
     split_re = re.escape(split) if split else r"[^/]+"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from huggingface_hub import DatasetCard
 
-from dicobench.kit.release.card import STATS_KEY, markdown_table
-from dicobench.kit.io.dataset_input import locate
 from dicobench.kit.errors import UserError
+from dicobench.kit.io.dataset_input import locate
+from dicobench.kit.release.card import STATS_KEY, markdown_table
 from dicobench.kit.release.hub import hub_errors
 
 HUMAN_REVIEW = "Human review"  # the title of dicobench.kit.release.card.human_review's section

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dicobench.kit.scene.catalogue import LICENCE as GLYPH_ATTRIBUTION
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.shards import Location, child, exists, read_json, write_json_atomic
+from dicobench.kit.scene.catalogue import LICENCE as GLYPH_ATTRIBUTION
 
 USER_LICENCE_FILE = ".license.json"  # beside README.md; written by `push --license`
 UNKNOWN = "unknown"

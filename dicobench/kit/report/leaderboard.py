@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from dicobench.kit.eval.completeness import span
 from dicobench.kit.errors import UserError
+from dicobench.kit.eval.completeness import span
 from dicobench.kit.people.study_scores import limit_order, row_name
 
 SCORES = "scores.json"

@@ -14,9 +14,9 @@ from typing import Callable, Sequence
 import datasets
 from PIL import Image, ImageDraw, ImageFont
 
-from dicobench.kit.io.outputs import output_file
-from dicobench.kit.io.dataset_input import check_features, locate, missing_hint
 from dicobench.kit.errors import UserError, first_line
+from dicobench.kit.io.dataset_input import check_features, locate, missing_hint
+from dicobench.kit.io.outputs import output_file
 from dicobench.kit.release.verify import verify_dataset
 
 # (images, boxes as (image index, [x, y, w, h]) in that image's pixels, caption; "\n" breaks lines)

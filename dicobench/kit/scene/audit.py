@@ -27,11 +27,11 @@ from PIL import Image
 
 from dicobench.kit.scene.catalogue import CatalogueEntry, by_name
 from dicobench.kit.scene.contact_sheet import SURFACE
+from dicobench.kit.scene.glyphs import glyph_mask
 from dicobench.kit.scene.legibility import legible
 from dicobench.kit.scene.markings import MARKINGS, read_marking
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import COLOURS
-from dicobench.kit.scene.glyphs import glyph_mask
 from dicobench.kit.scene.render import object_patch
 
 TURNS = range(-45, 46, 15)

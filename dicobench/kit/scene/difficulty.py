@@ -37,6 +37,11 @@ class Dials:
         changed = dataclasses.replace(self, **values) if values else self
         return self if changed == self else dataclasses.replace(changed, preset="custom")
 
+    def manifest(self) -> dict:
+        """The dials as a build's manifest records them: a later dial at its default is left out."""
+        return {k: v for k, v in dataclasses.asdict(self).items()
+                if not (self.__dataclass_fields__[k].metadata.get("later") and v == self.__dataclass_fields__[k].default)}
+
     @classmethod
     def axis_fields(cls):
         """(field, axis, doc) for every dial, in declaration order (the CLI and the card read it)."""
@@ -96,11 +101,6 @@ class Difficulty(Dials):
     # writes the clean renders, as the first release did
     camera: CameraBounds = CameraBounds()
     camera_on: bool = False
-
-    def manifest(self) -> dict:
-        """The dials as a build's manifest records them: a later dial at its default is left out."""
-        return {k: v for k, v in dataclasses.asdict(self).items()
-                if not (self.__dataclass_fields__[k].metadata.get("later") and v == self.__dataclass_fields__[k].default)}
 
     def __post_init__(self) -> None:
         problems = []

@@ -9,11 +9,11 @@ import numpy as np
 
 from dicobench.kit.scene.catalogue import CatalogueEntry, by_name, load_catalogue
 from dicobench.kit.scene.difficulty import EASY, Difficulty
-from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
 from dicobench.kit.scene.geometry import Box
 from dicobench.kit.scene.legibility import legible
-from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.model import PlacedObject, Scene
+from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
+from dicobench.kit.scene.render import footprint
 from dicobench.kit.scene.textures import KINDS, TINTS, base_colour
 
 ASPECTS = (4 / 3, 3 / 2, 16 / 9, 1.0, 5 / 4, 16 / 10)

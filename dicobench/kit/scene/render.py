@@ -16,15 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from dicobench.kit.scene import markings, row_caches
 from dicobench.kit.scene.camera import Camera
-from dicobench.kit.scene import markings
 from dicobench.kit.scene.catalogue import by_name
-from dicobench.kit.scene.glyphs import glyph_mask
 from dicobench.kit.scene.geometry import Box, bounding, intersect
-from dicobench.kit.scene.palette import COLOURS
-from dicobench.kit.scene import row_caches
-from dicobench.kit.scene.row_caches import per_row
+from dicobench.kit.scene.glyphs import glyph_mask
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
+from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene.row_caches import per_row
 from dicobench.kit.scene.textures import SurfaceView, make_background
 from dicobench.kit.scene.trace_kernels import kernel, origin
 from dicobench.kit.scene.warping import warp

@@ -29,9 +29,9 @@ import yaml
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.harnesses.common import dataset_configs, is_local, write_predictions
+from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.predictions import load_references
 from dicobench.kit.release.verify import verify_dataset
-from dicobench.kit.io.jsonl import read_lines
 
 INLINE = "# export: inline"
 OWN_PACKAGES = ("dicobench", "multipanelvqa")

@@ -11,9 +11,9 @@ from importlib.metadata import entry_points
 from typing import Callable
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.registry import Registry
 from dicobench.kit.eval.runners.base import CallableRunner, Part, Prompt, Reply, Runner
 from dicobench.kit.eval.runners.options import RunnerOption, collect, declared
+from dicobench.kit.registry import Registry
 
 __all__ = ["RUNNERS", "CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "all_options", "as_runner",
            "check_options", "load_runner", "register_runner", "runner_class"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import inspect
 import time
-from collections import deque
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass
 from itertools import islice
 from typing import Callable, ClassVar, Iterable, Iterator, Sequence, Union

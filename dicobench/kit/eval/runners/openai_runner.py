@@ -27,8 +27,8 @@ from typing import Iterable, Iterator, Sequence
 from PIL import Image
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.io.lazy_images import source_bytes
 from dicobench.kit.eval.runners.base import Part, Prompt, Reply, Runner
+from dicobench.kit.io.lazy_images import source_bytes
 
 #: connection failures in a row (each after its retries) that stop a run: at least this many, or `concurrency`
 STOP_AFTER = 8

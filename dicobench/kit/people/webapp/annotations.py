@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 
+from pycocotools import mask as mask_utils
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from dicobench.kit.people.webapp.server import asset_endpoint, json_object, page, static_files
 from dicobench.kit.photos import annotation_review
 from dicobench.kit.photos.coco import CocoSource, decode_mask
-from pycocotools import mask as mask_utils
-from dicobench.kit.people.webapp.server import asset_endpoint, json_object, page, static_files
 
 API_HEADERS = {"Cache-Control": "no-store"}
 

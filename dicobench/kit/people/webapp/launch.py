@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dicobench.kit.people.decisions import DecisionLog, check_reviewer, decisions_path
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.rowstore import RowStore, config_folders
+from dicobench.kit.people.decisions import DecisionLog, check_reviewer, decisions_path
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 
 if TYPE_CHECKING:
@@ -87,11 +87,11 @@ def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", por
                        token: str | None = None, open_browser: bool = False, background: bool = False, announce=None):
     """Serve the review page of a COCO annotation file's objects (photos under `photos`, default
     the file's folder); verdicts go beside the file (`dicobench.kit.photos.annotation_review`)."""
+    from dicobench.kit.people.webapp.annotations import annotations_app
+    from dicobench.kit.people.webapp.server import access, serve
     from dicobench.kit.photos.annotation_review import review_path
     from dicobench.kit.photos.coco import CocoSource
     from dicobench.kit.photos.model import SizePolicy
-    from dicobench.kit.people.webapp.annotations import annotations_app
-    from dicobench.kit.people.webapp.server import access, serve
 
     source = CocoSource(annotations, photos, SizePolicy(1))
     log = review_path(source.path)
@@ -114,8 +114,16 @@ def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participa
     """Serve a timed study session on `build_dir` (`time_limit` in seconds, None for none;
     fractions are allowed here, the command line offers 30, 60, 120 and none)."""
     from dicobench.kit.people.webapp.server import access, serve
-    from dicobench.kit.people.webapp.study import (Session, SessionLock, declare_sample, limit_label, participant_order,
-                                              sample, session_path, study_app)
+    from dicobench.kit.people.webapp.study import (
+        Session,
+        SessionLock,
+        declare_sample,
+        limit_label,
+        participant_order,
+        sample,
+        session_path,
+        study_app,
+    )
 
     if time_limit is not None and not time_limit > 0:
         raise UserError(f"time limit must be positive, got {time_limit}")

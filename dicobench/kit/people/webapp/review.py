@@ -12,8 +12,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from dicobench.kit.people.decisions import NOTE_LIMIT, DecisionLog, NoteTooLong, decisions_path, make_decision
 from dicobench.kit.io.rowstore import Changed, RowStore
+from dicobench.kit.people.decisions import NOTE_LIMIT, DecisionLog, NoteTooLong, decisions_path, make_decision
 from dicobench.kit.people.webapp.server import asset_endpoint, changed, json_object, page, static_files
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
 

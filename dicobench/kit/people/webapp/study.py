@@ -28,13 +28,12 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from dicobench.kit.errors import UserError
+from dicobench.kit.io.jsonl import read_lines
+from dicobench.kit.io.locks import ExclusiveLock
 from dicobench.kit.io.predictions import read_sample, write_sample
 from dicobench.kit.io.rowstore import Changed, RowStore
 from dicobench.kit.people.webapp.server import asset_endpoint, changed, json_object, page, static_files
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
-from dicobench.kit.io.jsonl import read_lines
-from dicobench.kit.io.locks import ExclusiveLock
-
 
 # An item is shown once: its images are never kept by the browser (and their URLs name the showing).
 IMAGE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
