@@ -65,7 +65,7 @@ def test_instance_candidates_are_the_same_object_posed_elsewhere():
             assert a.marking and decoy.marking != a.marking and decoy.colour == a.colour  # same kind, other marks
             assert 0.09 <= abs(b.size / a.size - 1) <= 0.31 or b.size in (instance.MIN_SIZE, SMALL.max_size)
             assert 20 <= abs(b.rotation - a.rotation) <= 60 and (b.cx, b.cy) == (decoy.cx, decoy.cy)
-            assert instance.look(a) in cand.text and a.colour in cand.text
+            assert instance.with_marking(a) in cand.text and a.colour in cand.text
             # what may be read as shared (look-alike names included): of the options, exactly this one
             assert instance.commonalities(prop.scene_a, cand.scene_b) & subjects(prop) == {cand.subject}
         assert instance.commonalities(prop.scene_a, prop.scene_b) == frozenset()
