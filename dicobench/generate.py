@@ -21,7 +21,7 @@ from dicobench.checks import Rejected
 from dicobench.editors.models import Backends, ModelOptions
 from dicobench.kit.engines import driver
 from dicobench.kit.errors import UserError
-from dicobench.kit.io.rowstore import row_digest
+from dicobench.kit.io.row_digest import row_digest
 from dicobench.kit.io.shards import shard_ranges
 from dicobench.kit.people.decisions import REVIEW_REJECTION, rejects
 from dicobench.kit.photos.model import SizePolicy

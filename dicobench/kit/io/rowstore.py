@@ -11,29 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import os
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dicobench.kit.errors import UserError
-
-CONTENT_COLUMNS = ("question", "options", "answer")  # with the images, what a reviewer judged
-
-
-def row_digest(row: dict, images: Iterable[bytes]) -> str:
-    """A row version's content: its images' stored bytes and its question, options and answer
-    (labels as names), the same from a row about to be written and from one read back."""
-    h = hashlib.sha256(json.dumps({k: row[k] for k in CONTENT_COLUMNS if k in row}, sort_keys=True,
-                                  ensure_ascii=False).encode("utf-8"))
-    for data in images:
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h.hexdigest()[:32]
+from dicobench.kit.io.row_digest import row_digest
 
 
 @dataclasses.dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import Iterable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.jsonl import lines
-from dicobench.kit.io.rowstore import decode_labels, row_digest
+from dicobench.kit.io.row_digest import row_digest
 
 REVIEW_DIR = ".review"
 DECISIONS_FILE = "decisions.jsonl"
@@ -217,6 +217,7 @@ def _stored_digest(shard, index: int, image_columns: Iterable[str] | None) -> st
     import datasets
     import pyarrow.parquet as pq
 
+    from dicobench.kit.io.rowstore import decode_labels  # deferred: datasets loads only here
     from dicobench.kit.io.shards import resolve
 
     fs, path = resolve(shard)
