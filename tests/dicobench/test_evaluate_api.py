@@ -293,15 +293,19 @@ def test_progress_shows_by_default_where_a_terminal_is_attached(small_build, cap
     assert "dicobench eval" not in capsys.readouterr().err
 
 
-def test_a_run_that_reads_no_letter_from_any_reply_says_so(small_build, tmp_path, capsys):
+def test_a_run_that_reads_no_letter_from_any_reply_says_so(small_build, tmp_path, caplog):
+    """The library warns through logging (a command shows it on stderr; so does Python without
+    logging configured)."""
+    caplog.set_level("WARNING", logger="dicobench")
     result = dicobench.evaluate(small_build, lambda images, prompt: "I think it is the cup.", config="entity",
                                 out=tmp_path / "run")
     assert result["accuracy"] == 0.0 and result["unparsed_rate"] == 1.0
-    err = capsys.readouterr().err
-    assert "no letter (A-E) could be read from any of the 2 replies (the first: 'I think it is the cup.')" in err
-    assert str(tmp_path / "run" / PREDICTIONS) in err
+    said = caplog.text
+    assert "no letter (A-E) could be read from any of the 2 replies (the first: 'I think it is the cup.')" in said
+    assert str(tmp_path / "run" / PREDICTIONS) in said
+    caplog.clear()
     dicobench.evaluate(small_build, lambda images, prompt: "The answer is (A).", config="entity")
-    assert "could be read" not in capsys.readouterr().err  # letters read: nothing to say
+    assert "could be read" not in caplog.text  # letters read: nothing to say
     write_multipanel(tmp_path / "mpv")
     multipanelvqa.evaluate(tmp_path / "mpv", lambda images, prompt: "???")
-    assert "no answer could be read by the rules from any of the 3 replies" in capsys.readouterr().err
+    assert "no answer could be read by the rules from any of the 3 replies" in caplog.text
