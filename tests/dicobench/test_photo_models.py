@@ -88,19 +88,20 @@ def test_verified_photo_build_records_it_and_never_writes_the_key(tmp_path, phot
         out = build(tmp_path / "b", source=f"folder:{photos}", tasks="entity,attribute", per_task=2, upscale=True,
                     num_proc=1, verify="openai:vlm", base_url=stub.base_url, api_key=SECRET, progress=False)
         sent = len(stub.requests)
-    assert sent >= 16  # four options per row, each verified
-    ds = load_dataset(str(out), "all", split="test")
-    assert all("edits (OpenCV); verified by openai:vlm; camera a: " in g for g in ds["generator"])
-    card = (out / "README.md").read_text()
-    assert "checked by `openai:vlm`" in card
-    manifest = json.loads((out / ".dicobench" / "test.json").read_text())
-    assert manifest["models"]["verify"] == "openai:vlm" and "api_key" not in json.dumps(manifest)
-    assert not [p for p in out.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
-    # a rerun of a lost shard is answered from the shard's reply cache: nothing is sent
-    shard = sorted((out / "entity").glob("test-*.parquet"))[0]
-    before = shard.read_bytes()
-    shard.unlink()
-    with StubServer(reply=lambda body: '{"matches": false}') as stub:
+        assert sent >= 16  # four options per row, each verified
+        ds = load_dataset(str(out), "all", split="test")
+        assert all("edits (OpenCV); verified by openai:vlm; camera a: " in g for g in ds["generator"])
+        card = (out / "README.md").read_text()
+        assert "checked by `openai:vlm`" in card
+        manifest = json.loads((out / ".dicobench" / "test.json").read_text())
+        assert manifest["models"]["verify"] == "openai:vlm" and "api_key" not in json.dumps(manifest)
+        assert not [p for p in out.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
+        # a rerun of a lost shard against the same endpoint is answered from the shard's reply cache (keyed by
+        # endpoint): nothing is sent, though the endpoint would now answer otherwise
+        shard = sorted((out / "entity").glob("test-*.parquet"))[0]
+        before = shard.read_bytes()
+        shard.unlink()
+        stub.reply, stub.requests = (lambda body: '{"matches": false}'), []
         build(out, source=f"folder:{photos}", tasks="entity,attribute", per_task=2, upscale=True, num_proc=1,
               verify="openai:vlm", base_url=stub.base_url, api_key=SECRET, progress=False)
         assert stub.requests == []
@@ -145,22 +146,22 @@ def test_editor_build_with_llm_instructions(tmp_path, photos):
     with StubServer(reply=written) as stub:
         out = build(tmp_path / "b", base_url=stub.base_url, **common)
         sent = len(stub.requests)
-    entity = load_dataset(str(out), "entity", split="test")
-    assert sent >= 2 * 4 * 6  # six instructions per edited region
-    assert all(o.endswith(").") and "became a pebble" in o for row in entity["options"] for o in row[:4])
-    assert all(f"entity edits by StableDiffusionInpaintPipeline ({model}) from openai:writer instructions" in g
-               for g in entity["generator"])
-    moves = load_dataset(str(out), "spatial_relation", split="test")
-    assert all("classical spatial_relation edits" in g for g in moves["generator"])  # a mask cannot move things
-    assert all(" moved " in o for row in moves["options"] for o in row[:4])
-    manifest = json.loads((out / ".dicobench" / "test.json").read_text())
-    assert manifest["models"]["editor"] == f"diffusers:{model}" and SECRET not in json.dumps(manifest)
-    assert list((out / ".dicobench" / "llm-cache" / "entity").iterdir())
-    # same seed, same bytes: a lost shard comes back identical, its instructions from the cache
-    shard = sorted((out / "entity").glob("test-*.parquet"))[0]
-    before = shard.read_bytes()
-    shard.unlink()
-    with StubServer(reply=lambda body: "no") as stub:
+        entity = load_dataset(str(out), "entity", split="test")
+        assert sent >= 2 * 4 * 6  # six instructions per edited region
+        assert all(o.endswith(").") and "became a pebble" in o for row in entity["options"] for o in row[:4])
+        assert all(f"entity edits by StableDiffusionInpaintPipeline ({model}) from openai:writer instructions" in g
+                   for g in entity["generator"])
+        moves = load_dataset(str(out), "spatial_relation", split="test")
+        assert all("classical spatial_relation edits" in g for g in moves["generator"])  # a mask cannot move things
+        assert all(" moved " in o for row in moves["options"] for o in row[:4])
+        manifest = json.loads((out / ".dicobench" / "test.json").read_text())
+        assert manifest["models"]["editor"] == f"diffusers:{model}" and SECRET not in json.dumps(manifest)
+        assert list((out / ".dicobench" / "llm-cache" / "entity").iterdir())
+        # same seed, same bytes: a lost shard comes back identical, its instructions from the cache
+        shard = sorted((out / "entity").glob("test-*.parquet"))[0]
+        before = shard.read_bytes()
+        shard.unlink()
+        stub.reply, stub.requests = (lambda body: "no"), []  # the same endpoint: its cache answers
         build(out, base_url=stub.base_url, **common)
         assert stub.requests == []
-    assert shard.read_bytes() == before
+        assert shard.read_bytes() == before

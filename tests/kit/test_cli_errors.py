@@ -87,9 +87,9 @@ def test_preview_of_a_file_or_of_the_other_benchmark_or_an_older_build(built, tm
     out = tmp_path / "x.png"
     fails("dicobench", ["preview", built["file"], "--out", out], capsys, "is a file")
     fails("dicobench", ["preview", built["mpv"], "--out", out, "--config", "original"], capsys,
-          "not a dicobench dataset")
+          "is a multipanelvqa build, not a dicobench one")
     fails("multipanelvqa", ["preview", built["dico"], "--out", out, "--config", "attribute"], capsys,
-          "not a multipanelvqa dataset")
+          "is a dicobench build, not a multipanelvqa one")
     fails("dicobench", ["preview", built["untyped"], "--out", out], capsys, "'task' is Value(int64)", "older version")
     fails("dicobench", ["preview", built["no_cues"], "--out", out], capsys, "no 'cues' column", "older version")
     fails("dicobench", ["preview", built["dico"], "--out", built["file"] / "x.png"], capsys)
@@ -107,7 +107,7 @@ def test_eval_out_an_existing_file_is_refused_before_anything_is_loaded(built, c
 def test_eval_of_the_other_benchmark_is_refused_before_any_model_call(cli, other, built, tmp_path, capsys):
     out = tmp_path / "run"
     fails(cli, ["eval", "--dataset", built[other], "--model", "openai:x", "--api-key", "k",
-                "--base-url", "http://127.0.0.1:9/v1", "--out", out], capsys, f"not a {cli} dataset")
+                "--base-url", "http://127.0.0.1:9/v1", "--out", out], capsys, f"build, not a {cli} one")
     assert not out.exists()
 
 
@@ -156,7 +156,7 @@ def test_score_with_bad_prediction_files(built, capsys):
     fails("dicobench", ["score", built["dico"], "--dataset", built["dico"]], capsys, "Is a directory")
     fails("dicobench", ["score", built["preds"]["mpv"], "--dataset", built["dico"]], capsys, "do not match")
     fails("multipanelvqa", ["score", built["preds"]["dico"], "--dataset", built["dico"]], capsys,
-          "is it a MultipanelVQA dataset")
+          "is a dicobench build, not a multipanelvqa one")
 
 
 def test_reversed_layout_range(tmp_path, capsys):

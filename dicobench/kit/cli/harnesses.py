@@ -14,6 +14,7 @@ from typing import Callable
 
 from dicobench.kit.benchmark import Benchmark
 from dicobench.kit.cli.argtypes import positive_int
+from dicobench.kit.cli.help_texts import HELP
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.harnesses import lmms_eval, vlmevalkit
 from dicobench.kit.registry import Registry
@@ -113,7 +114,7 @@ def register_harness(kind: HarnessKind) -> HarnessKind:
 def make_export_register(benchmark: Benchmark):
     def register(subparsers: argparse._SubParsersAction) -> None:
         kinds = [k for k in HARNESS_KINDS if k.export]
-        p = subparsers.add_parser("export", help=f"write task files for {' or '.join(k.name for k in kinds)}",
+        p = subparsers.add_parser("export", help=HELP["export"],
                                   description="Write what another evaluation harness needs to run this benchmark "
                                   "with this project's prompt and scoring. (Inspect needs no export: "
                                   f"inspect eval {benchmark.harnesses.inspect_name} -T dataset=DIR.)")
@@ -126,7 +127,7 @@ def make_export_register(benchmark: Benchmark):
 def make_import_register(benchmark: Benchmark):
     def register(subparsers: argparse._SubParsersAction) -> None:
         kinds = [k for k in HARNESS_KINDS if k.import_]
-        p = subparsers.add_parser("import", help="turn another harness's outputs into a predictions file",
+        p = subparsers.add_parser("import", help=HELP["import"],
                                   description=f"Read {', '.join(k.name for k in kinds)} outputs and write a "
                                   f"predictions file for `{benchmark.name} score`.")
         harness = p.add_subparsers(dest="harness", required=True)
