@@ -117,10 +117,7 @@ class Kind:
         and none is told by its clutter)."""
         scene = panel.scene
         if self.colour:
-            (uid,) = panel.xs
-            if not stands_out(answer, surface_colour(scene)):
-                return None
-            return dataclasses.replace(panel, scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))
+            return _recoloured(panel, answer)
         kept = sorted(rng.permutation(len(panel.xs))[:self.shown(answer)])
         for i, uid in enumerate(panel.xs):
             if i not in kept:
@@ -137,10 +134,7 @@ class Kind:
         None where that cannot be drawn."""
         scene = panel.scene
         if self.colour:
-            (uid,) = panel.xs
-            if not stands_out(answer, surface_colour(scene)):
-                return None
-            return dataclasses.replace(panel, scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))
+            return _recoloured(panel, answer)
         want, xs = self.shown(answer), list(panel.xs)
         if want < len(xs):
             for i in sorted(rng.permutation(len(xs))[:len(xs) - want], reverse=True):
@@ -487,3 +481,12 @@ def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     kind = (colour_kind(rng, entry, n) if colour else count_kind(rng, entry, difficulty.max_count, n)
             if difficulty.scene_question == "count" else presence_kind(entry))
     return (_shared_set if shared else _image_set)(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))
+
+
+def _recoloured(panel: Panel, answer: str) -> Panel | None:
+    """The panel with its one X in colour `answer`; None where that colour would not stand out of the surface."""
+    (uid,) = panel.xs
+    scene = panel.scene
+    if not stands_out(answer, surface_colour(scene)):
+        return None
+    return dataclasses.replace(panel, scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))
