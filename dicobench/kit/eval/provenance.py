@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 import dicobench.kit
 from dicobench.kit.errors import UserError
-from dicobench.kit.io.shards import DIGEST, file_digest, read_json, sidecar_path
+from dicobench.kit.io.shards import file_digest, local_shards
 
 PACKAGES = ("datasets", "transformers", "openai")
 
@@ -91,17 +91,12 @@ def build_digest(folder: Path) -> str | None:
     """What a local build holds, wherever it lies: a digest of its shards' names and bytes (the sha256
     each shard's sidecar records, else the shard's own), so that a copied or moved build is the same
     dataset and a rebuilt one is not. None for a folder without shards (a single file, say)."""
-    shards = sorted(p for p in folder.rglob("*.parquet") if not any(part.startswith(".") for part in
-                                                                      p.relative_to(folder).parts))
+    shards = local_shards(folder)
     if not shards:
         return None
     found = hashlib.sha256()
-    for shard in shards:
-        try:
-            recorded = read_json(sidecar_path(shard)).get(DIGEST)
-        except (OSError, ValueError, AttributeError):
-            recorded = None
-        found.update(f"{shard.relative_to(folder).as_posix()} {recorded or file_digest(shard)}\n".encode())
+    for name, path, recorded in shards:
+        found.update(f"{name} {recorded or file_digest(path)}\n".encode())
     return found.hexdigest()
 
 

@@ -253,22 +253,14 @@ def _load_local(folder: str, config: str, split: str, kwargs: dict):
 def shards_state(folder: str | Path) -> dict[str, list]:
     """What identifies the bytes of every shard of a local build without reading them: its size,
     times (ctime too, which no edit can set back) and inode, and the sha256 its sidecar recorded."""
-    from dicobench.kit.io.shards import DIGEST, sidecar_path
+    from dicobench.kit.io.shards import local_shards
 
-    folder = Path(folder)
     state: dict[str, list] = {}
-    for path in sorted(folder.rglob("*.parquet")):
-        name = path.relative_to(folder).as_posix()
-        if any(part.startswith(".") for part in name.split("/")):
-            continue
+    for name, path, recorded in local_shards(folder):
         try:
             stat = path.stat()
         except OSError:
             continue
-        try:
-            recorded = json.loads(sidecar_path(path).read_text(encoding="utf-8")).get(DIGEST)
-        except (OSError, ValueError, AttributeError):
-            recorded = None
         state[name] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, recorded]
     return state
 

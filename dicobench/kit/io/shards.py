@@ -192,6 +192,23 @@ def sidecar_path(shard: Location) -> Location:
     return f"{head}/.stats/{name}.json"
 
 
+def local_shards(folder: str | Path) -> list[tuple[str, Path, str | None]]:
+    """(name relative to the build, path, the sha256 its sidecar records or None) of every shard of a
+    local build, sorted by name; hidden folders (caches, review logs) are not the build's shards."""
+    folder = Path(folder)
+    found = []
+    for path in sorted(folder.rglob("*.parquet")):
+        name = path.relative_to(folder).as_posix()
+        if any(part.startswith(".") for part in name.split("/")):
+            continue
+        try:
+            recorded = json.loads(sidecar_path(path).read_text(encoding="utf-8")).get(DIGEST)
+        except (OSError, ValueError, AttributeError):
+            recorded = None
+        found.append((name, path, recorded))
+    return found
+
+
 def read_json(path: Location):
     fs, p = resolve(path)
     return json.loads(fs.cat_file(p).decode("utf-8"))
