@@ -205,6 +205,10 @@ def main(argv: list[str]) -> int:
     import tempfile
 
     names = list(CASES) if argv in ([], ["all"]) else argv
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        print(f"error: no digest case {', '.join(unknown)} (cases: {', '.join(CASES)}, all)", file=sys.stderr)
+        return 2
     FIXTURES.mkdir(parents=True, exist_ok=True)
     for name in names:
         with tempfile.TemporaryDirectory() as tmp:
