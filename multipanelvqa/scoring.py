@@ -11,6 +11,7 @@ nor left out; a result with unscored rows is incomplete and reports accuracy bou
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Hashable, Sequence
 
 import numpy as np
@@ -25,6 +26,79 @@ from multipanelvqa.schema import LAYOUT_STYLES
 
 QUESTION_TYPES = ("q1", "q2", "q3")
 SUBSETS = ("synthetic", "real_world")
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The rows `score` and `decide` read, checked once (`Answers.checked`): columns of one length,
+    labels as names (question types, subsets, layout styles; the dataset's ClassLabel indices
+    too), `choices` () and `answered` True where not given, `num_subfigures` as text; an optional
+    column that was not given is None."""
+
+    predictions: tuple[str | None, ...]
+    references: tuple[str, ...]
+    questions: tuple[str, ...]
+    question_types: tuple[str, ...]
+    choices: tuple[tuple[str, ...], ...]
+    answered: tuple[bool, ...]  # False where the model call failed
+    augmentations: tuple[str, ...] | None = None
+    subsets: tuple[str, ...] | None = None
+    clusters: tuple[Hashable, ...] | None = None
+    ids: tuple[str, ...] | None = None
+    layout_styles: tuple[str, ...] | None = None
+    num_subfigures: tuple[str, ...] | None = None
+    sources: tuple[str, ...] | None = None
+    controlled: tuple[bool, ...] | None = None  # kept by the paper's control
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+    @classmethod
+    def checked(
+        cls,
+        predictions: Sequence[str | None],
+        references: Sequence[str],
+        questions: Sequence[str],
+        question_types: Sequence[str | int],
+        *,
+        choices: Sequence[Sequence[str]] | None = None,
+        augmentations: Sequence[str] | None = None,
+        subsets: Sequence[str | int] | None = None,
+        clusters: Sequence[Hashable] | None = None,
+        failed: Sequence[bool] | None = None,
+        ids: Sequence[str] | None = None,
+        layout_styles: Sequence[str | int] | None = None,
+        num_subfigures: Sequence[int] | None = None,
+        sources: Sequence[str] | None = None,
+        controlled: Sequence[bool] | None = None,
+    ) -> Answers:
+        """The columns as one table; ValueError naming the first column of another length or the
+        first unknown label."""
+        n = len(predictions)
+        inputs = (("references", references), ("questions", questions), ("question_types", question_types),
+                  ("choices", choices), ("augmentations", augmentations), ("subsets", subsets),
+                  ("clusters", clusters), ("failed", failed), ("ids", ids), ("layout_styles", layout_styles),
+                  ("num_subfigures", num_subfigures), ("sources", sources), ("controlled", controlled))
+        for name, values in inputs:
+            if values is not None and len(values) != n:
+                raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
+
+        def column(values, convert=None) -> tuple | None:
+            if values is None:
+                return None
+            return tuple(values) if convert is None else tuple(convert(v) for v in values)
+
+        return cls(
+            predictions=tuple(predictions), references=tuple(references), questions=tuple(questions),
+            question_types=column(question_types, lambda q: _label(q, QUESTION_TYPES, "question type")),
+            subsets=column(subsets, lambda s: _label(s, SUBSETS, "subset")),
+            layout_styles=column(layout_styles, lambda s: _label(s, LAYOUT_STYLES, "layout style")),
+            choices=column(choices, tuple) if choices is not None else ((),) * n,
+            answered=column(failed, lambda f: not f) if failed is not None else (True,) * n,
+            augmentations=column(augmentations), clusters=column(clusters), ids=column(ids),
+            num_subfigures=column(num_subfigures, lambda k: str(int(k))), sources=column(sources),
+            controlled=column(controlled),
+        )
 
 
 def score(
@@ -63,36 +137,35 @@ def score(
     Tables 3 and 4 are compared (multipanelvqa.factors): every factor whose splits are present,
     or those named in `factors` (then each must be present). `controlled` marks the rows kept by
     the paper's control (their subfigures answered right alone): adds `controlled`, their accuracy.
-    """
-    n = len(predictions)
-    if n == 0:
-        raise ValueError("no predictions to score")
-    inputs = (("references", references), ("questions", questions), ("question_types", question_types),
-              ("choices", choices), ("augmentations", augmentations), ("subsets", subsets), ("clusters", clusters),
-              ("failed", failed), ("ids", ids), ("layout_styles", layout_styles), ("num_subfigures", num_subfigures),
-              ("sources", sources), ("controlled", controlled))
-    for name, values in inputs:
-        if values is not None and len(values) != n:
-            raise ValueError(f"{name} has {len(values)} entries for {n} predictions")
-    judge = as_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
-    qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
-    subset_names = [_label(s, SUBSETS, "subset") for s in subsets] if subsets is not None else None
-    styles = [_label(s, LAYOUT_STYLES, "layout style") for s in layout_styles] if layout_styles is not None else None
-    check_factor_names(factors)  # before any judge request
-    row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
 
-    answered = [not f for f in failed] if failed is not None else [True] * n
-    verdicts, counts = _decide(predictions, references, questions, qtypes, row_choices, answered, judge)
+    The columns are keywords, as `evaluate`'s metric modules take them; they are checked once
+    into an `Answers` table, which the rest of scoring reads.
+    """
+    if len(predictions) == 0:
+        raise ValueError("no predictions to score")
+    rows = Answers.checked(predictions, references, questions, question_types, choices=choices,
+                           augmentations=augmentations, subsets=subsets, clusters=clusters, failed=failed, ids=ids,
+                           layout_styles=layout_styles, num_subfigures=num_subfigures, sources=sources,
+                           controlled=controlled)
+    judge = as_judge(judge)  # a bad spec fails before any work, even when nothing needs judging
+    check_factor_names(factors)  # before any judge request
+    return _summarise(rows, *_decide(rows, judge), factors, confidence, n_boot, seed)
+
+
+def _summarise(rows: Answers, verdicts: list[bool | None], counts: dict, factors: Sequence[str] | None,
+               confidence: float, n_boot: int, seed: int) -> dict:
+    """`score`'s result from each row's verdict and the rule and judge counts."""
+    n = len(rows)
     scored = np.array([v is not None for v in verdicts])
     correct = np.array([v is True for v in verdicts], dtype=np.float64)
 
-    def ci(values, rows):
-        sub = None if clusters is None else [clusters[i] for i in rows]
+    def ci(values, members):
+        sub = None if rows.clusters is None else [rows.clusters[i] for i in members]
         found = cluster_bootstrap_ci(values, sub, confidence=confidence, n_boot=n_boot, seed=seed)
         return list(found) if found else None
 
-    def group(rows: list[int]) -> dict:
-        return {"n": len(rows), "scored": int(scored[rows].sum()), **bounded(correct, scored, rows, ci)}
+    def group(members: list[int]) -> dict:
+        return {"n": len(members), "scored": int(scored[members].sum()), **bounded(correct, scored, members, ci)}
 
     def by(labels: Sequence[str | None] | None, order: Sequence[str] = ()) -> dict:
         """A group per label (rows labelled None belong to none), in `order`, then sorted."""
@@ -102,30 +175,30 @@ def score(
         keys = [k for k in order if k in present] + sorted(present - set(order))
         return {k: group([i for i in range(n) if labels[i] == k]) for k in keys}
 
-    panels = [str(int(k)) for k in num_subfigures] if num_subfigures is not None else None
-    augs = list(augmentations) if augmentations is not None else None
+    qtypes, subsets, panels = rows.question_types, rows.subsets, rows.num_subfigures
     overall = group(list(range(n)))
     overall["accuracy_ci"] = overall.pop("ci")
     return {
         **overall,
         **completeness(scored),
-        "failed": n - sum(answered),
+        "failed": n - sum(rows.answered),
         "correct": int(correct.sum()),
         **counts,
-        "controlled": None if controlled is None else group([i for i in range(n) if controlled[i]]),
+        "controlled": None if rows.controlled is None else group([i for i in range(n) if rows.controlled[i]]),
         "per_question_type": by(qtypes, QUESTION_TYPES),
-        "per_augmentation": by(augs),
-        "per_subset": by(subset_names, SUBSETS),
-        "per_subset_question_type": {} if subset_names is None else {
-            sub: by([q if subset_names[i] == sub else None for i, q in enumerate(qtypes)], QUESTION_TYPES)
-            for sub in by(subset_names, SUBSETS)},
-        "per_layout_style": by(styles, LAYOUT_STYLES),
+        "per_augmentation": by(rows.augmentations),
+        "per_subset": by(subsets, SUBSETS),
+        "per_subset_question_type": {} if subsets is None else {
+            sub: by([q if subsets[i] == sub else None for i, q in enumerate(qtypes)], QUESTION_TYPES)
+            for sub in by(subsets, SUBSETS)},
+        "per_layout_style": by(rows.layout_styles, LAYOUT_STYLES),
         "per_num_subfigures": by(panels, sorted(set(panels or ()), key=int)),
-        "per_source": by(list(sources) if sources is not None else None),
-        "factors": compare_factors(correct, scored, qtypes, augmentations=augs, layout_styles=styles, ids=ids,
-                                   wanted=factors, confidence=confidence, n_boot=n_boot, seed=seed),
+        "per_source": by(rows.sources),
+        "factors": compare_factors(correct, scored, qtypes, augmentations=rows.augmentations,
+                                   layout_styles=rows.layout_styles, ids=rows.ids, wanted=factors,
+                                   confidence=confidence, n_boot=n_boot, seed=seed),
         "confidence": confidence,
-        "ci_method": "cluster bootstrap" if clusters is not None else "bootstrap",
+        "ci_method": "cluster bootstrap" if rows.clusters is not None else "bootstrap",
     }
 
 
@@ -134,47 +207,45 @@ def decide(predictions: Sequence[str | None], references: Sequence[str], questio
            choices: Sequence[Sequence[str]] | None = None, failed: Sequence[bool] | None = None) -> list[bool | None]:
     """Each row's verdict as `score` reaches it: True or False, None when unscored (the judge or the
     model call failed)."""
-    n = len(predictions)
-    qtypes = [_label(q, QUESTION_TYPES, "question type") for q in question_types]
-    row_choices = [list(c) for c in choices] if choices is not None else [[] for _ in range(n)]
-    answered = [not f for f in failed] if failed is not None else [True] * n
-    return _decide(predictions, references, questions, qtypes, row_choices, answered, as_judge(judge))[0]
+    rows = Answers.checked(predictions, references, questions, question_types, choices=choices, failed=failed)
+    return _decide(rows, as_judge(judge))[0]
 
 
-def _decide(predictions, references, questions, qtypes, row_choices, answered,
-            judge: Judge | None) -> tuple[list[bool | None], dict]:
+def _decide(rows: Answers, judge: Judge | None) -> tuple[list[bool | None], dict]:
     """Rules first, the judge on what they cannot settle; (verdicts, rule and judge counts)."""
+    answered = rows.answered
     verdicts = [rule_verdict(p, r, q, c) if ok else False
-                for p, r, q, c, ok in zip(predictions, references, qtypes, row_choices, answered)]
+                for p, r, q, c, ok in zip(rows.predictions, rows.references, rows.question_types, rows.choices, answered)]
     undecided = [i for i, v in enumerate(verdicts) if v is None]
     ruled = [v for v, ok in zip(verdicts, answered) if ok]
     counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False), "rule_undecided": len(undecided)}
     judge_info = {"judge": judge.spec if judge else None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": [],
                   "judge_rows": {}}
     if judge and undecided:
-        judge_info = _run_judge(judge, undecided, verdicts, predictions, references, questions, qtypes, row_choices)
+        judge_info = _run_judge(judge, undecided, verdicts, rows)
     else:
         for i in undecided:
             verdicts[i] = False
     return [v if ok else None for v, ok in zip(verdicts, answered)], {**counts, **judge_info}
 
 
-def _run_judge(judge: Judge, rows, verdicts, predictions, references, questions, qtypes, row_choices) -> dict:
-    """Ask the judge about `rows`, filling `verdicts` in place (None stays for unjudged rows)."""
+def _run_judge(judge: Judge, undecided: list[int], verdicts: list[bool | None], rows: Answers) -> dict:
+    """Ask the judge about the `undecided` rows, filling `verdicts` in place (None stays for unjudged rows)."""
     client = judge.client()
     try:
-        prompts = [judge_prompt(questions[i], predictions[i], references[i], qtypes[i], row_choices[i]) for i in rows]
+        prompts = [judge_prompt(rows.questions[i], rows.predictions[i], rows.references[i], rows.question_types[i],
+                                rows.choices[i]) for i in undecided]
         replies = client.complete_many([[{"role": "user", "content": p}] for p in prompts],
                                        readable=lambda text: judge_verdict(text) is not None)
     finally:
         client.close()
-    for i, reply in zip(rows, replies):
+    for i, reply in zip(undecided, replies):
         verdicts[i] = judge_verdict(reply.text)
     errors = sorted({r.error for r in replies if r.error})
-    unjudged = sum(verdicts[i] is None for i in rows)
-    return {"judge": judge.spec, "judged": len(rows) - unjudged, "unjudged": unjudged,
+    unjudged = sum(verdicts[i] is None for i in undecided)
+    return {"judge": judge.spec, "judged": len(undecided) - unjudged, "unjudged": unjudged,
             "judge_usage": client.usage.as_dict(), "judge_errors": errors[:5],
-            "judge_rows": {i: verdicts[i] for i in rows}}
+            "judge_rows": {i: verdicts[i] for i in undecided}}
 
 
 def _label(value: str | int, names: Sequence[str], what: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
+from dicobench.kit.scene.geometry import xyxy
 from multipanelvqa.composite.augment import Chessboard
 from multipanelvqa.composite.compose import chessboard
 
@@ -48,12 +49,11 @@ def apply_view(row: dict, view: str) -> Image.Image:
     if view == "full":
         return image
     boxes = [tuple(s["bbox"]) for s in row["subfigures"]]
-    x, y, w, h = boxes[row["target_index"]]
     if view == "single":
-        return image.convert("RGB").crop((x, y, x + w, y + h))
+        return image.convert("RGB").crop(xyxy(boxes[row["target_index"]]))
     plain = background(image, boxes, row.get("augmentation", ""))
     out = image.convert("RGB")
-    for i, (bx, by, bw, bh) in enumerate(boxes):
+    for i, box in enumerate(boxes):
         if i != row["target_index"]:
-            out.paste(plain.crop((bx, by, bx + bw, by + bh)), (bx, by))
+            out.paste(plain.crop(xyxy(box)), box[:2])
     return out

@@ -29,7 +29,7 @@ from dicobench.editors.photo.instructed import blends_references, reference_blen
 from dicobench.editors.scene import capitalised, kind_phrase
 from dicobench.kit.photos.model import Photo, PhotoObject
 from dicobench.kit.photos.sources import PhotoSource
-from dicobench.kit.scene.geometry import Box, apart, bounding
+from dicobench.kit.scene.geometry import Box, apart, bounding, contains, inset
 from dicobench.rows import AgainstNoneImageB, Candidate, Inputs, Proposal, cue, generator, made
 from dicobench.schema import SOURCE_SEPARATOR
 from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
@@ -121,9 +121,7 @@ def alone(obj: PhotoObject, objects: tuple[PhotoObject, ...]) -> bool:
     """No other annotated object shares `obj`'s box, unless it is a much larger one around it
     (the table a cup stands on): a cut-out must carry one named thing only."""
     def around(o: PhotoObject) -> bool:
-        x, y, w, h = o.box
-        return (x <= obj.box[0] and y <= obj.box[1] and obj.box[0] + obj.box[2] <= x + w and obj.box[1] + obj.box[3] <= y + h
-                and w * h >= 4 * obj.box[2] * obj.box[3])
+        return contains(o.box, obj.box) and o.box[2] * o.box[3] >= 4 * obj.box[2] * obj.box[3]
     return all(o is obj or apart(obj.box, o.box, 0) or around(o) for o in objects)
 
 
@@ -227,8 +225,7 @@ def place_inserts(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[Cut
         ats = [(cx - f[2] // 2 - f[0], cy - f[3] // 2 - f[1]) for f in feet]
         spot = bounding([(x + f[0], y + f[1], f[2], f[3]) for (x, y), f in zip(ats, feet)])
         windows_inside = all(0 < x and x + m.window[2] < w and 0 < y and y + m.window[3] < h for (x, y), m in zip(ats, shapes))
-        spot_inside = gap <= spot[0] and spot[0] + spot[2] + gap <= w and gap <= spot[1] and spot[1] + spot[3] + gap <= h
-        if windows_inside and spot_inside and all(apart(spot, box, gap) for box in taken):
+        if windows_inside and contains(inset((0, 0, w, h), gap), spot) and all(apart(spot, box, gap) for box in taken):
             return [Composite(c.photo.pixels, at, c.scale) for c, at in zip(cuts, ats)], spot
     raise Rejected("no_room_to_insert")
 

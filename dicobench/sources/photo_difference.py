@@ -36,7 +36,7 @@ from dicobench.editors.photo.classical import (
 from dicobench.editors.photo.instructed import context, model_edit, plan, verify
 from dicobench.kit.photos.model import PhotoObject
 from dicobench.kit.photos.proposals import propose_regions
-from dicobench.kit.scene.geometry import Box, apart
+from dicobench.kit.scene.geometry import Box, apart, centre_px
 from dicobench.kit.scene.palette import COLOURS, to_lab
 from dicobench.rows import AgainstImageA, Candidate, Inputs, Proposal, cue, generator, made
 from dicobench.sources.photo_objects import MAX_OBJECT_AREA, MIN_OBJECT_PIXELS, load_photo, normalised, region_mask
@@ -90,8 +90,9 @@ PLACES = {("top", "left"): "near the top left", ("top", "centre"): "near the top
 
 def place_words(box: Box, width: int, height: int) -> str:
     """Where the box's centre lies, by thirds of the image."""
-    col = ("left", "centre", "right")[min(2, 3 * (box[0] + box[2] // 2) // width)]
-    row = ("top", "middle", "bottom")[min(2, 3 * (box[1] + box[3] // 2) // height)]
+    x, y = centre_px(box)
+    col = ("left", "centre", "right")[min(2, 3 * x // width)]
+    row = ("top", "middle", "bottom")[min(2, 3 * y // height)]
     return PLACES[row, col]
 
 

@@ -24,7 +24,7 @@ from dicobench.editors.scene import Cue, SceneEdit
 from dicobench.editors.scene.decoys import count, with_decoys
 from dicobench.kit.scene.catalogue import by_name, read_as
 from dicobench.kit.scene.difficulty import EASY
-from dicobench.kit.scene.geometry import Box, bounding
+from dicobench.kit.scene.geometry import Box, bounding, intersect
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import (
     SceneConfig,
@@ -107,10 +107,10 @@ def check_edits_first(task, base: Scene, edits) -> None:
         before = render(base, box)
         after = before.copy()
         for d in e.dirty:
-            dx0, dy0 = max(d[0], x0), max(d[1], y0)
-            dx1, dy1 = min(d[0] + d[2], x0 + box[2]), min(d[1] + d[3], y0 + box[3])
-            if dx1 > dx0 and dy1 > dy0:
-                after[dy0 - y0 : dy1 - y0, dx0 - x0 : dx1 - x0] = render(e.scene, (dx0, dy0, dx1 - dx0, dy1 - dy0))
+            met = intersect(d, box)
+            if met is not None:
+                dx, dy, dw, dh = met
+                after[dy - y0 : dy - y0 + dh, dx - x0 : dx - x0 + dw] = render(e.scene, met)
         check_difference_pixels(before, after, False, cue_dicts(e.cues), within=box, size=(base.height, base.width))
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from dicobench.checks import Rejected
 from dicobench.kit.scene.catalogue import load_catalogue, read_as
 from dicobench.kit.scene.embeddings import shipped
-from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box, centre
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, inside, overlaps, random_scene
 from dicobench.kit.scene.render import footprint
@@ -53,7 +53,8 @@ def cell_box(cell: Cell, width: int, height: int) -> Box:
 def cell_of(box: Box, width: int, height: int) -> Cell | None:
     """The grid cell holding the whole box (with a margin), or None when it crosses a line."""
     x, y, w, h = box
-    r, c = min(int((y + h / 2) * GRID // height), GRID - 1), min(int((x + w / 2) * GRID // width), GRID - 1)
+    mid_x, mid_y = centre(box)
+    r, c = min(int(mid_y * GRID // height), GRID - 1), min(int(mid_x * GRID // width), GRID - 1)
     cx, cy, cw, ch = cell_box((r, c), width, height)
     mx, my = MARGIN * cw, MARGIN * ch
     if x >= cx + mx and y >= cy + my and x + w <= cx + cw - mx and y + h <= cy + ch - my:

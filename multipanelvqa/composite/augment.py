@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 
 from PIL import Image
 
+from dicobench.kit.scene.geometry import bounding, xyxy
 from multipanelvqa.composite.compose import HEADER_HEIGHT, Composition, transform_boxes
 from multipanelvqa.composite.positions import caption_numbers
 
@@ -77,10 +78,7 @@ class Enlarge:
     margin: int = 20
 
     def __call__(self, spec: Composition) -> Composition:
-        x0 = min(b[0] for b in spec.boxes)
-        y0 = min(b[1] for b in spec.boxes)
-        x1 = max(b[0] + b[2] for b in spec.boxes)
-        y1 = max(b[1] + b[3] for b in spec.boxes)
+        x0, y0, x1, y1 = xyxy(bounding(spec.boxes))
         side = min(spec.size, max(x1 - x0, y1 - y0) + 2 * self.margin)
         left = min(max(0, (x0 + x1 - side) // 2), spec.size - side)
         top = min(max(0, (y0 + y1 - side) // 2), spec.size - side)

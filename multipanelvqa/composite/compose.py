@@ -15,7 +15,8 @@ from typing import Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from multipanelvqa.composite.layouts import Box, Layout
+from dicobench.kit.scene.geometry import Box, centre, xywh, xyxy
+from multipanelvqa.composite.layouts import Layout
 from multipanelvqa.schema import CANVAS
 
 HEADER_HEIGHT = 60  # band at the top of the canvas that holds a header text
@@ -93,11 +94,11 @@ def transform_boxes(boxes: Sequence[Box], src: Box, dst: Box) -> tuple[Box, ...]
     def edge(v: int, axis: int) -> int:
         return round(dst[axis] + (v - src[axis]) * k)
 
-    out = []
-    for x, y, w, h in boxes:
-        x0, y0, x1, y1 = edge(x, 0), edge(y, 1), edge(x + w, 0), edge(y + h, 1)
-        out.append((x0, y0, x1 - x0, y1 - y0))
-    return tuple(out)
+    def mapped(box: Box) -> Box:
+        x0, y0, x1, y1 = xyxy(box)
+        return xywh((edge(x0, 0), edge(y0, 1), edge(x1, 0), edge(y1, 1)))
+
+    return tuple(mapped(box) for box in boxes)
 
 
 @functools.lru_cache(maxsize=64)
@@ -139,4 +140,4 @@ def _text_band(draw: ImageDraw.ImageDraw, region: Box, text: str, size: int) -> 
     x, y, w, h = region
     f = fit_font(text, w - 4, size)
     draw.rectangle((x, y, x + w - 1, y + h - 1), fill="white")
-    draw.text((x + w / 2, y + h / 2), text, fill="black", font=f, anchor="mm")
+    draw.text(centre(region), text, fill="black", font=f, anchor="mm")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box, chebyshev_gap, contains, meets, touching
 from multipanelvqa.composite.positions import PositionError, describable, describe_positions
 from multipanelvqa.schema import CANVAS, LAYOUT_STYLES
 
@@ -108,8 +108,8 @@ def _spots(before: tuple[Box, ...], box: Box, style: str) -> list[Box]:
     if style == "splash":
         step = 10
         return [(x, y, d, d) for x in range(0, CANVAS - d + 1, step) for y in range(0, CANVAS - d + 1, step)
-                if all(_gap((x, y, d, d), b) >= SPLASH_MIN_GAP for b in before)
-                and min(_gap((x, y, d, d), b) for b in before) <= SPLASH_NEAR]
+                if all(chebyshev_gap((x, y, d, d), b) >= SPLASH_MIN_GAP for b in before)
+                and min(chebyshev_gap((x, y, d, d), b) for b in before) <= SPLASH_NEAR]
     s = min(b[2] for b in before + (box,))
     offset = (CANVAS - (CANVAS // s) * s) // 2
     cells = CANVAS // s
@@ -127,17 +127,11 @@ def _fits(boxes: tuple[Box, ...], style: str) -> bool:
     and each is near an earlier one; in a grid each touches the previous one."""
     for i in range(1, len(boxes)):
         if style == "splash":
-            if any(_gap(boxes[i], b) < SPLASH_MIN_GAP for b in boxes[:i]) or min(_gap(boxes[i], b) for b in boxes[:i]) > SPLASH_NEAR:
+            if any(chebyshev_gap(boxes[i], b) < SPLASH_MIN_GAP for b in boxes[:i]) or min(chebyshev_gap(boxes[i], b) for b in boxes[:i]) > SPLASH_NEAR:
                 return False
-        elif any(_gap(boxes[i], b) < 0 for b in boxes[:i]) or not (_gap(boxes[i], boxes[i - 1]) == 0 and _shares_side(boxes[i], boxes[i - 1])):
+        elif any(meets(boxes[i], b) for b in boxes[:i]) or not touching(boxes[i], boxes[i - 1]):
             return False
     return True
-
-
-def _shares_side(a: Box, b: Box) -> bool:
-    rows = a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
-    cols = a[0] < b[0] + b[2] and b[0] < a[0] + a[2]
-    return rows or cols
 
 
 def _describable_base(style: str, rng: np.random.Generator) -> tuple[Box, ...]:
@@ -151,13 +145,6 @@ def _describable_base(style: str, rng: np.random.Generator) -> tuple[Box, ...]:
         except PositionError:
             continue
         return base
-
-
-def _gap(a: Box, b: Box) -> int:
-    """Chebyshev gap between boxes: 0 when touching, negative when overlapping."""
-    dx = max(a[0] - (b[0] + b[2]), b[0] - (a[0] + a[2]))
-    dy = max(a[1] - (b[1] + b[3]), b[1] - (a[1] + a[3]))
-    return max(dx, dy)
 
 
 def _splash(rng: np.random.Generator) -> tuple[Box, ...] | None:
@@ -176,8 +163,7 @@ def _splash(rng: np.random.Generator) -> tuple[Box, ...] | None:
                 (ax + slide, ay + d + gap),
             ][side]
             box = (x, y, d, d)
-            inside = 0 <= x <= CANVAS - d and 0 <= y <= CANVAS - d
-            if inside and all(_gap(box, b) >= SPLASH_MIN_GAP for b in boxes):
+            if contains((0, 0, CANVAS, CANVAS), box) and all(chebyshev_gap(box, b) >= SPLASH_MIN_GAP for b in boxes):
                 boxes.append(box)
                 break
         else:
@@ -209,14 +195,16 @@ def _grid(rng: np.random.Generator, mixed: bool) -> tuple[Box, ...] | None:
     return tuple((offset + c * s, offset + r * s, k * s, k * s) for r, c, k in placed)
 
 
+def _cell_box(cell: tuple[int, int, int]) -> Box:
+    """A lattice panel (row, col, span) as a box in cells."""
+    r, c, k = cell
+    return (c, r, k, k)
+
+
 def _cells_overlap(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[2] and b[1] < a[1] + a[2]
+    return meets(_cell_box(a), _cell_box(b))
 
 
 def _touches(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
     """Share an edge segment (not just a corner)."""
-    rows = a[0] < b[0] + b[2] and b[0] < a[0] + a[2]
-    cols = a[1] < b[1] + b[2] and b[1] < a[1] + a[2]
-    side_by_side = rows and (a[1] + a[2] == b[1] or b[1] + b[2] == a[1])
-    stacked = cols and (a[0] + a[2] == b[0] or b[0] + b[2] == a[0])
-    return side_by_side or stacked
+    return touching(_cell_box(a), _cell_box(b))

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box, centre, centre_distance, chebyshev_gap, span_overlap, xyxy
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 # Two boxes share a row (column) when their vertical (horizontal) extents overlap by at
@@ -125,13 +125,12 @@ def caption_numbers(boxes: Sequence[Box]) -> list[int]:
 
 
 def _centre(box: Box, axis: int) -> float:
-    return box[axis] + box[axis + 2] / 2
+    return centre(box)[axis]
 
 
 def _overlap(a: Box, b: Box, axis: int) -> float:
-    lo = max(a[axis], b[axis])
-    hi = min(a[axis] + a[axis + 2], b[axis] + b[axis + 2])
-    return max(0, hi - lo) / min(a[axis + 2], b[axis + 2])
+    """The boxes' overlap along `axis` as a share of the shorter extent."""
+    return span_overlap(a, b, axis) / min(a[axis + 2], b[axis + 2])
 
 
 def _groups(boxes: list[Box], axis: int, share: float) -> list[list[int]] | None:
@@ -265,7 +264,7 @@ def _ranked(boxes: list[Box], gap_fraction: float, edges: bool = False) -> list[
     options: list[list[tuple[int, int, str]]] = [[] for _ in boxes]
     for axis in (0, 1):
         order = sorted(range(n), key=lambda i: _centre(boxes[i], axis))
-        keys = [[_centre(boxes[i], axis)] + ([boxes[i][axis], boxes[i][axis] + boxes[i][axis + 2]] if edges else [])
+        keys = [[_centre(boxes[i], axis)] + ([xyxy(boxes[i])[axis], xyxy(boxes[i])[axis + 2]] if edges else [])
                 for i in order]
 
         def apart(a: int, b: int) -> bool:
@@ -293,14 +292,9 @@ def _ranked(boxes: list[Box], gap_fraction: float, edges: bool = False) -> list[
 NEIGHBOUR_GAP = 0.4
 
 
-def _gap(a: Box, b: Box) -> float:
-    dx = max(a[0] - (b[0] + b[2]), b[0] - (a[0] + a[2]))
-    dy = max(a[1] - (b[1] + b[3]), b[1] - (a[1] + a[3]))
-    return max(dx, dy, 0)
-
-
-def _distance(a: Box, b: Box) -> float:
-    return ((_centre(a, 0) - _centre(b, 0)) ** 2 + (_centre(a, 1) - _centre(b, 1)) ** 2) ** 0.5
+def _gap(a: Box, b: Box) -> int:
+    """The larger of the horizontal and the vertical gap, 0 where the boxes touch or overlap."""
+    return max(chebyshev_gap(a, b), 0)
 
 
 def nearest(boxes: Sequence[Box], target: int = 0) -> list[int]:
@@ -308,7 +302,7 @@ def nearest(boxes: Sequence[Box], target: int = 0) -> list[int]:
     then by index."""
     t = boxes[target]
     return sorted((i for i in range(len(boxes)) if i != target),
-                  key=lambda i: (_gap(t, boxes[i]), _distance(t, boxes[i]), i))
+                  key=lambda i: (_gap(t, boxes[i]), centre_distance(t, boxes[i]), i))
 
 
 def neighbours(boxes: Sequence[Box], target: int = 0) -> list[int]:

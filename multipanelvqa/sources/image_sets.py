@@ -31,6 +31,7 @@ from PIL import Image
 
 from dicobench.kit.io.imageio import encode_png
 from dicobench.kit.scene.catalogue import CatalogueEntry, load_catalogue
+from dicobench.kit.scene.geometry import Box, centre_px, contains, inset, meets
 from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
 from dicobench.kit.scene.random_scenes import SceneConfig, place, random_object, random_scene, surface_colour
 from dicobench.kit.scene.render import footprint, render
@@ -145,18 +146,14 @@ def panel_scene(difficulty: PanelDifficulty) -> SceneConfig:
 # ---- scenes -----------------------------------------------------------------------------
 
 
-def square_crop(scene) -> tuple[int, int, int, int]:
+def square_crop(scene) -> Box:
     side = min(scene.width, scene.height)
     return ((scene.width - side) // 2, (scene.height - side) // 2, side, side)
 
 
-def within(box, region, margin: int = 4) -> bool:
-    return (
-        box[0] >= region[0] + margin
-        and box[1] >= region[1] + margin
-        and box[0] + box[2] <= region[0] + region[2] - margin
-        and box[1] + box[3] <= region[1] + region[3] - margin
-    )
+def within(box: Box, region: Box, margin: int = 4) -> bool:
+    """Whether `box` lies in `region` at least `margin` px from its edges."""
+    return contains(inset(region, margin), box)
 
 
 def question_objects(version: str = "first-release") -> list[CatalogueEntry]:
@@ -189,7 +186,7 @@ def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | N
             continue
         template = random_object(rng, scene.next_uid(), entry, surface, cfg)
         template = dataclasses.replace(template, colour=colour, style="plain", size=difficulty.detail_size or template.size)
-        near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] // 3)
+        near = (*centre_px(crop), crop[2] // 3)
         obj = place(rng, scene, template, [footprint(o) for o in scene.objects], cfg, near=near)
         if obj is not None and within(footprint(obj), crop):
             return scene.add(obj), obj.uid, crop
@@ -203,14 +200,9 @@ def render_crop(scene, crop) -> bytes:
 def _descriptors(made, near_duplicate: Sequence[bool]) -> dict:
     """ImageSet's descriptor fields for a target made by `_scene_with`."""
     scene, uid, crop = made
-    shown = sum(overlaps(footprint(o), crop) for o in scene.objects)
+    shown = sum(meets(footprint(o), crop) for o in scene.objects)
     return {"detail_size": scene.object(uid).size if uid is not None else 0, "crop_side": crop[2], "objects": shown,
             "near_duplicate": tuple(near_duplicate)}
-
-
-def overlaps(box, region) -> bool:
-    return box[0] < region[0] + region[2] and region[0] < box[0] + box[2] and box[1] < region[1] + region[3] \
-        and region[1] < box[1] + box[3]
 
 
 def article(name: str) -> str:

@@ -33,6 +33,7 @@ import numpy as np
 
 from dicobench.kit.io.imageio import encode_png
 from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, contains, load_catalogue, read_as
+from dicobench.kit.scene.geometry import centre_px, chebyshev_gap, meets
 from dicobench.kit.scene.model import Scene
 from dicobench.kit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
 from dicobench.kit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
@@ -44,7 +45,6 @@ from multipanelvqa.sources.image_sets import (
     article,
     distinct_colours,
     other_answers,
-    overlaps,
     panel_scene,
     question_objects,
     square_crop,
@@ -200,7 +200,7 @@ def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficul
             colour = kind.values[0] if kind.colour else template.colour
             template = dataclasses.replace(template, colour=colour, style="plain",
                                            size=difficulty.detail_size or template.size)
-            near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] * 2 // 5)
+            near = (*centre_px(crop), crop[2] * 2 // 5)
             obj = place(rng, scene, template, [footprint(o) for o in scene.objects], cfg, near=near)
             if obj is None or not within(footprint(obj), crop) or not stands_out(colour, surface):
                 break
@@ -258,7 +258,7 @@ def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exc
         drawn = {o.name for o in scene.objects} | exclude
         pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn]
         obj = random_object(rng, scene.next_uid(), pool[int(rng.integers(len(pool)))], surface, cfg, scene.palette)
-    near = (crop[0] + crop[2] // 2, crop[1] + crop[3] // 2, crop[2] // 2)
+    near = (*centre_px(crop), crop[2] // 2)
     new = place(rng, scene, obj, [footprint(o) for o in scene.objects if o.uid != obj.uid], cfg, near=near)
     if new is None or not within(footprint(new), crop):
         return None
@@ -295,8 +295,7 @@ def x_spacing(panel: Panel) -> float:
     """The smallest gap (scene px, the larger of the horizontal and vertical one) between two of
     the panel's Xs' footprints; inf with fewer than two."""
     boxes = [footprint(panel.scene.object(uid)) for uid in panel.xs]
-    gaps = [max(b[0] - (a[0] + a[2]), a[0] - (b[0] + b[2]), b[1] - (a[1] + a[3]), a[1] - (b[1] + b[3]))
-            for i, a in enumerate(boxes) for b in boxes[i + 1:]]
+    gaps = [chebyshev_gap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]]
     return float(min(gaps)) if gaps else float("inf")
 
 
@@ -399,7 +398,7 @@ def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiff
         replacements=tuple(encoded[n:]), replacement_answers=tuple(replacement_answers), replacement_ids=tuple(ids[n:]),
         absent_answer=absent,
         detail_size=base.scene.object(base.xs[0]).size, crop_side=first.crop[2],
-        objects=sum(overlaps(footprint(o), first.crop) for o in first.scene.objects),
+        objects=sum(meets(footprint(o), first.crop) for o in first.scene.objects),
         near_duplicate=tuple(0 < i <= dups for i in range(n)),
         twins=tuple(twin_png.get(a, b"") if i else b"" for i, a in enumerate(answers)),
         shared=True,
@@ -443,7 +442,7 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
         replacements=tuple(encoded[k:]), replacement_answers=tuple(answers[k:]), replacement_ids=tuple(ids[k:]),
         absent_answer=absent,
         detail_size=base.scene.object(base.xs[0]).size, crop_side=first.crop[2],
-        objects=sum(overlaps(footprint(o), first.crop) for o in first.scene.objects),
+        objects=sum(meets(footprint(o), first.crop) for o in first.scene.objects),
         near_duplicate=tuple(0 < i <= dups for i in range(k)),
         twins=tuple(twins),
     )

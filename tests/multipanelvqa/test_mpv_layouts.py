@@ -5,12 +5,12 @@ from itertools import combinations
 
 import pytest
 
+from dicobench.kit.scene.geometry import chebyshev_gap as _gap
 from multipanelvqa.composite.layouts import (
     MAX_PANELS,
     SIZE_RANGE,
     SPLASH_MIN_GAP,
     SPLASH_NEAR,
-    _gap,
     generate_layouts,
 )
 from multipanelvqa.composite.positions import describe_positions

@@ -107,3 +107,32 @@ def test_judge_failures_are_unjudged_not_wrong(tmp_path):
 def test_bad_question_type():
     with pytest.raises(ValueError, match="unknown question type 'q9'"):
         score(["yes"], ["yes"], ["q"], ["q9"])
+
+
+def test_columns_are_checked_once_into_one_table():
+    from multipanelvqa.scoring import Answers, decide
+
+    rows = Answers.checked(["yes", None], ["yes", "no"], ["q", "q"], [0, "q3"], subsets=[1, "synthetic"],
+                           layout_styles=["splash", 2], num_subfigures=[3.0, 8], failed=[False, True],
+                           choices=[["a", "b"], ["c"]])
+    assert len(rows) == 2 and rows.question_types == ("q1", "q3") and rows.subsets == ("real_world", "synthetic")
+    assert rows.layout_styles == ("splash", "grid_mixed") and rows.num_subfigures == ("3", "8")
+    assert rows.answered == (True, False) and rows.choices == (("a", "b"), ("c",)) and rows.augmentations is None
+    assert Answers.checked(["x"], ["y"], ["q"], ["q2"]).choices == ((),)
+    with pytest.raises(ValueError, match="ids has 1 entries for 2 predictions"):
+        Answers.checked(["a", "b"], ["a", "b"], ["q", "q"], ["q1", "q1"], ids=["x"])
+    with pytest.raises(ValueError, match="unknown layout style 'spiral'"):
+        score(["yes"], ["yes"], ["q"], ["q1"], layout_styles=["spiral"])
+    # decide reads the same table: a column of another length is refused, not cut short by zip
+    with pytest.raises(ValueError, match="references has 1 entries for 2 predictions"):
+        decide(["yes", "no"], ["yes"], ["q", "q"], ["q1", "q1"])
+    assert decide(["yes", "no", None], ["yes", "yes", "no"], ["q"] * 3, ["q1"] * 3, failed=[False, False, True]) \
+        == [True, False, None]
+
+
+def test_a_bad_panel_count_is_refused_before_the_judge_is_asked(tmp_path):
+    with StubServer() as stub:
+        judge = Judge.from_spec("openai:j", base_url=stub.base_url, api_key="sk-x", cache=tmp_path, timeout=5)
+        with pytest.raises(ValueError, match="invalid literal for int"):
+            score(["All of them show a dog"], ["yes"], ["q"], ["q1"], judge, num_subfigures=["many"])
+    assert stub.served == 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from dicobench.kit.scene.geometry import Box, bounding
+from dicobench.kit.scene.geometry import Box, bounding, centre_px, intersect, xyxy
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,11 @@ class Mask:
 
     def within(self, other: "Mask") -> "Mask":
         """This mask where `other` covers it too (alphas multiplied; nothing outside `other`'s window)."""
-        x, y, w, h = self.window
-        ox, oy, ow, oh = other.window
+        (x, y, _, _), (ox, oy, _, _) = self.window, other.window
         theirs = np.zeros_like(self.alpha)
-        x0, y0, x1, y1 = max(x, ox), max(y, oy), min(x + w, ox + ow), min(y + h, oy + oh)
-        if x1 > x0 and y1 > y0:
+        met = intersect(self.window, other.window)
+        if met is not None:
+            x0, y0, x1, y1 = xyxy(met)
             theirs[y0 - y : y1 - y, x0 - x : x1 - x] = other.alpha[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
         return Mask(self.window, self.alpha * theirs)
 
@@ -116,7 +116,7 @@ def object_mask(pixels: np.ndarray, box: Box, feather: float = 1.5, iterations: 
     hard = (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)
     if hard.sum() < 0.15 * box[2] * box[3]:
         hard = np.zeros(patch.shape[:2], np.uint8)
-        centre = (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2)
+        centre = centre_px(rect)
         cv2.ellipse(hard, centre, (rect[2] // 2, rect[3] // 2), 0, 0, 360, 1, thickness=cv2.FILLED)
     return soft(hard > 0, window, feather)
 

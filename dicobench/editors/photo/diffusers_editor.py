@@ -17,15 +17,15 @@ from PIL import Image
 
 from dicobench.editors.photo.classical import crop, soft
 from dicobench.kit.errors import UserError
-from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box, centre_px
 
 
 def context_box(mask_box: Box, margin: float, width: int, height: int) -> Box:
     """A box `margin` times the mask box's size, centred on it, shifted (not cut) to fit the image."""
-    x, y, w, h = mask_box
+    (mx, my), (w, h) = centre_px(mask_box), mask_box[2:]
     cw, ch = min(width, math.ceil(w * margin)), min(height, math.ceil(h * margin))
-    cx = min(max(x + w // 2 - cw // 2, 0), width - cw)
-    cy = min(max(y + h // 2 - ch // 2, 0), height - ch)
+    cx = min(max(mx - cw // 2, 0), width - cw)
+    cy = min(max(my - ch // 2, 0), height - ch)
     return (cx, cy, cw, ch)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, indefinite, kind_phrase, pronouns
 from dicobench.editors.scene.decoys import look_key, place_twin, twin
-from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box, centre
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, occupied_boxes, place
 from dicobench.kit.scene.render import footprint
@@ -23,8 +23,8 @@ NEAR = 380  # a reference farther than this is not a meaningful landmark
 def relation(mover: Box, ref: Box, clear: float = 2.0) -> str | None:
     """The mover's relation to the reference, or None when it is not clear-cut
     (the dominant axis must exceed the other by `clear`, so a person would agree)."""
-    dx = (mover[0] + mover[2] / 2) - (ref[0] + ref[2] / 2)
-    dy = (mover[1] + mover[3] / 2) - (ref[1] + ref[3] / 2)
+    (mx, my), (rx, ry) = centre(mover), centre(ref)
+    dx, dy = mx - rx, my - ry
     if abs(dx) >= clear * abs(dy) and abs(dx) > (mover[2] + ref[2]) / 2:
         return "right of" if dx > 0 else "left of"
     if abs(dy) >= clear * abs(dx) and abs(dy) > (mover[3] + ref[3]) / 2:
@@ -139,7 +139,7 @@ class Beside:
             rbox, mbox = footprint(ref), footprint(twin(rng, self.mover, uid + 1))
             for _ in range(12):
                 dx, dy = _offset(rng, self.relation, rbox, mbox, cfg.difficulty.move_reach)
-                near = (int(rbox[0] + rbox[2] / 2 + dx), int(rbox[1] + rbox[3] / 2 + dy), 3)
+                near = (int(centre(rbox)[0] + dx), int(centre(rbox)[1] + dy), 3)
                 mover = place_twin(rng, beside, self.mover, cfg, blocked, uid + 1, near=near, tries=1)
                 if mover is not None and _in_relation(footprint(mover), rbox, self.relation):
                     return (ref, mover), ()

@@ -15,7 +15,7 @@ import numpy as np
 from dicobench.editors.scene import Cue, SceneEdit, indefinite, pronouns, refer
 from dicobench.editors.scene.decoys import Looks, look_key, occupied, place_among, twin
 from dicobench.kit.scene.catalogue import by_name
-from dicobench.kit.scene.geometry import Box, box_gap, point_gap
+from dicobench.kit.scene.geometry import Box, box_gap, centre, point_gap
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
 from dicobench.kit.scene.palette import lab_distance
 from dicobench.kit.scene.random_scenes import SceneConfig, clashes, inside, occupied_boxes, overlaps, surface_colour
@@ -120,7 +120,7 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
     objects share its name, the trace's near end must be clearly closer to this one (`_yours`).
     Returns the trace and its near end."""
     box = footprint(obj)
-    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    cx, cy = centre(box)
     reach = max(box[2], box[3]) / 2
     occupied = occupied_boxes(scene)
     others = [footprint(o) for o in namesakes(obj, scene)]

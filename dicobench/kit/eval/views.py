@@ -15,6 +15,8 @@ from typing import Sequence
 
 from PIL import Image
 
+from dicobench.kit.scene.geometry import xyxy
+
 VIEWS = ("full", "crop", "crop-resize")
 CONTEXT = 3.0  # window extent / cues' extent, on the tighter of the two axes
 MIN_SCALE = 0.25  # window side / image side, at least
@@ -35,7 +37,7 @@ def crop_box(size: tuple[int, int], cues: Sequence[dict]) -> tuple[int, int, int
     w, h = max(1, round(width * scale)), max(1, round(height * scale))
     x = min(max(0, round(cx - w / 2)), width - w)  # slide the window inside the image, never shrink it
     y = min(max(0, round(cy - h / 2)), height - h)
-    return x, y, x + w, y + h
+    return xyxy((x, y, w, h))
 
 
 def apply_view(images: Sequence[Image.Image], cues: Sequence[dict], view: str) -> list[Image.Image]:

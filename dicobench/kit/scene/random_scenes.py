@@ -9,7 +9,7 @@ import numpy as np
 
 from dicobench.kit.scene.catalogue import CatalogueEntry, by_name, load_catalogue
 from dicobench.kit.scene.difficulty import EASY, Difficulty
-from dicobench.kit.scene.geometry import Box
+from dicobench.kit.scene.geometry import Box, contains, inset
 from dicobench.kit.scene.legibility import legible
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
@@ -86,8 +86,8 @@ def clashes(box: Box, boxes, cfg: "SceneConfig") -> bool:
 
 
 def inside(box: Box, width: int, height: int, margin: int = 4) -> bool:
-    x, y, w, h = box
-    return x >= margin and y >= margin and x + w <= width - margin and y + h <= height - margin
+    """Whether `box` lies in a `width` x `height` canvas at least `margin` px from its edges."""
+    return contains(inset((0, 0, width, height), margin), box)
 
 
 def pick_colour(rng: np.random.Generator, surface: tuple[int, int, int], exclude: tuple[str, ...] = (),
