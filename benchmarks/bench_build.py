@@ -150,7 +150,8 @@ def scale(per_task: int, split_rows: int, tasks: str | None) -> None:
                               (f"at {cpu_per_row:.2f} CPU s per row (cores of one's own)",
                                split_rows * cpu_per_row / 3600)):
         print(f"a {split_rows}-row training split {label}: {core_hours:.0f} core-hours; "
-              f"in a day {core_hours / 24:.1f} cores, in 8 hours {core_hours / 8:.1f} cores ({-(-core_hours / 8 // 16):.0f} 16-core machines)")
+              f"in a day {core_hours / 24:.1f} cores, in 8 hours {core_hours / 8:.1f} cores "
+              f"({-(-core_hours / 8 // 16):.0f} 16-core machines)")
 
 
 def main() -> None:

@@ -247,8 +247,8 @@ def main() -> None:
         for r in results:
             by_task[r["task"]].append(r)
         for name in VARIANTS:
-            cells = ["{} {} of {}".format(t, "/".join(str(sum(r[name][k] for r in rs)) for k in range(len(ALIGNMENTS))),
-                                          len(rs))
+            cells = ["{} {} of {}".format(t, "/".join(str(sum(r[name][k] for r in rs))
+                                                      for k in range(len(ALIGNMENTS))), len(rs))
                      for t, rs in by_task.items()]
             shares = " / ".join(f"{100 * sum(r[name][k] for r in results) / len(results):5.1f}%"
                                 for k in range(len(ALIGNMENTS)))
