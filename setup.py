@@ -32,7 +32,8 @@ def index_description(readme: str, home: str | None, version: str) -> str:
             return f"*{text}*" if image else text
         path, _, anchor = target.partition("#")
         kind = "raw" if image else "blob"
-        return f"{image}[{text}]({home.rstrip('/')}/{kind}/v{version}/{path or 'README.md'}{'#' + anchor if anchor else ''})"
+        return (f"{image}[{text}]({home.rstrip('/')}/{kind}/v{version}/{path or 'README.md'}"
+                f"{'#' + anchor if anchor else ''})")
 
     return LINK.sub(resolve, readme)
 

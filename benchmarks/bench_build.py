@@ -1,7 +1,7 @@
 """Build speed and memory of `dicobench build`, against PNG-encoding the same images.
 
-Prints, at two sizes (rows per task: `--per-task` and 4x that, or `--sizes`), rows/s, CPU seconds per row, and the ratio of
-build time (process start included) to the floor: the time it takes just to PNG-encode the
+Prints, at two sizes (rows per task: `--per-task` and 4x that, or `--sizes`), rows/s, CPU seconds per row, and the
+ratio of build time (process start included) to the floor: the time it takes just to PNG-encode the
 images the build wrote with Pillow at level 1 (the cheapest lossless encoding), on the same
 number of processes, measured in the same run (target <= 3); the same ratio in CPU seconds
 (steadier on a machine other jobs share); and the peak RSS of the largest
@@ -147,9 +147,11 @@ def scale(per_task: int, split_rows: int, tasks: str | None) -> None:
     cpu_per_row = local.cpu / rows
     for label, core_hours in ((f"at {per_core:.3f} rows/s per core (all cores busy, this machine)",
                                split_rows / per_core / 3600),
-                              (f"at {cpu_per_row:.2f} CPU s per row (cores of one's own)", split_rows * cpu_per_row / 3600)):
-        print(f"a {split_rows}-row training split {label}: {core_hours:.0f} core-hours; in a day {core_hours / 24:.1f} "
-              f"cores, in 8 hours {core_hours / 8:.1f} cores ({-(-core_hours / 8 // 16):.0f} 16-core machines)")
+                              (f"at {cpu_per_row:.2f} CPU s per row (cores of one's own)",
+                               split_rows * cpu_per_row / 3600)):
+        print(f"a {split_rows}-row training split {label}: {core_hours:.0f} core-hours; "
+              f"in a day {core_hours / 24:.1f} cores, in 8 hours {core_hours / 8:.1f} cores "
+              f"({-(-core_hours / 8 // 16):.0f} 16-core machines)")
 
 
 def main() -> None:
@@ -162,8 +164,10 @@ def main() -> None:
     parser.add_argument("--difficulty", nargs="+", default=["hard"], help="presets to measure (default hard)")
     parser.add_argument("--canvas", type=int, nargs=2, metavar=("MIN", "MAX"),
                         help="canvas long sides apart from the preset's (an 8K row: 7680 8192)")
-    parser.add_argument("--scale", action="store_true", help="rows/s per core by cores and engine, and a cluster's size")
-    parser.add_argument("--split-rows", type=int, default=100_000, help="the training split --scale sizes a cluster for")
+    parser.add_argument("--scale", action="store_true",
+                        help="rows/s per core by cores and engine, and a cluster's size")
+    parser.add_argument("--split-rows", type=int, default=100_000,
+                        help="the training split --scale sizes a cluster for")
     args = parser.parse_args()
     if args.scale:
         scale(args.per_task, args.split_rows, args.tasks)

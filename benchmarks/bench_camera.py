@@ -8,8 +8,8 @@ their seeds: the share of rows where the window of the cue's size holding the mo
 camera, with only image b through its camera, and with both (what `--camera on` writes); first
 with no alignment, then after shifting image b by the whole-pixel offset (up to 16 px) that
 best aligns it with image a (cross-correlation), and after aligning each 64 px tile on its own
-(the best whole-pixel shift per tile within 6 px of the best global one, exposure and white balance undone). And the cameras drawn: their largest
-displacement anywhere in the image, exposure and white-balance changes.
+(the best whole-pixel shift per tile within 6 px of the best global one, exposure and white balance undone). And the
+cameras drawn: their largest displacement anywhere in the image, exposure and white-balance changes.
 
     python benchmarks/bench_camera.py [--per-task 32] [--num-proc 2] [--difficulty hard] [--tasks ...]
     python benchmarks/bench_camera.py --source folder:DIR [--upscale --min-long-side 1024]   # photos
@@ -43,7 +43,8 @@ from dicobench.schema import LETTERS, TASKS, track_of
 MAX_SHIFT = 16  # px an aligning attacker searches
 TILE, TILE_REACH = 64, 6  # the local attacker's blocks and how far (px) it searches for each
 ALIGNMENTS = ("none", "global", "tiles")
-VARIANTS = {"none": (False, False), "camera a only": (True, False), "camera b only": (False, True), "both": (True, True)}
+VARIANTS = {"none": (False, False), "camera a only": (True, False), "camera b only": (False, True),
+            "both": (True, True)}
 
 
 def best_shift(a: np.ndarray, b: np.ndarray, reach: int = MAX_SHIFT) -> tuple[int, int]:
@@ -110,7 +111,8 @@ def tile_aligned_diff(a: np.ndarray, b: np.ndarray, tile: int = TILE, reach: int
             yb, xb = y + dy, x + dx
             if 0 <= yb and yb + tile <= h and 0 <= xb and xb + tile <= w:
                 seen = b[yb : yb + tile, xb : xb + tile]
-                out[y : y + tile, x : x + tile] = np.abs(a[y : y + tile, x : x + tile].astype(np.int16) - seen).sum(axis=2)
+                out[y : y + tile, x : x + tile] = np.abs(a[y : y + tile, x : x + tile].astype(np.int16)
+                                                         - seen).sum(axis=2)
     return out
 
 
@@ -168,7 +170,8 @@ def rows_of(out: Path, tasks) -> dict[str, dict]:
     for task in tasks:
         for shard in sorted((out / task).glob("*.parquet")):
             table = pq.read_table(shard, columns=["id", "seed", "answer", "image_a", "image_b"]).to_pylist()
-            rows.update({r["id"]: {**r, "task": task, "answer": LETTERS[r["answer"]]} for r in table if LETTERS[r["answer"]] != "E"})
+            rows.update({r["id"]: {**r, "task": task, "answer": LETTERS[r["answer"]]}
+                         for r in table if LETTERS[r["answer"]] != "E"})
     return rows
 
 
@@ -194,8 +197,8 @@ def main() -> None:
     ap.add_argument("--per-task", type=int, default=32)
     ap.add_argument("--num-proc", type=int, default=2)
     ap.add_argument("--difficulty", default="hard")
-    ap.add_argument("--tasks", default=None, help="comma-separated (default: all the source gives; the attack uses the "
-                                                  "difference ones)")
+    ap.add_argument("--tasks", default=None,
+                    help="comma-separated (default: all the source gives; the attack uses the difference ones)")
     ap.add_argument("--source", default="procedural")
     ap.add_argument("--min-long-side", type=int, default=1024)
     ap.add_argument("--upscale", action="store_true")
@@ -205,8 +208,8 @@ def main() -> None:
         seconds = {"none": timed_build(off, "none", args), "on": timed_build(on, "on", args)}
         tasks = [t for t in TASKS if (off / t).is_dir()]
         rows = len(tasks) * args.per_task
-        print(f"== {args.source} ({args.difficulty if args.source == 'procedural' else 'photos'}), {args.per_task} rows "
-              f"per task, {args.num_proc} processes")
+        print(f"== {args.source} ({args.difficulty if args.source == 'procedural' else 'photos'}), "
+              f"{args.per_task} rows per task, {args.num_proc} processes")
         print(f"build: camera none {seconds['none'] / rows:.2f} s/row, on {seconds['on'] / rows:.2f} s/row "
               f"(x{seconds['on'] / seconds['none']:.2f})")
         sizes = {"none": pages(off), "on": pages(on)}
@@ -215,7 +218,8 @@ def main() -> None:
         for config in sizes["none"]:
             (r0, p0), (r1, p1) = sizes["none"][config], sizes["on"][config]
             page = VIEWER_PAGE_ROWS * r1
-            flag = "  OVER THE VIEWER LIMIT" if page > VIEWER_LIMIT else ("  over the budget" if page > PAGE_BUDGET else "")
+            flag = ("  OVER THE VIEWER LIMIT" if page > VIEWER_LIMIT
+                    else ("  over the budget" if page > PAGE_BUDGET else ""))
             print(f"{config:24} {r0 / 1e6:11.2f} {r1 / 1e6:6.2f} {r1 / r0:6.3f} {VIEWER_PAGE_ROWS * r0 / 1e6:20.0f} "
                   f"{page / 1e6:5.0f}  ({p0 / 1e6:.0f}, {p1 / 1e6:.0f} MB){flag}")
         rejected = Counter()
@@ -243,9 +247,11 @@ def main() -> None:
         for r in results:
             by_task[r["task"]].append(r)
         for name in VARIANTS:
-            cells = ["{} {} of {}".format(t, "/".join(str(sum(r[name][k] for r in rs)) for k in range(len(ALIGNMENTS))), len(rs))
+            cells = ["{} {} of {}".format(t, "/".join(str(sum(r[name][k] for r in rs))
+                                                      for k in range(len(ALIGNMENTS))), len(rs))
                      for t, rs in by_task.items()]
-            shares = " / ".join(f"{100 * sum(r[name][k] for r in results) / len(results):5.1f}%" for k in range(len(ALIGNMENTS)))
+            shares = " / ".join(f"{100 * sum(r[name][k] for r in results) / len(results):5.1f}%"
+                                for k in range(len(ALIGNMENTS)))
             print(f"  {name:14} {shares}   ({'; '.join(cells)})")
         checked = [r["same as written"] for r in results if "same as written" in r]
         print(f"'both' is what the camera-on build wrote: {sum(checked)} of {len(checked)} rows of the same seed")

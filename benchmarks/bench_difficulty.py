@@ -27,8 +27,8 @@ def measure(difficulty: str, per_task: int, num_proc: int, tasks: str | None, ax
             ) -> dict[str, list[dict]]:
     """Descriptors of every row of a fresh build that has some, by task (read back from the shard stats)."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = build(Path(tmp) / "b", per_task=per_task, num_proc=num_proc, tasks=tasks, difficulty=difficulty, axes=axes,
-                    progress=False)
+        out = build(Path(tmp) / "b", per_task=per_task, num_proc=num_proc, tasks=tasks, difficulty=difficulty,
+                    axes=axes, progress=False)
         by_task: dict[str, list[dict]] = {}
         for side in sorted(Path(out).glob("*/.stats/*.parquet.json")):
             stats = json.loads(side.read_text())
@@ -44,13 +44,15 @@ def report(name: str, by_task: dict[str, list[dict]]) -> None:
     diff = [r for t, rows in by_task.items() if track_of(t) == "difference" for r in rows if "visible" in r]
     if diff:
         line = ", ".join(f"@{s} {statistics.median(r['visible_at'][str(s)] for r in diff):.0f}" for s in VIEW_SIDES)
-        print(f"difference, all {len(diff)} rows: visible px median {statistics.median(r['visible'] for r in diff):.0f} "
+        print(f"difference, all {len(diff)} rows: "
+              f"visible px median {statistics.median(r['visible'] for r in diff):.0f} "
               f"(min {min(r['visible'] for r in diff)}) at full size; {line}")
         kinds: dict[str, list[dict]] = {}
         for r in diff:
             kinds.setdefault(r.get("edit") or "?", []).append(r)
         for kind, rows in sorted(kinds.items()):
-            print(f"  {kind:12s} {len(rows):3d} rows: visible px median {statistics.median(r['visible'] for r in rows):.0f} "
+            print(f"  {kind:12s} {len(rows):3d} rows: "
+                  f"visible px median {statistics.median(r['visible'] for r in rows):.0f} "
                   f"at full size, {statistics.median(r['visible_at']['1024'] for r in rows):.0f} @1024, "
                   f"{statistics.median(r['visible_at']['448'] for r in rows):.0f} @448")
         attribute = [r for r in by_task.get("attribute", []) if "visible" in r]

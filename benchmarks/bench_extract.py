@@ -37,7 +37,8 @@ MIX = [
     (2, "<answer>{L}</answer>"),
     (2, "I'm sorry, I can't determine the difference between these images."),
     (2, "It could be {L} or E."),
-    (1, "A. " + OPTIONS[0] + "\nB. " + OPTIONS[1] + "\nC. " + OPTIONS[2] + "\nD. " + OPTIONS[3] + "\nE. " + OPTIONS[4]),
+    (1, "A. " + OPTIONS[0] + "\nB. " + OPTIONS[1] + "\nC. " + OPTIONS[2] + "\nD. " + OPTIONS[3]
+        + "\nE. " + OPTIONS[4]),
 ]
 
 

@@ -23,12 +23,13 @@ def main() -> None:
     parser.add_argument("--layouts", default="0-20", help="layout ids (default 0-20: 21 of 210)")
     parser.add_argument("--num-proc", type=int, default=2)
     parser.add_argument("--sources", default="procedural_edit,procedural_scene")
-    parser.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS), help=f"panel preset (default {DEFAULT})")
+    parser.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS),
+                        help=f"panel preset (default {DEFAULT})")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        out = build(Path(tmp) / "bench", layouts=args.layouts, num_proc=args.num_proc, sources=args.sources, progress=False,
-                    difficulty=args.difficulty)
+        out = build(Path(tmp) / "bench", layouts=args.layouts, num_proc=args.num_proc, sources=args.sources,
+                    progress=False, difficulty=args.difficulty)
         seconds = time.perf_counter() - start
         files = list(out.rglob("*.parquet"))
         size = sum(f.stat().st_size for f in files)
@@ -36,7 +37,8 @@ def main() -> None:
     rows = rows_per_config * len(SYNTHETIC_CONFIGS)
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
     full = 1260 * len(SYNTHETIC_CONFIGS)
-    print(f"{args.difficulty}: {rows} rows ({rows_per_config} per config x {len(SYNTHETIC_CONFIGS)}) in {seconds:.1f} s: {rows / seconds:.1f} rows/s, "
+    print(f"{args.difficulty}: {rows} rows ({rows_per_config} per config x {len(SYNTHETIC_CONFIGS)}) "
+          f"in {seconds:.1f} s: {rows / seconds:.1f} rows/s, "
           f"{size / rows / 1024:.0f} KiB/row on disk, peak RSS {peak:.0f} MiB; "
           f"full default build ({full} rows) estimated at {full / rows * seconds / 60:.1f} min")
 

@@ -37,7 +37,8 @@ def write_photos(root: Path, long_side: int = 2048) -> None:
     for name in PHOTOS:
         image = Image.fromarray(getattr(data, name)())
         scale = long_side / max(image.size)
-        image.resize((round(image.width * scale), round(image.height * scale)), Image.Resampling.LANCZOS).save(root / f"{name}.png")
+        image.resize((round(image.width * scale), round(image.height * scale)),
+                     Image.Resampling.LANCZOS).save(root / f"{name}.png")
 
 
 def timed_build(out: Path, **kwargs) -> tuple[float, Counter]:
@@ -91,7 +92,8 @@ def main() -> None:
     print("photo rejections and skips:", dict(sorted(rejections.items())) or "none")
     print(f"coco, {args.per_task} rows per task (each task built alone; time per row against procedural's):")
     for task, (seconds, rejected) in coco.items():
-        print(f"  {task}: {seconds:.1f} s ({args.per_task / seconds:.2f} rows/s; x{(seconds / args.per_task) / (procedural / rows):.2f}); "
+        print(f"  {task}: {seconds:.1f} s ({args.per_task / seconds:.2f} rows/s; "
+              f"x{(seconds / args.per_task) / (procedural / rows):.2f}); "
               "rejections and skips:", dict(sorted(rejected.items())) or "none")
 
 

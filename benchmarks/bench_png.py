@@ -3,8 +3,8 @@
 Renders the images of a few rows of a procedural build (`--difficulty`, default hard: both
 shots of each row through its cameras, as the build writes them), then encodes each one with
 Pillow at level 1 (the floor: the cheapest lossless encoding), Pillow at level 6 (what the hard
-presets wrote before) and `encode_png` at the preset's level with its writer (`--writer`), in this process, one after the
-other. Prints bytes per row and seconds of each, the ratio of each to the floor, how many
+presets wrote before) and `encode_png` at the preset's level with its writer (`--writer`), in this process, one after
+the other. Prints bytes per row and seconds of each, the ratio of each to the floor, how many
 images came out larger than Pillow's level 6, and the time to decode each encoding; every
 encoding is checked to decode to the same pixels.
 
@@ -76,7 +76,8 @@ def main() -> None:
     floor = results["Pillow level 1 (floor)"][1]
     reference = [len(b) for b in results["Pillow level 6"][0]]
     shape = pixels[0].shape
-    print(f"{len(pixels)} images of {args.rows} {args.difficulty} rows (first {shape[1]}x{shape[0]}), CPU seconds of this process")
+    print(f"{len(pixels)} images of {args.rows} {args.difficulty} rows (first {shape[1]}x{shape[0]}), "
+          "CPU seconds of this process")
     for name, (encoded, seconds) in results.items():
         start = time.process_time()
         same = all(np.array_equal(decode(b), p) for b, p in zip(encoded, pixels))

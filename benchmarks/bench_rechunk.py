@@ -79,8 +79,9 @@ def main() -> None:
             old = write(prev, tmp / f"old-{cdc}.parquet", cdc)
             added = write(nxt, tmp / f"added-{cdc}.parquet", cdc)
             swapped = write(replaced, tmp / f"swapped-{cdc}.parquet", cdc)
-            print(f"{label}: rebuilt with one more row: {100 * shared_share(added, [old]):.1f}% of the new shard's bytes "
-                  f"already stored; row {middle} regenerated: {100 * shared_share(swapped, [old]):.1f}% "
+            print(f"{label}: rebuilt with one more row: "
+                  f"{100 * shared_share(added, [old]):.1f}% of the new shard's bytes already stored; "
+                  f"row {middle} regenerated: {100 * shared_share(swapped, [old]):.1f}% "
                   f"(shard {added.stat().st_size / 1e6:.1f} MB)")
 
 

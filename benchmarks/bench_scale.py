@@ -38,7 +38,9 @@ threading.Thread(target=sample, daemon=True).start()
 start = 0.0
 if {engine!r} == "ray":
     import ray
-    t = time.perf_counter(); ray.init(num_cpus={p}, include_dashboard=False, logging_level="ERROR"); start = time.perf_counter() - t
+    t = time.perf_counter()
+    ray.init(num_cpus={p}, include_dashboard=False, logging_level="ERROR")
+    start = time.perf_counter() - t
 t = time.perf_counter()
 build({out!r}, per_task={n}, rows_per_shard={rps}, num_proc={p}, engine={engine!r}, progress=False)
 print(time.perf_counter() - t, start, peak[0] / 2**20)
@@ -64,7 +66,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size, n in rows_per_task.items():
             for engine in ("local", "ray"):
-                results[engine, size] = run_build(Path(tmp) / f"{engine}-{size}", engine, n, args.rows_per_shard, args.num_proc)
+                results[engine, size] = run_build(Path(tmp) / f"{engine}-{size}", engine, n, args.rows_per_shard,
+                                                  args.num_proc)
     for size, n in rows_per_task.items():
         rows = 8 * n
         (local, _, _), (ray, start, _) = results["local", size], results["ray", size]

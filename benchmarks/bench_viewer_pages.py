@@ -10,7 +10,8 @@ decodes to the same pixels, and prints per encoding the bytes per row and the en
 image (one process). Row groups of r rows make the viewer read up to 100 + r rows for a page,
 so the page estimate for the shards' row groups (8 rows) is shown too.
 
-    python benchmarks/bench_viewer_pages.py [--difficulty easy,hard,extreme] [--rows 2] [--tasks ...] [--compress-level N] [--encodings]
+    python benchmarks/bench_viewer_pages.py [--difficulty easy,hard,extreme] [--rows 2] [--tasks ...]
+        [--compress-level N] [--encodings]
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def encodings(images: list[bytes], rows: int) -> None:
             sizes.append(len(buf.getvalue()))
         per_row = sum(sizes) / rows
         print(f"    {name:16} {per_row / 1e6:6.2f} MB/row  page {VIEWER_PAGE_ROWS * per_row / 1e6:4.0f} MB  "
-              f"page+row group {(VIEWER_PAGE_ROWS + ROW_GROUP) * per_row / 1e6:4.0f} MB  {np.mean(seconds):5.2f} s/image")
+              f"page+row group {(VIEWER_PAGE_ROWS + ROW_GROUP) * per_row / 1e6:4.0f} MB  "
+              f"{np.mean(seconds):5.2f} s/image")
 
 
 def main() -> None:
@@ -69,11 +71,13 @@ def main() -> None:
             out = build(Path(tmp) / "b", per_task=args.rows, tasks=args.tasks, difficulty=difficulty,
                         compress_level=args.compress_level, num_proc=1, progress=False)
             seconds = time.perf_counter() - start
-            print(f"== {difficulty}: build {seconds:.0f} s ({seconds / args.rows:.1f} s per row of each task, one process)")
+            print(f"== {difficulty}: build {seconds:.0f} s "
+                  f"({seconds / args.rows:.1f} s per row of each task, one process)")
             for config in sorted(p for p in Path(out).iterdir() if p.is_dir() and not p.name.startswith(".")):
                 per_row = bytes_per_row(config)
                 flag = "" if VIEWER_PAGE_ROWS * per_row <= PAGE_BUDGET else "  OVER THE BUDGET"
-                print(f"  {config.name:22} {per_row / 1e6:5.2f} MB/row  page {VIEWER_PAGE_ROWS * per_row / 1e6:4.0f} MB{flag}")
+                print(f"  {config.name:22} {per_row / 1e6:5.2f} MB/row  "
+                      f"page {VIEWER_PAGE_ROWS * per_row / 1e6:4.0f} MB{flag}")
                 if args.encodings:
                     images = [cell["bytes"] for shard in sorted(config.glob("*.parquet"))
                               for column in pq.read_table(shard, columns=["image_a", "image_b"]).columns

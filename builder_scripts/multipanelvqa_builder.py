@@ -1,4 +1,5 @@
-"""`from builder_scripts.multipanelvqa_builder import MultipanelVQA` (from a checkout): `multipanelvqa.datasets_builder`'s."""
+"""`from builder_scripts.multipanelvqa_builder import MultipanelVQA` (from a checkout):
+`multipanelvqa.datasets_builder`'s."""
 
 from multipanelvqa.datasets_builder import MultipanelVQA, MultipanelVQAConfig
 

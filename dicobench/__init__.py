@@ -12,7 +12,8 @@ METRIC = str(Path(__file__).parent / "kit" / "release" / "evaluate_modules" / "d
 # processes of a build do not pay for building, scoring and evaluation (numpy, pyarrow, matplotlib,
 # pandas, the Hub client) up front.
 _LAZY = {"BuildConfig": "dicobench.build_config", "build": "dicobench.build", "cameras": "dicobench.shots",
-         "evaluate": "dicobench.evaluation", "prompt": "dicobench.prompting", "score": "dicobench.scoring", "score_predictions": "dicobench.results",
+         "evaluate": "dicobench.evaluation", "prompt": "dicobench.prompting", "score": "dicobench.scoring",
+         "score_predictions": "dicobench.results",
          "leaderboard": "dicobench.leaderboards", "Judge": "dicobench.kit.eval.judge",
          "Report": "dicobench.kit.eval.report", "write_report": "dicobench.kit.eval.report"}
 

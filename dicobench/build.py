@@ -128,7 +128,8 @@ def _manifest(opts: BuildOptions, tasks: list[str]) -> dict:
         "models": dataclasses.asdict(opts.models),
         "camera": None if opts.camera is None else dataclasses.asdict(opts.camera),
         **_licences(opts),
-        **({"detection": {k: v for k, v in opts.detection.info().items() if k != "description"}} if opts.detection else {}),
+        **({"detection": {k: v for k, v in opts.detection.info().items() if k != "description"}}
+           if opts.detection else {}),
     }
 
 
@@ -207,8 +208,10 @@ def annotated(config: BuildConfig, out: Location) -> BuildConfig:
     if not isinstance(out, os.PathLike):
         raise UserError("--detector needs a local --out (the annotations are cached there)")
     folder = Path(config.source.removeprefix("folder:")).expanduser()
-    key = hashlib.sha256(json.dumps([str(folder.resolve()), config.detection.info()], sort_keys=True).encode()).hexdigest()[:16]
-    path = annotate(folder, Path(out) / MANIFEST_DIR / "annotations" / f"{key}.json", config.detection, config.progress)
+    key = hashlib.sha256(json.dumps([str(folder.resolve()), config.detection.info()],
+                                    sort_keys=True).encode()).hexdigest()[:16]
+    path = annotate(folder, Path(out) / MANIFEST_DIR / "annotations" / f"{key}.json", config.detection,
+                    config.progress)
     return dataclasses.replace(config, source=f"coco:{path}:{folder}")
 
 

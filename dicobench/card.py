@@ -116,7 +116,8 @@ def _structure(manifests: dict[str, dict], stats: dict[str, dict[str, list[dict]
     ]
     for split in manifests:
         rows, _, _, areas, sides = _task_rows(stats.get(split, {}))
-        parts += [f"### Split `{split}`: rows per task and correct letter", markdown_table(["task", "rows"] + list(LETTERS), rows)]
+        parts += [f"### Split `{split}`: rows per task and correct letter",
+                  markdown_table(["task", "rows"] + list(LETTERS), rows)]
         if sides:
             parts.append(
                 f"Image long side: mean {statistics.mean(sides):.0f} px (min {min(sides)}, max {max(sides)}). "
@@ -226,27 +227,32 @@ def _difficulty_section(manifest: dict, split_stats: dict[str, list[dict]]) -> l
     if manifest["source"] == "procedural" and level:
         dials = ", ".join(f"{k} {v}" for k, v in level.items() if k not in ("preset", "camera", "camera_on"))
         parts.append(f"Preset `{level['preset']}` ({dials}).")
-    per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d]) for t, shards in split_stats.items()}
+    per_task = {t: summary([d for s in shards for d in s.get("descriptors", []) if d])
+                for t, shards in split_stats.items()}
     scene_columns = SCENE_COLUMNS if any("objects_median" in s for s in per_task.values()) else []
     decoy_column = ["decoys"] if any("decoy_share" in s for s in per_task.values()) else []
     diff = [[t] + [_fmt(v) for k, v in s.items() if k not in ("rows", *SCENE_KEYS)]
             + ([_fmt(s.get("objects_median")), _share(s, "namesake_share")] if scene_columns else [])
             + ([_share(s, "decoy_share")] if decoy_column else []) + [s["rows"]]
             for t, s in per_task.items() if "visible_min" in s]
-    common = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]] for t, s in per_task.items() if "shared_size_median" in s]
+    common = [[t] + [_fmt(v) for k, v in s.items() if k != "rows"] + [s["rows"]]
+              for t, s in per_task.items() if "shared_size_median" in s]
     if diff:
-        parts += [f"Difference rows (medians; visible: pixels differing by more than {VISIBLE} levels, at full size and "
-                  "after area-downscaling both images to a long side of " + ", ".join(map(str, VIEW_SIDES)) + " px"
-                  + ("; objects in the scene, and the share of rows whose changed object has another of its name nearby"
-                     if scene_columns else "")
-                  + ("; decoys: the share of rows, E rows included, in which what the true option says was there before "
-                     "also stands elsewhere in image 1 and what it says is there after also stands elsewhere in image 2, "
-                     "unchanged, so that one image does not tell which option holds" if decoy_column else "") + "):",
+        parts += [f"Difference rows (medians; visible: pixels differing by more than {VISIBLE} levels, "
+                  "at full size and after area-downscaling both images to a long side of "
+                  + ", ".join(map(str, VIEW_SIDES)) + " px"
+                  + ("; objects in the scene, and the share of rows whose changed object has another of its name "
+                     "nearby" if scene_columns else "")
+                  + ("; decoys: the share of rows, E rows included, in which what the true option says was there "
+                     "before also stands elsewhere in image 1 and what it says is there after also stands elsewhere "
+                     "in image 2, unchanged, so that one image does not tell which option holds"
+                     if decoy_column else "") + "):",
                   markdown_table(["task", "cue share", "changed px", "contrast", "visible (min)", "visible"]
-                                 + [f"visible @{s}" for s in VIEW_SIDES] + scene_columns + decoy_column + ["rows"], diff)]
+                                 + [f"visible @{s}" for s in VIEW_SIDES] + scene_columns + decoy_column
+                                 + ["rows"], diff)]
     if common:
-        parts += ["Commonality rows (medians over both images: objects, the shared object's size in px and share of the "
-                  "image, other objects of its kind and of its colour):",
+        parts += ["Commonality rows (medians over both images: objects, the shared object's size in px and share "
+                  "of the image, other objects of its kind and of its colour):",
                   markdown_table(["task", "objects", "shared px", "shared share", "same kind", "same colour", "rows"],
                                  common)]
     return parts if len(parts) > 1 else []
@@ -292,18 +298,21 @@ def _photo_note(manifest: dict) -> str:
     """How a photo build chose and edited its photos (empty for procedural builds)."""
     if manifest["source"] == "procedural":
         return ""
-    note = f" Base photos come from `{manifest['source']}`; `source` holds the photo id (for commonality rows every photo used, joined by `|`)."
+    note = (f" Base photos come from `{manifest['source']}`; `source` holds the photo id "
+            "(for commonality rows every photo used, joined by `|`).")
     if manifest["source"].startswith("coco:"):
         note += (" Objects are the file's annotations: options name their categories, edits and cut-outs follow their "
                  "masks (GrabCut inside the box for an object annotated by its box alone), and crowd regions and "
                  "objects over 5% of the photo are never edited (their names still count as present).")
     detection = manifest.get("detection")
     if detection:
-        segmented = f"segmented by `{detection['segmenter']}`" if detection["segmenter"] else "segmented by GrabCut in their boxes"
-        note += (f" The annotations were made by `dicobench annotate`: objects detected by `{detection['detector']}` over "
-                 f"{len(detection['labels'])} names (score at least {detection['score_threshold']}, per-name NMS at IoU "
-                 f"{detection['nms_iou']}), {segmented}; no person checked them. A name counts as absent from a photo when "
-                 f"no detection of it scored {detection['absent_threshold']} or more, so a commonality row's claim that "
+        segmented = (f"segmented by `{detection['segmenter']}`" if detection["segmenter"]
+                     else "segmented by GrabCut in their boxes")
+        note += (" The annotations were made by `dicobench annotate`: "
+                 f"objects detected by `{detection['detector']}` over {len(detection['labels'])} names "
+                 f"(score at least {detection['score_threshold']}, per-name NMS at IoU {detection['nms_iou']}), "
+                 f"{segmented}; no person checked them. A name counts as absent from a photo when no detection of "
+                 f"it scored {detection['absent_threshold']} or more, so a commonality row's claim that "
                  "image b holds none of image a's objects is only as good as the detector.")
     if manifest.get("test_photos") is not None:
         note += (f" {manifest['test_photos']:.0%} of the photos, chosen by a stable hash of their ids, are held "
@@ -380,8 +389,8 @@ def write_card(out: Location) -> Location:
         tags=["multi-image", "fine-grained-perception", "synthetic", "high-resolution"],
     )
     sections = card_sections(out, manifests, stats, licence)
-    review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task", [k for k, _ in CRITERIA],
-                            "dicobench review")
+    review = review_section(out, {t: glob(child(out, t), "*.parquet") for t in tasks}, "task",
+                            [k for k, _ in CRITERIA], "dicobench review")
     if review:
         sections = insert_section(sections, human_review(review), after="creation")
     return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections,

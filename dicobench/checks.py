@@ -151,7 +151,8 @@ def differing(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int, int] | Non
     return box[..., 0] | box[..., 1] | box[..., 2], int(rows[0]), int(cols[0])
 
 
-def _in_cues(shape: tuple[int, int], cues: list[dict], origin: tuple[int, int], max_area: float | None = None) -> np.ndarray:
+def _in_cues(shape: tuple[int, int], cues: list[dict], origin: tuple[int, int],
+             max_area: float | None = None) -> np.ndarray:
     """Which pixels of a mask of `shape` placed at `origin` (x, y, image coordinates) a cue box
     holds; with `max_area`, a cue box covering that many pixels or more is rejected first."""
     allowed = np.zeros(shape, bool)
@@ -185,7 +186,8 @@ CANONICAL_SIZE = 64  # objects are compared at one size, upright, unlit, so only
 
 
 def _canonical(obj) -> np.ndarray:
-    patch = object_patch(dataclasses.replace(obj, uid=0, cx=0, cy=0, size=CANONICAL_SIZE, rotation=0, shading=0.3, shadow=0.0))
+    patch = object_patch(dataclasses.replace(obj, uid=0, cx=0, cy=0, size=CANONICAL_SIZE, rotation=0, shading=0.3,
+                                             shadow=0.0))
     return patch.rgb * patch.alpha[..., None]
 
 
@@ -205,7 +207,8 @@ def same_instance(a, b) -> bool:
     return False
 
 
-def check_cues_drawn(images: tuple[np.ndarray, np.ndarray], bare: tuple[np.ndarray, np.ndarray], cues: list[dict]) -> None:
+def check_cues_drawn(images: tuple[np.ndarray, np.ndarray], bare: tuple[np.ndarray, np.ndarray],
+                     cues: list[dict]) -> None:
     """Each cue box lies in its image, covers under 5% of it and really shows an object there:
     enough pixels stand clearly off the bare surface."""
     for cue in cues:
@@ -216,6 +219,7 @@ def check_cues_drawn(images: tuple[np.ndarray, np.ndarray], bare: tuple[np.ndarr
             raise Rejected("cue_outside_image")
         if bw * bh >= MAX_AREA * h * w:
             raise Rejected("cue_too_large")
-        step = np.abs(pixels[y : y + bh, x : x + bw].astype(np.int16) - surface[y : y + bh, x : x + bw].astype(np.int16)).max(axis=2)
+        step = np.abs(pixels[y : y + bh, x : x + bw].astype(np.int16)
+                      - surface[y : y + bh, x : x + bw].astype(np.int16)).max(axis=2)
         if int((step >= VISIBLE_STEP).sum()) < MIN_VISIBLE_PIXELS:
             raise Rejected("shared_object_not_visible", cue["label"])

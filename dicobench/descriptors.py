@@ -75,7 +75,8 @@ def difference(image_a: np.ndarray, image_b: np.ndarray, cues: list[dict]) -> di
         "changed_pixels": int(changed.size),
         "contrast": float(np.median(changed)) if changed.size else 0.0,
         "visible": int((step > VISIBLE).sum()),
-        "visible_at": {str(side): visible_pixels(shrink_region(image_a, side, region), shrink_region(image_b, side, region))
+        "visible_at": {str(side): visible_pixels(shrink_region(image_a, side, region),
+                                                 shrink_region(image_b, side, region))
                        for side in VIEW_SIDES},
     }
 

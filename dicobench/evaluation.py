@@ -34,7 +34,8 @@ DESCRIBE_INSTRUCTION = (
 
 def prompt_template(mode: str) -> str:
     """The text template of `mode`'s prompt (its hash is recorded in run.json and scores.json)."""
-    return PROMPT_TEMPLATE if mode == "direct" else PROMPT_TEMPLATE.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION
+    return (PROMPT_TEMPLATE if mode == "direct"
+            else PROMPT_TEMPLATE.removesuffix(DIRECT_INSTRUCTION) + DESCRIBE_INSTRUCTION)
 
 
 def make_prompt(mode: str, view: str) -> Callable[[dict], Prompt]:

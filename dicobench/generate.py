@@ -53,7 +53,8 @@ class BuildOptions:
     photos: SizePolicy = field(default_factory=SizePolicy)
     test_photos: float | None = None  # share of the source's photos held out for the test split
     models: ModelOptions = field(default_factory=ModelOptions)
-    camera: CameraBounds | None = None  # each image shot through its own camera within these bounds (None: the clean renders)
+    # each image shot through its own camera within these bounds (None: the clean renders)
+    camera: CameraBounds | None = None
     detection: AnnotateOptions | None = None  # how the source's objects were detected
 
 

@@ -32,4 +32,5 @@ def review_view(row: dict) -> dict:
 
 def study_view(row: dict) -> dict:
     """The question and its options only: no id, task, cue, source or answer."""
-    return {"question": row["question"], "options": [{"letter": l, "text": t} for l, t in zip(LETTERS, row["options"])]}
+    return {"question": row["question"],
+            "options": [{"letter": l, "text": t} for l, t in zip(LETTERS, row["options"])]}

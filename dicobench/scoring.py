@@ -116,7 +116,8 @@ def score(
     }
 
 
-def read_letters(predictions: Sequence[str | None], options: Sequence[Sequence[str]] | None = None) -> list[str | None]:
+def read_letters(predictions: Sequence[str | None],
+                 options: Sequence[Sequence[str]] | None = None) -> list[str | None]:
     """The letter `score` reads from each reply (`extract_choice`, against the row's options when
     given); None where it reads none or there is no reply. The results explorer and the HTML report
     read each row's letter through it too."""
@@ -141,7 +142,8 @@ def _none_option(parsed: list[str | None], refs: list[str]) -> dict:
     hits = sum(p == r == NONE_LETTER for p, r in zip(parsed, refs))
     precision = hits / chosen if chosen else None
     recall = hits / actual if actual else None
-    f1 = 2 * precision * recall / (precision + recall) if precision and recall else (0.0 if chosen and actual else None)
+    f1 = (2 * precision * recall / (precision + recall) if precision and recall
+          else (0.0 if chosen and actual else None))
     return {
         "e_rate": chosen / len(parsed),
         "e_reference_rate": actual / len(refs),

@@ -48,4 +48,5 @@ def letter_reward(completions: Sequence, answer: Sequence, options: Sequence | N
     if len(answer) != len(completions) or (options is not None and len(options) != len(completions)):
         raise ValueError(f"{len(completions)} completions for {len(answer)} answers")
     rows = options if options is not None else [None] * len(completions)
-    return [float(extract_choice(completion_text(c), o) == reference_letter(a)) for c, a, o in zip(completions, answer, rows)]
+    return [float(extract_choice(completion_text(c), o) == reference_letter(a))
+            for c, a, o in zip(completions, answer, rows)]

@@ -52,7 +52,8 @@ SIZE = 64  # px across: about 0.5% of the photo, inside the editable share
 def ground(rng: np.random.Generator) -> np.ndarray:
     """A smooth textured ground (low-frequency noise over a gradient), never flat."""
     base = np.array(rng.uniform(90, 170, 3))
-    noise = cv2.resize(rng.normal(0, 18, (12, 16, 3)).astype(np.float32), (WIDTH, HEIGHT), interpolation=cv2.INTER_CUBIC)
+    noise = cv2.resize(rng.normal(0, 18, (12, 16, 3)).astype(np.float32), (WIDTH, HEIGHT),
+                       interpolation=cv2.INTER_CUBIC)
     grain = rng.normal(0, 3, (HEIGHT, WIDTH, 3))
     ramp = np.linspace(-15, 15, WIDTH)[None, :, None]
     return np.clip(base + noise + grain + ramp, 0, 255)
@@ -170,7 +171,8 @@ def make_coco(root: Path, *, lvis: bool = False) -> Path:
             annotations.append(ann)
     path = root / "instances.json"
     data = {"info": {"description": "dicobench test photos"}, "licenses": LICENCES, "images": images,
-            "annotations": annotations, "categories": [{"id": i, "name": n, "supercategory": "thing"} for n, i in cat_ids.items()]}
+            "annotations": annotations,
+            "categories": [{"id": i, "name": n, "supercategory": "thing"} for n, i in cat_ids.items()]}
     path.write_text(json.dumps(data))
     return path
 

@@ -89,14 +89,16 @@ def procedural(tmp: Path) -> dict:
     """All eight DiCoBench tasks from the scene engine, three rows each, several shards."""
     from dicobench import build
 
-    return folder_digests(build(tmp / "bench", per_task=3, seed=0, rows_per_shard=2, num_proc=1, progress=False, difficulty="easy"))
+    return folder_digests(build(tmp / "bench", per_task=3, seed=0, rows_per_shard=2, num_proc=1, progress=False,
+                                difficulty="easy"))
 
 
 def procedural_train(tmp: Path) -> dict:
     """Another seed and the train split's seed range, at another compression level."""
     from dicobench import build
 
-    out = build(tmp / "bench", per_task=2, seed=5, split="train", compress_level=3, num_proc=1, progress=False, difficulty="easy")
+    out = build(tmp / "bench", per_task=2, seed=5, split="train", compress_level=3, num_proc=1, progress=False,
+                difficulty="easy")
     return folder_digests(out)
 
 

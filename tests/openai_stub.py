@@ -101,7 +101,9 @@ class StubServer:
                 with stub._lock:
                     stub.served += 1
                     if stub.record:
-                        stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                        stub.requests.append({"path": self.path,
+                                              "headers": {k.lower(): v for k, v in self.headers.items()},
+                                              "body": body})
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
                 self._open = True
@@ -166,7 +168,8 @@ class StubServer:
 
             def _embeddings(self, body):
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                data = [{"object": "embedding", "index": i, "embedding": stub.embedding(t)} for i, t in enumerate(texts)]
+                data = [{"object": "embedding", "index": i, "embedding": stub.embedding(t)}
+                        for i, t in enumerate(texts)]
                 self._send(200, {"object": "list", "data": data, "model": body.get("model", ""),
                                  "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)}})
 

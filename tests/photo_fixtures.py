@@ -19,7 +19,8 @@ ASTRONAUT = {"name tag": (278, 338, 52, 36), "smile": (203, 135, 44, 22), "sleev
 STARS = [(22, 52, 30, 30), (22, 0, 30, 30)]
 # photos sharing no name with the astronaut: image b, and stand-ins cut from them
 OTHERS = {
-    "coffee.png": (skdata.coffee, {"cup": (172, 15, 240, 205), "cup handle": (195, 228, 65, 78), "spoon bowl": (325, 238, 82, 88)}),
+    "coffee.png": (skdata.coffee, {"cup": (172, 15, 240, 205), "cup handle": (195, 228, 65, 78),
+                                   "spoon bowl": (325, 238, 82, 88)}),
     "rocket.png": (skdata.rocket, {"rocket nose": (306, 125, 34, 55), "floodlight": (136, 362, 30, 30)}),
     "chelsea.png": (skdata.chelsea, {"cat eye": (135, 85, 75, 65), "cat nose": (232, 222, 60, 45)}),
 }

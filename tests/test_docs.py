@@ -36,7 +36,8 @@ REASONS = ("installs packages", "needs a GPU", "needs the Hub", "needs a Ray clu
            "downloads", "needs other harnesses", "needs people", "runs the whole suite", "releases the package")
 # A block that starts a server, which serves until stopped: the tests start it, fetch its page, stop it.
 SERVES = "<!-- serves until stopped (Ctrl-C): the tests stop it once it serves -->\n"
-BLOCK = re.compile(r"(?P<marker>" + NOT_RUN.pattern + "|" + re.escape(SERVES) + r")?```(?P<lang>[\w-]*)\n(?P<code>.*?)```", re.S)
+BLOCK = re.compile(r"(?P<marker>" + NOT_RUN.pattern + "|" + re.escape(SERVES)
+                   + r")?```(?P<lang>[\w-]*)\n(?P<code>.*?)```", re.S)
 RUNNABLE = ("bash", "python")
 SHOWN = ("text", "json", "yaml", "bibtex")  # output, data and diagrams: nothing to run
 
@@ -133,7 +134,8 @@ def environment(folder: Path, base_url: str) -> dict:
     keep = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HF_"))}
     return {**keep, "PATH": f"{bin_}{os.pathsep}{os.environ['PATH']}", "HOME": str(home),
             "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)]), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-            "HF_HOME": str(folder / "hf"), "MPLBACKEND": "Agg", "OPENAI_BASE_URL": base_url, "OPENAI_API_KEY": "test-key"}
+            "HF_HOME": str(folder / "hf"), "MPLBACKEND": "Agg", "OPENAI_BASE_URL": base_url,
+            "OPENAI_API_KEY": "test-key"}
 
 
 def run_block(lang: str, code: str, work: Path, env: dict) -> subprocess.CompletedProcess:
@@ -160,7 +162,8 @@ def serve_block(code: str, work: Path, env: dict) -> str:
         proc.wait(60)
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if any(l in RUNNABLE and reason(m) is None for l, _, m in blocks(p))],
+@pytest.mark.parametrize("page", [p for p in PAGES
+                                  if any(l in RUNNABLE and reason(m) is None for l, _, m in blocks(p))],
                          ids=name)
 @pytest.mark.slow
 def test_the_pages_code_runs_as_written(page, tmp_path):

@@ -100,7 +100,8 @@ def test_a_cycle_through_deferred_and_type_checking_imports_is_found(tmp_path):
     (package / "__init__.py").write_text("")
     (package / "sub" / "__init__.py").write_text("")
     (package / "a.py").write_text("def f():\n    from pkg.sub import b\n")
-    (package / "sub" / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..c import C\n")
+    (package / "sub" / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                          "    from ..c import C\n")
     (package / "c.py").write_text("from pkg import a\n")
     (package / "d.py").write_text("from pkg.a import f\n")  # imports into the cycle, not part of it
     assert cycles(import_graph(tmp_path, ("pkg",))) == [["pkg.a", "pkg.c", "pkg.sub.b"]]

@@ -36,13 +36,15 @@ def test_the_index_description_resolves_every_relative_link():
            "https://example.org/org/dicobench/raw/v0.1.0/docs/images/dicobench.png)" in home
     assert "(https://example.org/org/dicobench/blob/v0.1.0/README.md#citation)" in home
     plain = index_description(readme, None, "0.1.0")  # no home declared yet: text, nothing broken
-    assert not RELATIVE.search(plain) and "*DiCoBench: a difference row and a commonality row, each cue boxed*" in plain
+    assert (not RELATIVE.search(plain)
+            and "*DiCoBench: a difference row and a commonality row, each cue boxed*" in plain)
 
 
 @pytest.mark.slow
 def test_the_wheel_ships_the_builders_and_a_description_without_relative_links(tmp_path):
     source = tmp_path / "source"  # a copy: building writes build/ and *.egg-info beside setup.cfg
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__", ".venv*"))
+    shutil.copytree(ROOT, source,
+                    ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__", ".venv*"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "--wheel-dir", str(tmp_path), str(source)], check=True, cwd=tmp_path, capture_output=True)
     [wheel] = tmp_path.glob("dicobench-*.whl")

@@ -41,7 +41,8 @@ def save_owlv2(tmp_path: Path) -> Path:
         model.class_head.logit_shift.weight.zero_()
         model.class_head.logit_shift.bias.fill_(2.0)
     model.save_pretrained(folder)
-    T.Owlv2Processor(image_processor=T.Owlv2ImageProcessor(size={"height": 64, "width": 64}), tokenizer=tokenizer).save_pretrained(folder)
+    T.Owlv2Processor(image_processor=T.Owlv2ImageProcessor(size={"height": 64, "width": 64}),
+                     tokenizer=tokenizer).save_pretrained(folder)
     return folder
 
 
@@ -59,8 +60,9 @@ def save_grounding_dino(tmp_path: Path) -> Path:
         encoder_ffn_dim=32, decoder_ffn_dim=32, num_queries=10, num_feature_levels=2, encoder_n_points=2,
         decoder_n_points=2, max_text_len=32, use_timm_backbone=False, backbone=None, use_pretrained_backbone=False)
     T.GroundingDinoForObjectDetection(config).eval().save_pretrained(folder)
-    processor = T.GroundingDinoProcessor(image_processor=T.GroundingDinoImageProcessor(size={"shortest_edge": 64, "longest_edge": 96}),
-                                         tokenizer=tokenizer)
+    processor = T.GroundingDinoProcessor(
+        image_processor=T.GroundingDinoImageProcessor(size={"shortest_edge": 64, "longest_edge": 96}),
+        tokenizer=tokenizer)
     processor.save_pretrained(folder)
     return folder
 
@@ -69,10 +71,14 @@ def save_sam(tmp_path: Path) -> Path:
     folder = tmp_path / "sam"
     torch.manual_seed(0)
     config = T.SamConfig(
-        vision_config=dict(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2, image_size=64,
-                           patch_size=16, output_channels=8, window_size=2, global_attn_indexes=[0], mlp_dim=32, num_pos_feats=4),
-        prompt_encoder_config=dict(hidden_size=8, image_size=64, patch_size=16, mask_input_channels=4, image_embedding_size=4),
-        mask_decoder_config=dict(hidden_size=8, mlp_dim=16, num_hidden_layers=1, num_attention_heads=2, iou_head_hidden_dim=8))
+        vision_config=dict(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+                           image_size=64, patch_size=16, output_channels=8, window_size=2, global_attn_indexes=[0],
+                           mlp_dim=32, num_pos_feats=4),
+        prompt_encoder_config=dict(hidden_size=8, image_size=64, patch_size=16, mask_input_channels=4,
+                                   image_embedding_size=4),
+        mask_decoder_config=dict(hidden_size=8, mlp_dim=16, num_hidden_layers=1, num_attention_heads=2,
+                                 iou_head_hidden_dim=8))
     T.SamModel(config).eval().save_pretrained(folder)
-    T.SamProcessor(image_processor=T.SamImageProcessor(size={"longest_edge": 64}, pad_size={"height": 64, "width": 64})).save_pretrained(folder)
+    T.SamProcessor(image_processor=T.SamImageProcessor(size={"longest_edge": 64},
+                                                       pad_size={"height": 64, "width": 64})).save_pretrained(folder)
     return folder

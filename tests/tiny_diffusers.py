@@ -107,7 +107,8 @@ def qwen_tokenizer(tmp_path: Path) -> Qwen2TokenizerFast:
     return tokenizer
 
 
-def tiny_flux2_klein_inpaint_pipeline(tmp_path: Path, is_distilled: bool = False) -> diffusers.Flux2KleinInpaintPipeline:
+def tiny_flux2_klein_inpaint_pipeline(tmp_path: Path,
+                                      is_distilled: bool = False) -> diffusers.Flux2KleinInpaintPipeline:
     """FLUX.2 Klein inpainting: the transformer reads patchified latents (4 * latent channels) and a
     prompt embedding that stacks `KLEIN_OUT_LAYERS` hidden states of the Qwen3 text encoder."""
     tokenizer = qwen_tokenizer(tmp_path)

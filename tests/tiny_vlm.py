@@ -13,7 +13,8 @@ SPECIAL = ["<unk>", "<s>", "</s>", "<pad>", "<image>", "<|user|>", "<|assistant|
 CHAT_TEMPLATE = (
     "{% for message in messages %}<|{{ message['role'] }}|>"
     "{% if message['content'] is string %}{{ message['content'] }}{% else %}"
-    "{% for part in message['content'] %}{% if part['type'] == 'image' %}<image>{% else %}{{ part['text'] }}{% endif %}"
+    "{% for part in message['content'] %}{% if part['type'] == 'image' %}<image>"
+    "{% else %}{{ part['text'] }}{% endif %}"
     "{% endfor %}{% endif %}<|end|>\n{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}"
 )
 CORPUS = [

@@ -37,19 +37,21 @@ def detection_options(args: argparse.Namespace) -> AnnotateOptions | None:
     from dicobench.kit.photos.annotate import read_labels
 
     labels = read_labels(args.labels) if args.labels else ()
-    return AnnotateOptions(args.detector, args.segmenter, labels, args.score_threshold, args.absent_threshold, args.nms_iou)
+    return AnnotateOptions(args.detector, args.segmenter, labels, args.score_threshold, args.absent_threshold,
+                           args.nms_iou)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("annotate", help="detect and segment named objects in plain photos, written as a COCO file",
-                       description="Run a zero-shot detector (and a segmenter) over every photo under PHOTOS and write "
-                                   "the objects as a COCO instances file that `build --source coco:OUT:PHOTOS` reads. "
-                                   "Resumes per photo; photos already in OUT are not sent to the models again.")
+                       description="Run a zero-shot detector (and a segmenter) over every photo under PHOTOS and "
+                                   "write the objects as a COCO instances file that `build --source coco:OUT:PHOTOS` "
+                                   "reads. Resumes per photo; photos already in OUT are not sent to the models again.")
     p.add_argument("photos", type=Path, metavar="PHOTOS", help="folder of photos (searched recursively)")
     p.add_argument("--out", type=Path, required=True, help="the COCO file to write, e.g. annotations.json")
     add_detection_arguments(p, required=True)
     p.add_argument("--quiet", dest="progress", action="store_false", help="no progress bar")
-    p.add_argument("--no-progress", dest="progress", action="store_false", help=argparse.SUPPRESS)  # the first release's name
+    # --no-progress: the first release's name
+    p.add_argument("--no-progress", dest="progress", action="store_false", help=argparse.SUPPRESS)
     p.set_defaults(func=_annotate)
 
 

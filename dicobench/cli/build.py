@@ -36,28 +36,33 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="procedural (default: the offline scene engine), or photos: folder:DIR, vstar:DIR, "
                         "hf:REPO[:SPLIT] or coco:ANNOTATIONS.json[:IMAGES_DIR] (needs dicobench[edit]); photos give "
                         "the difference track, and instance and category where they carry annotated names")
-    p.add_argument("--min-long-side", type=positive_int, default=1024, help="photos with a shorter long side are skipped (default 1024)")
-    p.add_argument("--upscale", action="store_true", help="upscale small photos to --min-long-side instead of skipping them")
+    p.add_argument("--min-long-side", type=positive_int, default=1024,
+                   help="photos with a shorter long side are skipped (default 1024)")
+    p.add_argument("--upscale", action="store_true",
+                   help="upscale small photos to --min-long-side instead of skipping them")
     p.add_argument("--test-photos", type=float, default=None, metavar="SHARE",
                    help="hold this share of the photos out for the test split (by a stable hash of each photo id); "
                         "train uses the rest (default: every photo for whichever split is built)")
     p.add_argument("--editor", default=None, metavar="diffusers:MODEL",
                    help="edit photos with a diffusers inpainting pipeline (FLUX.2 Klein, FLUX Fill, SD inpainting; "
                         "a Hub id or folder) instead of the classical ops; moves stay classical")
-    p.add_argument("--edit-steps", type=int, default=None, help="denoising steps of --editor (default: the pipeline's usual)")
+    p.add_argument("--edit-steps", type=int, default=None,
+                   help="denoising steps of --editor (default: the pipeline's usual)")
     p.add_argument("--edit-size", type=positive_int, default=None,
                    help="long side --editor edits at, in px (default: the pipeline's native size, ~1024 for FLUX)")
     p.add_argument("--instructions", default="template", metavar="template|openai:MODEL",
                    help="edit instructions for --editor: templates (default) or six per mask written by an LLM")
     p.add_argument("--verify", default=None, metavar="openai:MODEL",
-                   help="also ask a VLM whether each edit matches its sentence; mismatched or unjudged edits are not used")
-    p.add_argument("--base-url", type=http_url, default=None, help="OpenAI-compatible endpoint for --instructions/--verify")
+                   help="also ask a VLM whether each edit matches its sentence; mismatched or unjudged edits are "
+                        "not used")
+    p.add_argument("--base-url", type=http_url, default=None,
+                   help="OpenAI-compatible endpoint for --instructions/--verify")
     p.add_argument("--api-key", default=None, help="API key for --instructions/--verify (default $OPENAI_API_KEY)")
     p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test)")
     p.add_argument("--rows-per-shard", type=int, default=48, help="rows per Parquet shard (default 48)")
     p.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS),
-                   help=f"how small the cues and how cluttered the procedural scenes are (default {DEFAULT}; easy is the "
-                        "first release's world); the options below set single dials apart from the preset")
+                   help=f"how small the cues and how cluttered the procedural scenes are (default {DEFAULT}; "
+                        "easy is the first release's world); the options below set single dials apart from the preset")
     p.add_argument("--camera", default=None, choices=CAMERAS,
                    help="on: each image of a pair is taken through its own small, seeded camera (framing, exposure, "
                         "white balance, sensor grain), so that no pixel shortcut finds the change; none: the clean "

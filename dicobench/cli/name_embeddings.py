@@ -1,4 +1,4 @@
-"""Compute the text-embedding table of the catalogue's object names into --out (a .npz file).
+r"""Compute the text-embedding table of the catalogue's object names into --out (a .npz file).
 
 Run after adding catalogue entries; the table the package ships is
 `dicobench/kit/scene/data/name_embeddings.npz`, which a checkout replaces with the file written
@@ -8,7 +8,8 @@ of that environment). By default it uses all-MiniLM-L6-v2 offline (the `embed` e
 text-embedding-3-small, as the paper did).
 
     python -m dicobench.cli.name_embeddings --out name_embeddings.npz
-    python -m dicobench.cli.name_embeddings --out name_embeddings.npz --base-url https://api.openai.com/v1 --model text-embedding-3-small
+    python -m dicobench.cli.name_embeddings --out name_embeddings.npz \
+        --base-url https://api.openai.com/v1 --model text-embedding-3-small
 """
 
 from __future__ import annotations

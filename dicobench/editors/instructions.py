@@ -64,11 +64,13 @@ class InstructionGenerator:
 
     def _next(self, region, subject, task, earlier: list[Instruction]) -> Instruction:
         prompt = (f"The image shows a {subject} in its surroundings. Write one instruction for an image "
-                  f"editor to {get_task(task).model_edit.llm_kind}. The change must stay small and local and be clearly visible. "
+                  f"editor to {get_task(task).model_edit.llm_kind}. "
+                  "The change must stay small and local and be clearly visible. "
                   'Reply with only a JSON object: {"instruction": "...", "option": "..."}, where option is '
                   "one sentence stating the resulting difference, naming the object but not its position.")
         if earlier:
-            prompt += "\nAlready written (write something clearly different):\n" + "\n".join(f"- {e.instruction}" for e in earlier)
+            prompt += ("\nAlready written (write something clearly different):\n"
+                       + "\n".join(f"- {e.instruction}" for e in earlier))
         messages = [{"role": "user", "content": [{"type": "text", "text": prompt}, image_part(region)]}]
         for _ in range(self.attempts):
             reply = self.client.complete(messages)
@@ -81,7 +83,8 @@ class InstructionGenerator:
                 return found
             except ValueError as exc:
                 messages = messages + [{"role": "assistant", "content": reply.text},
-                                       {"role": "user", "content": f"Invalid: {exc}. Reply again with only the JSON object."}]
+                                       {"role": "user",
+                                        "content": f"Invalid: {exc}. Reply again with only the JSON object."}]
         raise InstructionError(f"no valid instruction for {subject} in {self.attempts} attempts")
 
 
@@ -94,7 +97,8 @@ class EditVerifier:
     def verify(self, before: np.ndarray, after: np.ndarray, instruction: str) -> bool | None:
         """True or False; None when the model gave no usable answer (the edit is then unjudged)."""
         prompt = (f'Image 1 is before an edit, image 2 after. Instruction: "{instruction}". Was the instruction '
-                  'carried out, with nothing else visibly changed? Reply with only a JSON object: {"matches": true} or {"matches": false}.')
+                  'carried out, with nothing else visibly changed? Reply with only a JSON object: '
+                  '{"matches": true} or {"matches": false}.')
         reply = self.client.complete([{"role": "user", "content": [
             {"type": "text", "text": prompt}, image_part(before), image_part(after)]}])
         match = re.search(r'"matches"\s*:\s*(true|false)', reply.text or "")

@@ -40,7 +40,8 @@ class ModelOptions:
         if self.verify is not None:
             _model("--verify", self.verify)
         if self.instructions != TEMPLATE and self.editor is None:
-            raise UserError("--instructions openai:<model> writes instructions for an editor: give --editor diffusers:<model-id>")
+            raise UserError("--instructions openai:<model> writes instructions for an editor: "
+                            "give --editor diffusers:<model-id>")
 
     @property
     def uses_llm(self) -> bool:
@@ -99,12 +100,13 @@ def open_backends(models: ModelOptions, endpoint: Endpoint, cache_dir: Path | No
     from dicobench.kit.eval.chat import ChatClient
 
     def client(flag, spec):
-        return ChatClient(_model(flag, spec), base_url=endpoint.base_url, api_key=endpoint.api_key, cache_dir=cache_dir)
+        return ChatClient(_model(flag, spec), base_url=endpoint.base_url, api_key=endpoint.api_key,
+                          cache_dir=cache_dir)
 
     backends = Backends(options=models)
     if models.editor:
-        backends.editor = _editor(EDITOR_KINDS.for_spec(models.editor), models.editor.partition(":")[2], models.edit_steps,
-                                  models.edit_size)
+        backends.editor = _editor(EDITOR_KINDS.for_spec(models.editor), models.editor.partition(":")[2],
+                                  models.edit_steps, models.edit_size)
     if models.instructions != TEMPLATE:
         backends.writer = InstructionGenerator(client("--instructions", models.instructions))
     if models.verify:

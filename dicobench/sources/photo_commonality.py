@@ -57,7 +57,8 @@ class Sharing:
     def sentence(self, name: str) -> str:
         phrase = kind_phrase(name)  # "a mug"; a plural name ("scissors") takes no article
         verb = "are" if phrase == name else "is"
-        return f"The same {name} {verb} in both images." if self.same_object else f"{capitalised(phrase)} {verb} in both images."
+        return (f"The same {name} {verb} in both images." if self.same_object
+                else f"{capitalised(phrase)} {verb} in both images.")
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ def name_index(source: PhotoSource) -> NameIndex:
             for name in count:
                 photos[name].append(i)
         index = NameIndex(tuple(frozenset(c) for c in counts),
-                          tuple(frozenset(n for n, k in c.items() if k == 1 and n in e) for c, e in zip(counts, editable)),
+                          tuple(frozenset(n for n, k in c.items() if k == 1 and n in e)
+                                for c, e in zip(counts, editable)),
                           {n: tuple(v) for n, v in photos.items()})
         _INDEXES[source] = index
     return index
@@ -129,7 +131,8 @@ def usable(photo: Photo, accept: Callable[[str], bool], max_area: float) -> list
     """The objects with an accepted name that a cut-out can show: large enough to see, at most
     `max_area` of the photo (image b allows 1%: larger ones would shrink too much), alone."""
     h, w = photo.pixels.shape[:2]
-    return [o for o in photo.objects if o.editable and normalised(o.name) and accept(normalised(o.name)) and alone(o, photo.objects)
+    return [o for o in photo.objects
+            if o.editable and normalised(o.name) and accept(normalised(o.name)) and alone(o, photo.objects)
             and MIN_OBJECT_PIXELS <= o.box[2] * o.box[3] <= max_area * h * w]
 
 
@@ -172,7 +175,8 @@ class Photos:
     def filler(self, rng: np.random.Generator) -> tuple[Photo, PhotoObject] | None:
         """An object whose name is none of P's, from a photo other than P and Q."""
         banned = self.index.names[self.p]
-        return self.pick(rng, [j for j, names in enumerate(self.index.names) if j not in (self.p, self.q) and names - banned],
+        return self.pick(rng, [j for j, names in enumerate(self.index.names)
+                               if j not in (self.p, self.q) and names - banned],
                          lambda n: n not in banned)
 
 
@@ -224,7 +228,8 @@ def place_inserts(rng: np.random.Generator, pixels_b: np.ndarray, cuts: list[Cut
         cx, cy = int(rng.integers(w)), int(rng.integers(h))
         ats = [(cx - f[2] // 2 - f[0], cy - f[3] // 2 - f[1]) for f in feet]
         spot = bounding([(x + f[0], y + f[1], f[2], f[3]) for (x, y), f in zip(ats, feet)])
-        windows_inside = all(0 < x and x + m.window[2] < w and 0 < y and y + m.window[3] < h for (x, y), m in zip(ats, shapes))
+        windows_inside = all(0 < x and x + m.window[2] < w and 0 < y and y + m.window[3] < h
+                             for (x, y), m in zip(ats, shapes))
         if windows_inside and contains(inset((0, 0, w, h), gap), spot) and all(apart(spot, box, gap) for box in taken):
             return [Composite(c.photo.pixels, at, c.scale) for c, at in zip(cuts, ats)], spot
     raise Rejected("no_room_to_insert")
@@ -291,7 +296,8 @@ def make_candidate(rng: np.random.Generator, sharing: Sharing, photos: Photos, o
     if stand_in is None:
         raise Rejected("no_stand_in", name)
     photo_s, obj_s = stand_in
-    cuts = [shared, cut_out(photo_s, obj_s, math.sqrt(shared.size / (obj_s.box[2] * obj_s.box[3])) * jitter(rng), area(b))]
+    cuts = [shared, cut_out(photo_s, obj_s, math.sqrt(shared.size / (obj_s.box[2] * obj_s.box[3])) * jitter(rng),
+                            area(b))]
     gap = max(BLEND_GAP if blends_references(photos.backends) else 8, min(b.shape[:2]) // 50)
     ops, spot = place_inserts(rng, b, cuts, taken, gap)
     patches = [insert(rng, b, op, c, sharing.label(name), photos.backends) for op, c in zip(ops, cuts)]

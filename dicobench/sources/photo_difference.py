@@ -2,13 +2,14 @@
 
 A row's seed picks its photo and four regions (annotated objects first, then, for photos whose
 source segments nothing, small salient region proposals), each far from the others. An
-object's mask is its segmentation where the source has one (COCO), else GrabCut's in its box. One op per task edits each region: recolour
-(attribute), removal (entity), a move (spatial relation), a crack or stain (reasoning); with
+object's mask is its segmentation where the source has one (COCO), else GrabCut's in its box. One op per task edits
+each region: recolour (attribute), removal (entity), a move (spatial relation), a crack or stain (reasoning); with
 an editor (`dicobench.editors.models`) every task but the move is an instructed inpainting
 edit instead. The option names the region by its annotation (with its colour where another
 object of the photo has the same name: "the red cup"), or, without one, by size, shape, colour
-and where it lies in image a ("the small round red object near the top left"). As in the procedural track, all four edits pass the pixel checks (and the VLM's,
-when asked) before the letter is used, and the written pair is checked again.
+and where it lies in image a ("the small round red object near the top left"). As in the procedural track, all four
+edits pass the pixel checks (and the VLM's, when asked) before the letter is used, and the written pair is checked
+again.
 """
 
 from __future__ import annotations
@@ -82,8 +83,10 @@ def shape_word(mask: Mask) -> str:
     return "round" if perimeter > 0 and 4 * np.pi * cv2.contourArea(outline) / perimeter**2 >= 0.8 else ""
 
 
-PLACES = {("top", "left"): "near the top left", ("top", "centre"): "near the top", ("top", "right"): "near the top right",
-          ("middle", "left"): "on the left", ("middle", "centre"): "near the centre", ("middle", "right"): "on the right",
+PLACES = {("top", "left"): "near the top left", ("top", "centre"): "near the top",
+          ("top", "right"): "near the top right",
+          ("middle", "left"): "on the left", ("middle", "centre"): "near the centre",
+          ("middle", "right"): "on the right",
           ("bottom", "left"): "near the bottom left", ("bottom", "centre"): "near the bottom",
           ("bottom", "right"): "near the bottom right"}
 
@@ -129,7 +132,8 @@ def candidates(rng: np.random.Generator, pixels: np.ndarray, objects: tuple[Phot
     usable = [o for o in objects if o.editable and MIN_OBJECT_PIXELS <= o.box[2] * o.box[3] <= MAX_OBJECT_AREA * h * w]
     segmented = any(o.mask is not None for o in objects)
     proposals = [] if segmented else [p for p in propose_regions(pixels) if p.box[2] * p.box[3] >= MIN_OBJECT_PIXELS]
-    for obj in [usable[i] for i in rng.permutation(len(usable))] + [proposals[i] for i in rng.permutation(len(proposals))]:
+    for obj in ([usable[i] for i in rng.permutation(len(usable))]
+                + [proposals[i] for i in rng.permutation(len(proposals))]):
         mask = region_mask(pixels, obj)
         colour = object_colour(pixels, mask)
         subject = region_subject(obj, pixels, colour, mask, objects) if accept(colour) else None
@@ -183,7 +187,8 @@ def move(rng, pixels, region, taken) -> Candidate:
         if inside and apart(target, source, 0) and all(apart(target, box, 4) for box in taken):
             edited = Move(dx, dy, poisson=not region.segmented)(pixels, region.mask)
             return _candidate(edited, f"The {region.subject} moved {name}.",
-                              [cue(0, source, f"{region.subject} (before)"), cue(1, target, f"{region.subject} (after)")],
+                              [cue(0, source, f"{region.subject} (before)"),
+                               cue(1, target, f"{region.subject} (after)")],
                               region)
     raise Rejected("no_room_to_move", region.subject)
 
@@ -203,7 +208,8 @@ def trace(rng, pixels, region, taken) -> Candidate:
     pattern = pattern_mask(make(rng, th, tw), at, pixels.shape)
     edited = Trace()(pixels, pattern.within(region.mask) if region.segmented else pattern)
     box = _changed(edited, region)
-    return _candidate(edited, sentence.format(subject=region.subject), [cue(1, box, f"{kind} on {region.subject}")], region)
+    return _candidate(edited, sentence.format(subject=region.subject), [cue(1, box, f"{kind} on {region.subject}")],
+                      region)
 
 
 def instructed(task: Task, backends: Backends):
@@ -247,7 +253,8 @@ def choose_edits(rng: np.random.Generator, op, pixels: np.ndarray, objects: tupl
     edits: list[Candidate] = []
     taken: list[Box] = []  # every cue box of the edits so far
     for region in candidates(rng, pixels, objects, accept):
-        if region.subject in {e.subject for e in edits} or not all(apart(region.mask.support(), box, gap) for box in taken):
+        if region.subject in {e.subject for e in edits} or not all(apart(region.mask.support(), box, gap)
+                                                                   for box in taken):
             continue
         try:
             edit = op(rng, pixels, region, taken)

@@ -59,19 +59,22 @@ def scene_difference(propose):
 
         def describe(letter: str, cues: list[dict]) -> dict:
             if letter == "E":  # the E pair changes nothing: what every option's text would have to overcome
-                return descriptors.decoys([decoy_counts(base, e) for e in edits]) if opts.scene.difficulty.decoys else {}
+                return (descriptors.decoys([decoy_counts(base, e) for e in edits]) if opts.scene.difficulty.decoys
+                        else {})
             edit = edits[LETTERS.index(letter)]
             return {**descriptors.clutter(base, edit.subject), "edit": edit.kind,
                     **(descriptors.decoys([decoy_counts(base, edit)]) if opts.scene.difficulty.decoys else {})}
 
         return Proposal(pixels_a, pixels_a, candidates, AgainstImageA(decoy_boxes), f"procedural:{seed}",
-                        generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)), max(base.width, base.height),
-                        describe, SceneShots(base, base, tuple(e.scene for e in edits)))
+                        generator(ENGINE, f"{task.name} edits" + difficulty_note(opts.scene)),
+                        max(base.width, base.height), describe,
+                        SceneShots(base, base, tuple(e.scene for e in edits)))
 
     return proposer
 
 
-def edited_scenes(propose, rng: np.random.Generator, cfg: SceneConfig) -> tuple[Scene, list[SceneEdit], tuple[Box, ...]]:
+def edited_scenes(propose, rng: np.random.Generator,
+                  cfg: SceneConfig) -> tuple[Scene, list[SceneEdit], tuple[Box, ...]]:
     """The scenes of a difference row, before anything is drawn: the base scene with the difficulty's
     same-kind objects, the task's four edits of it, and the decoys added to all of them (with their
     boxes); `Rejected` where the task finds no four edits or the decoys no room."""
@@ -167,8 +170,9 @@ def scene_commonality(propose, commonalities):
             scene_b = pair.candidates[LETTERS.index(letter)].scene_b
             return descriptors.commonality((pair.scene_a, scene_b), cues, footprint)
 
-        return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by), long_side,
-                        describe, SceneShots(pair.scene_a, pair.scene_b, tuple(c.scene_b for c in pair.candidates)))
+        return Proposal(pixels_a, pixels_b, candidates, check, f"procedural:{seed}", generator(ENGINE, made_by),
+                        long_side, describe,
+                        SceneShots(pair.scene_a, pair.scene_b, tuple(c.scene_b for c in pair.candidates)))
 
     return proposer
 
@@ -205,7 +209,8 @@ def unreadable(exclude: frozenset[str], version: str) -> frozenset[str]:
     return frozenset().union(*(read_as(n, version) for n in exclude))
 
 
-def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene, exclude: frozenset[str] = frozenset()) -> Scene:
+def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene,
+                exclude: frozenset[str] = frozenset()) -> Scene:
     """A scene unlike `first`: another surface, another tint and no object a person may take for
     one of `first`'s (or of `exclude`)."""
     kinds = tuple(k for k in cfg.backgrounds if k != first.background) or cfg.backgrounds
@@ -215,13 +220,15 @@ def other_scene(rng: np.random.Generator, cfg: SceneConfig, first: Scene, exclud
     return dataclasses.replace(scene, tint=tints[rng.integers(len(tints))])
 
 
-def new_object(rng: np.random.Generator, scene: Scene, name: str, cfg: SceneConfig, uid: int | None = None) -> PlacedObject:
+def new_object(rng: np.random.Generator, scene: Scene, name: str, cfg: SceneConfig,
+               uid: int | None = None) -> PlacedObject:
     """A randomly styled `name` for `scene` (not yet placed), at the difficulty's cue scale."""
     uid = scene.next_uid() if uid is None else uid
     return random_object(rng, uid, by_name()[name], surface_colour(scene), cfg, scene.palette, cue=True)
 
 
-def reserve(rng: np.random.Generator, scene: Scene, templates: list[PlacedObject], cfg: SceneConfig) -> list[PlacedObject] | None:
+def reserve(rng: np.random.Generator, scene: Scene, templates: list[PlacedObject],
+            cfg: SceneConfig) -> list[PlacedObject] | None:
     """Free, mutually apart spots in `scene` for each template (the scene itself is unchanged)."""
     occupied, out = occupied_boxes(scene), []
     for template in templates:
@@ -235,7 +242,8 @@ def reserve(rng: np.random.Generator, scene: Scene, templates: list[PlacedObject
 
 def fits(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig) -> bool:
     """Whether `obj`, redrawn where it stands, still keeps clear of the others and the edges."""
-    return place(rng, scene, obj, occupied_boxes(scene, skip=obj.uid), cfg, tries=1, near=(obj.cx, obj.cy, 0)) is not None
+    return place(rng, scene, obj, occupied_boxes(scene, skip=obj.uid), cfg, tries=1,
+                 near=(obj.cx, obj.cy, 0)) is not None
 
 
 def cue_pair(obj_a: PlacedObject, obj_b: PlacedObject, label_a: str, label_b: str | None = None) -> tuple[Cue, Cue]:

@@ -31,7 +31,8 @@ class Relation:
 _TABLE: dict[str, list[tuple[str, str, str]]] = {
     "combination": [
         ("key", "padlock", "opens"), ("key", "handcuffs", "unlocks"), ("gemstone", "ring", "is set in"),
-        ("cheese", "bread slice", "goes on"), ("bacon", "bread slice", "goes on"), ("trailer", "pickup truck", "is towed by"),
+        ("cheese", "bread slice", "goes on"), ("bacon", "bread slice", "goes on"),
+        ("trailer", "pickup truck", "is towed by"),
         ("trailer", "tractor", "is towed by"), ("caravan", "car", "is towed by"), ("sleigh", "horse", "is pulled by"),
     ],
     "supply": [

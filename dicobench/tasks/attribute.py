@@ -34,7 +34,8 @@ def propose(rng, scene, cfg=SceneConfig()):
         part = part_edit(obj)
         if part is None:
             return None
-        edit = recolour_part(rng, scene, obj, cfg) if part else (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj, cfg)
+        edit = (recolour_part(rng, scene, obj, cfg) if part
+                else (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj, cfg))
         return made(edit, part)
 
     def make_pair(obj, used):

@@ -44,7 +44,8 @@ def near_kinds(kinds: frozenset[str]) -> frozenset[str]:
     return frozenset().union(*(table.near(k, NEAR) for k in kinds)) if kinds else frozenset()
 
 
-def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject, cfg: SceneConfig, uid: int) -> PlacedObject | None:
+def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject, cfg: SceneConfig,
+                    uid: int) -> PlacedObject | None:
     """The same kind of object, clearly another instance: colour and size differ, and the style
     wherever the other one can be seen at that size."""
     fresh = new_object(rng, scene_b, obj.name, cfg, uid)
@@ -64,7 +65,8 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     version = cfg.difficulty.catalogue
     # only kinds with no near-synonym or look-alike in image a, so that sharing one shares nothing else
     pool = [o for o in scene_a.objects
-            if not (shipped().near(o.name, NEAR) | unreadable(frozenset({o.name}), version) - {o.name}) & names(scene_a)]
+            if not (shipped().near(o.name, NEAR) | unreadable(frozenset({o.name}), version) - {o.name})
+                   & names(scene_a)]
     if len(pool) < NUM_EDITS:
         return None
     kinds = [pool[i] for i in rng.permutation(len(pool))[:NUM_EDITS]]

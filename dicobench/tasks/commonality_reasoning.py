@@ -48,7 +48,8 @@ def _four_relations(rng: np.random.Generator, version: str) -> list[Relation] | 
             rel = pool[idx]
             taken = {n for r in chosen for n in (r.x, r.y)}
             mine = unreadable(frozenset((rel.x, rel.y)), version)
-            if not any(related(a, b, version) for a, b in itertools.product(mine, taken)) and not mine & unreadable(frozenset(taken), version):
+            if (not any(related(a, b, version) for a, b in itertools.product(mine, taken))
+                    and not mine & unreadable(frozenset(taken), version)):
                 chosen.append(rel)
                 break
         else:
@@ -72,7 +73,8 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     seconds = [r.y if i == 1 else r.x for r, i in zip(rels, in_a)]
     members = unreadable(frozenset(firsts + seconds), version)
     scene_a = random_scene(rng, cfg, exclude_names=members | _partners_of(set(seconds), version))
-    placed_a = reserve(rng, scene_a, [new_object(rng, scene_a, n, cfg, scene_a.next_uid() + i) for i, n in enumerate(firsts)], cfg)
+    placed_a = reserve(rng, scene_a, [new_object(rng, scene_a, n, cfg, scene_a.next_uid() + i)
+                                      for i, n in enumerate(firsts)], cfg)
     if placed_a is None:
         return None
     for obj in placed_a:

@@ -24,7 +24,8 @@ def propose(rng, scene, cfg=SceneConfig()):
             ops.pop(0)
         return edit
 
-    pairs = [entity.PAIRS[i] for i in rng.permutation(len(entity.PAIRS))[:2]] if cfg.difficulty.distractors == "pairs" else []
+    pairs = ([entity.PAIRS[i] for i in rng.permutation(len(entity.PAIRS))[:2]]
+             if cfg.difficulty.distractors == "pairs" else [])
 
     def make_pair(obj, used):
         made = entity.two_changes(rng, scene, obj, pairs[0], taken=used, cfg=cfg)

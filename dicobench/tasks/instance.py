@@ -72,7 +72,8 @@ def _shown(obj: PlacedObject, style: str, marking: str, surface, cfg: SceneConfi
     """Whether `obj` in `style` with `marking` may be drawn at every size a pose gives it (`_pose`),
     so that its copy in image b shows the marking as well."""
     sizes = range(min(MIN_SIZE, obj.size), max(cfg.max_size, obj.size) + 1)
-    return all(drawable(dataclasses.replace(obj, style=style, marking=marking, size=size), surface, cfg) for size in sizes)
+    return all(drawable(dataclasses.replace(obj, style=style, marking=marking, size=size), surface, cfg)
+               for size in sizes)
 
 
 def _marked(rng: np.random.Generator, obj: PlacedObject, surface, cfg: SceneConfig,
@@ -122,14 +123,15 @@ def _other_kind(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: f
                 cfg: SceneConfig) -> PlacedObject | None:
     """A decoy for `obj` (audited): another kind of object, of its coarse group where one can be drawn,
     in `obj`'s very look and posed as its copy would be; none of `banned`, and none whose silhouette
-    is close to `obj`'s (`DECOY_ALIKE`: a grey horse is not the grey dog's decoy). None where `obj`'s colour does not stand out from image b's surface, as every object of a
-    scene does: its copy there would hide."""
+    is close to `obj`'s (`DECOY_ALIKE`: a grey horse is not the grey dog's decoy). None where `obj`'s colour does
+    not stand out from image b's surface, as every object of a scene does: its copy there would hide."""
     if not stands_out(obj.colour, surface):
         return None
     posed = _pose(rng, obj, uid, cfg)
     kinds = [e.name for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in banned]
     group = by_name()[obj.name].category
-    for pool in ([k for k in kinds if by_name()[k].category == group], [k for k in kinds if by_name()[k].category != group]):
+    for pool in ([k for k in kinds if by_name()[k].category == group],
+                 [k for k in kinds if by_name()[k].category != group]):
         for idx in rng.permutation(len(pool)):
             decoy = dataclasses.replace(posed, name=pool[idx])
             if alike(obj.name, decoy.name) <= DECOY_ALIKE and _shown(decoy, decoy.style, decoy.marking, surface, cfg):
@@ -157,9 +159,11 @@ def _decoys(rng: np.random.Generator, marked: list[PlacedObject], scene_a: Scene
     for i, obj in enumerate(marked):
         uid = scene_b.next_uid() + i
         if _audited(cfg):
-            decoy = _other_kind(rng, obj, uid, banned | unreadable(frozenset(d.name for d in out), version), surface_b, cfg)
+            decoy = _other_kind(rng, obj, uid, banned | unreadable(frozenset(d.name for d in out), version),
+                                surface_b, cfg)
         else:
-            decoy = _marked(rng, _pose(rng, obj, uid, cfg), surface_b, cfg, tuple(m for m in MARKINGS if m != obj.marking))
+            decoy = _marked(rng, _pose(rng, obj, uid, cfg), surface_b, cfg,
+                            tuple(m for m in MARKINGS if m != obj.marking))
         if decoy is None:
             return None
         out.append(decoy)
@@ -206,8 +210,8 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
 
 def _same_look(a: PlacedObject, b: PlacedObject) -> bool:
     """Whether two objects of different names wear the same look (colours, pattern, marking)."""
-    return (a.colour, a.style, a.marking) == (b.colour, b.style, b.marking) and (a.style == "plain" and a.marking is None
-                                                                              or a.accent == b.accent)
+    return ((a.colour, a.style, a.marking) == (b.colour, b.style, b.marking)
+            and (a.style == "plain" and a.marking is None or a.accent == b.accent))
 
 
 def commonalities(scene_a: Scene, scene_b: Scene, version: str = "first-release") -> frozenset[str]:

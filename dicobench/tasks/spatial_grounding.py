@@ -66,19 +66,23 @@ def _label(cell: Cell) -> str:
     return f"row {cell[0] + 1}, column {cell[1] + 1} of a {GRID}x{GRID} grid"
 
 
-def _into_cell(rng: np.random.Generator, scene: Scene, template: PlacedObject, cell: Cell, occupied: list[Box]) -> PlacedObject | None:
+def _into_cell(rng: np.random.Generator, scene: Scene, template: PlacedObject, cell: Cell,
+               occupied: list[Box]) -> PlacedObject | None:
     """`template` at a random free spot wholly inside `cell`, shrunk to fit the cell if need be."""
     cx, cy, cw, ch = cell_box(cell, scene.width, scene.height)
     size = min(template.size, int(0.5 * min(cw, ch)))
     for _ in range(TRIES):
-        obj = dataclasses.replace(template, size=size, cx=int(cx + rng.uniform(0.2, 0.8) * cw), cy=int(cy + rng.uniform(0.2, 0.8) * ch))
+        obj = dataclasses.replace(template, size=size, cx=int(cx + rng.uniform(0.2, 0.8) * cw),
+                                  cy=int(cy + rng.uniform(0.2, 0.8) * ch))
         box = footprint(obj)
-        if cell_of(box, scene.width, scene.height) == cell and inside(box, scene.width, scene.height) and not overlaps(box, occupied):
+        if (cell_of(box, scene.width, scene.height) == cell and inside(box, scene.width, scene.height)
+                and not overlaps(box, occupied)):
             return obj
     return None
 
 
-def _fill(rng: np.random.Generator, scene: Scene, cells: list[Cell], cfg: SceneConfig, exclude: frozenset[str]) -> Scene:
+def _fill(rng: np.random.Generator, scene: Scene, cells: list[Cell], cfg: SceneConfig,
+          exclude: frozenset[str]) -> Scene:
     """One or two uniquely named objects in each of `cells`."""
     pool = [e.name for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in exclude]
     queue = [pool[i] for i in rng.permutation(len(pool))]
@@ -129,7 +133,8 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     cells = [(int(k) // GRID, int(k) % GRID) for k in rng.permutation(GRID * GRID)]
     half = len(cells) // 2
     scene_a = _fill(rng, random_scene(rng, empty), cells[:half], cfg, frozenset())
-    scene_b = _fill(rng, other_scene(rng, empty, scene_a), cells[half:], cfg, unreadable(names(scene_a), cfg.difficulty.catalogue))
+    scene_b = _fill(rng, other_scene(rng, empty, scene_a), cells[half:], cfg,
+                    unreadable(names(scene_a), cfg.difficulty.catalogue))
     pairs = _pairs(rng, scene_a, scene_b)
     if pairs is None:
         return None
@@ -163,8 +168,8 @@ def commonalities(scene_a: Scene, scene_b: Scene, version: str = "first-release"
     """Every (a, b) pair a person may see in corresponding cells of the two grids: each object may be
     read as its name or as any look-alike's."""
     cells_a, cells_b = _cells(scene_a), _cells(scene_b)
-    return frozenset(f"{x} / {y}" for cell in cells_a.keys() & cells_b.keys() for a in cells_a[cell] for b in cells_b[cell]
-                     for x in read_as(a.name, version) for y in read_as(b.name, version))
+    return frozenset(f"{x} / {y}" for cell in cells_a.keys() & cells_b.keys() for a in cells_a[cell]
+                     for b in cells_b[cell] for x in read_as(a.name, version) for y in read_as(b.name, version))
 
 
 proposal = scene_commonality(propose, commonalities)

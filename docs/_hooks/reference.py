@@ -99,7 +99,8 @@ def dials_page() -> str:
     from dicobench.kit.scene.difficulty import PRESETS, Difficulty
     from multipanelvqa import difficulty as panel
 
-    parts = ["# Difficulty dials", "", "Generated from the dials' declarations (`dicobench.kit.scene.difficulty.dial`): "
+    parts = ["# Difficulty dials", "",
+             "Generated from the dials' declarations (`dicobench.kit.scene.difficulty.dial`): "
              "each is a build option of its own, and `--difficulty` sets them all from a preset.", "",
              "## DiCoBench (`dicobench build`)", ""]
     parts += _dials_table(Difficulty, PRESETS)
@@ -115,7 +116,8 @@ def licences_page() -> str:
              "carries the terms of what it is made of; every dataset card states them (generated from "
              "`dicobench.kit.release.licences`):", "",
              "| what the build holds | card licence | terms |", "|---|---|---|"]
-    for what, licence in (("procedural images and all generated data", GLYPHS), ("V* photos (`--source vstar:`)", VSTAR),
+    for what, licence in (("procedural images and all generated data", GLYPHS),
+                          ("V* photos (`--source vstar:`)", VSTAR),
                           ("MagicBrush or VQAv2 panels (MultipanelVQA)", COCO)):
         link = f" ([terms]({licence.link}))" if licence.link else ""
         parts.append(f"| {what} | `{licence.id}` | {licence.text}{link} |")

@@ -77,7 +77,8 @@ class DicobenchAccuracy(evaluate.Metric):
         """Add one row. References become letters before `evaluate` picks a feature format: there,
         letters mixed with indices, or a value that is neither, would fail as "invalid literal for
         int()" without naming the value."""
-        return super().add(prediction=prediction, reference=None if reference is None else reference_letter(reference), **kwargs)
+        return super().add(prediction=prediction,
+                           reference=None if reference is None else reference_letter(reference), **kwargs)
 
     def _compute(self, predictions, references, tasks=None, options=None, clusters=None, failed=None, judge=None,
                  questions=None, cue_labels=None, judge_base_url=None, judge_api_key=None, cache_dir=None,

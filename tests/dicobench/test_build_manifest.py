@@ -32,7 +32,8 @@ def _old_form(name: str) -> dict:
 
 
 def _shards(out: Path) -> dict:
-    return {p.relative_to(out).as_posix(): (p.stat().st_mtime_ns, p.read_bytes()) for p in sorted(out.glob("*/*.parquet"))}
+    return {p.relative_to(out).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
+            for p in sorted(out.glob("*/*.parquet"))}
 
 
 @pytest.fixture(scope="module")

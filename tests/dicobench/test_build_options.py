@@ -34,7 +34,8 @@ def _parse(register_build, argv):
 def test_config_and_keywords_give_the_same_build(tmp_path):
     typed = build(tmp_path / "typed", dicobench.BuildConfig(per_task=2, tasks="entity,instance", rows_per_shard=1,
                                                             num_proc=1, progress=False))
-    keywords = build(tmp_path / "kw", per_task=2, tasks="entity,instance", rows_per_shard=1, num_proc=1, progress=False)
+    keywords = build(tmp_path / "kw", per_task=2, tasks="entity,instance", rows_per_shard=1, num_proc=1,
+                     progress=False)
     assert _files(typed) == _files(keywords) and len(_files(typed)) == 4
     with pytest.raises(TypeError, match="not both"):
         build(tmp_path / "x", BuildConfig(), per_task=1)
@@ -114,7 +115,8 @@ def test_a_multipanelvqa_config_is_refused_in_one_line(fields, message):
     assert "\n" not in str(caught.value)
 
 
-@pytest.mark.parametrize("difficulty, level, writer", [("easy", 1, "pillow"), ("hard", 5, "sub-up"), ("extreme", 6, "sub-up")])
+@pytest.mark.parametrize("difficulty, level, writer",
+                         [("easy", 1, "pillow"), ("hard", 5, "sub-up"), ("extreme", 6, "sub-up")])
 def test_a_difficulty_chooses_the_png_level_and_writer(difficulty, level, writer):
     opts, _, _ = generation_options(BuildConfig(difficulty=difficulty))
     assert (opts.compress_level, opts.png_writer) == (level, writer)

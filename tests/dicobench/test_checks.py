@@ -69,7 +69,8 @@ def test_the_part_of_a_pair_gives_the_whole_pairs_verdict(step, box, cues):
     part = (4, 6, 40, 30)  # holds every changed pixel
     x, y, w, h = part
     whole = verdict(a, b, False, cues, within=part)
-    assert verdict(a[y : y + h, x : x + w], b[y : y + h, x : x + w], False, cues, within=part, size=(300, 400)) == whole
+    assert verdict(a[y : y + h, x : x + w], b[y : y + h, x : x + w], False, cues, within=part,
+                   size=(300, 400)) == whole
 
 
 def test_differing_finds_every_changed_pixel_and_only_those():

@@ -76,7 +76,8 @@ def test_recolour_shifts_hue_inside_the_mask_only(photo, box, request):
     lab = [cv2.cvtColor(crop(p, mask.window), cv2.COLOR_RGB2LAB)[core][:, 1:].astype(float).mean(0) - 128
            for p in (pixels, edited.pixels)]
     assert np.linalg.norm(lab[1] - lab[0]) > 20
-    area = check_difference_pixels(pixels, edited.pixels, False, [{"bbox": list(edited.changed), "image": 1, "label": "x"}])
+    area = check_difference_pixels(pixels, edited.pixels, False,
+                                   [{"bbox": list(edited.changed), "image": 1, "label": "x"}])
     assert 0 < area < 0.01
 
 
@@ -138,7 +139,8 @@ def test_insert_keeps_the_objects_colours_only_without_poisson_blending(astronau
         op = Insert(astronaut, (400, 10), 1.3, poisson=poisson)
         placed = op.placed(mask)
         core = placed.alpha >= 0.99
-        own = cv2.resize(np.ascontiguousarray(mask.under(astronaut)), placed.window[2:], interpolation=cv2.INTER_CUBIC)[core]
+        own = cv2.resize(np.ascontiguousarray(mask.under(astronaut)), placed.window[2:],
+                         interpolation=cv2.INTER_CUBIC)[core]
         got = crop(op(coffee, mask).pixels, placed.window)[core]
         shift[poisson] = np.abs(got.astype(float).mean(0) - own.astype(float).mean(0)).max()
     assert shift[False] < 1 and shift[True] > 10

@@ -6,7 +6,8 @@ from dicobench.cli.main import main
 
 def test_build_cli_writes_a_loadable_folder(tmp_path, capsys):
     out = tmp_path / "bench"
-    assert main(["build", "--out", str(out), "--per-task", "1", "--tasks", "attribute", "--num-proc", "1", "--quiet"]) == 0
+    assert main(["build", "--out", str(out), "--per-task", "1", "--tasks", "attribute", "--num-proc", "1",
+                 "--quiet"]) == 0
     assert "wrote" in capsys.readouterr().out
     assert (out / "attribute" / "test-00000-of-00001.parquet").exists()
 

@@ -71,12 +71,14 @@ def test_recolour_stays_inside_the_mask_and_keeps_the_shading(source):
     for region, edit in edits(pd.recolour, photo, found, 1):
         diff = changed(photo.pixels, edit.image_b)
         assert diff.any() and not (diff & ~support(region.mask, photo.pixels.shape)).any()
-        lab_a, lab_b = (cv2.cvtColor(p.astype(np.float32) / 255, cv2.COLOR_RGB2Lab) for p in (photo.pixels, edit.image_b))
+        lab_a, lab_b = (cv2.cvtColor(p.astype(np.float32) / 255, cv2.COLOR_RGB2Lab)
+                        for p in (photo.pixels, edit.image_b))
         core = np.zeros(diff.shape, bool)
         x, y, w, h = region.mask.window
         core[y : y + h, x : x + w] = region.mask.alpha >= 0.999
         before, after = lab_a[..., 0][core], lab_b[..., 0][core]
-        assert np.abs(before - after).mean() < 7  # lightness (L*, 0-100) kept but where sRGB cannot hold the new chroma,
+        # lightness (L*, 0-100) kept but where sRGB cannot hold the new chroma,
+        assert np.abs(before - after).mean() < 7
         assert np.corrcoef(before, after)[0, 1] > 0.9  # and the shading with it...
         assert np.abs(lab_a[..., 1:] - lab_b[..., 1:])[core].mean() > 15  # ...hue and chroma moved
 

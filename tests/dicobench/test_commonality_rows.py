@@ -13,8 +13,10 @@ from dicobench.kit.scene.render import background, footprint, render
 from dicobench.schema import COMMONALITY_TASKS, NONE_OPTIONS, QUESTIONS, TASKS
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding
 
-MODULES = {"instance": instance, "category": category, "spatial_grounding": spatial_grounding, "commonality_reasoning": commonality_reasoning}
-SMALL = SceneConfig(min_long_side=900, max_long_side=1000, min_objects=20, max_objects=25, max_size=64, max_object_area=0.02)
+MODULES = {"instance": instance, "category": category, "spatial_grounding": spatial_grounding,
+           "commonality_reasoning": commonality_reasoning}
+SMALL = SceneConfig(min_long_side=900, max_long_side=1000, min_objects=20, max_objects=25, max_size=64,
+                    max_object_area=0.02)
 OPTS = BuildOptions(scene=SMALL)
 
 
@@ -66,7 +68,8 @@ def test_cue_check_needs_a_visible_object_in_a_small_box():
 def test_text_only_strategies_stay_at_chance():
     """The options exist before the letter is drawn and are interchangeable, so reading only
     them cannot beat 1 in 5: text heuristics over 240 rows stay inside a 99.9% binomial band."""
-    tiny = SceneConfig(min_long_side=640, max_long_side=720, min_objects=12, max_objects=16, max_size=56, max_object_area=0.03)
+    tiny = SceneConfig(min_long_side=640, max_long_side=720, min_objects=12, max_objects=16, max_size=56,
+                       max_object_area=0.03)
     n = 60
 
     def rows():

@@ -21,7 +21,8 @@ from dicobench.sources.relations import KINDS, RELATIONS
 from dicobench.tasks import category, commonality_reasoning, instance, spatial_grounding
 
 # small scenes keep these fast; objects may take 2% of a ~1K image as they take <1% of a 2K one
-SMALL = SceneConfig(min_long_side=900, max_long_side=1000, min_objects=20, max_objects=25, max_size=64, max_object_area=0.02)
+SMALL = SceneConfig(min_long_side=900, max_long_side=1000, min_objects=20, max_objects=25, max_size=64,
+                    max_object_area=0.02)
 
 
 def proposals(module, n=4):
@@ -87,7 +88,8 @@ def test_audited_instance_decoys_are_other_kinds_in_the_same_look():
     assert len(props) >= 4
     for prop in props:
         a, b = prop.scene_a, prop.scene_b
-        assert not read_names(a, "audited") & read_names(b, "audited")  # the E pair shares no kind, look-alikes included
+        # the E pair shares no kind, look-alikes included
+        assert not read_names(a, "audited") & read_names(b, "audited")
         assert instance.commonalities(a, b, "audited") == frozenset()
         for cand in prop.candidates:
             obj = objects_named(a, cand.subject)[0]
@@ -96,7 +98,8 @@ def test_audited_instance_decoys_are_other_kinds_in_the_same_look():
             assert decoy.name not in read_as(obj.name, "audited") and not objects_named(b, obj.name)
             assert alike(obj.name, decoy.name) <= instance.DECOY_ALIKE  # clearly another kind at cue size
             assert stands_out(obj.colour, surface_colour(b))  # the copy in image b is seen on its surface
-            assert (decoy.colour, decoy.accent, decoy.style, decoy.marking) == (obj.colour, obj.accent, obj.style, obj.marking)
+            assert ((decoy.colour, decoy.accent, decoy.style, decoy.marking)
+                    == (obj.colour, obj.accent, obj.style, obj.marking))
             assert obj.marking_fit and decoy.marking_fit and same_instance(obj, same)
             assert all(legible(o, surface_colour(s)) for o, s in ((obj, a), (decoy, b), (same, cand.scene_b)))
             assert instance.commonalities(a, cand.scene_b, "audited") == read_as(obj.name, "audited")
@@ -177,7 +180,8 @@ def test_spatial_grounding_has_exactly_one_corresponding_pair():
             assert spatial_grounding.cell_of(footprint(moved), cand.scene_b.width, cand.scene_b.height) == pa
             # what may be read as shared (look-alike names included): of the options, exactly this one
             assert spatial_grounding.commonalities(prop.scene_a, cand.scene_b) & subjects(prop) == {cand.subject}
-            assert cand.text == f"The {a_name} in image 1 and the {b_name} in image 2 are at the same relative position."
+            assert cand.text == (f"The {a_name} in image 1 and the {b_name} in image 2 "
+                                 "are at the same relative position.")
             sims.append(shipped().similarity([a_name], [b_name])[0, 0])
         # pairs come from the least similar quarter of all cross-image pairs
         all_sims = shipped().similarity([o.name for o in prop.scene_a.objects], [o.name for o in prop.scene_b.objects])
@@ -202,5 +206,6 @@ def test_reasoning_relates_exactly_the_candidate_pair_both_ways():
             kinds.append(cand.cues[0].label.split(": ")[1].split(" ")[0])
         assert sorted(kinds) == sorted(KINDS)  # one relation of each kind per row
         assert not any(
-            {a.name, b.name} == {r.x, r.y} for a in prop.scene_a.objects for b in prop.scene_b.objects for r in RELATIONS
+            {a.name, b.name} == {r.x, r.y}
+            for a in prop.scene_a.objects for b in prop.scene_b.objects for r in RELATIONS
         )

@@ -34,7 +34,8 @@ def decoyed(task: str, n: int = 4, cfg: SceneConfig = SMALL_HARD):
     out = []
     for i in range(6 * n):
         try:
-            out.append(edited_scenes(PROPOSERS[task].propose, np.random.default_rng(sample_seed(0, "test", task, i, 0)), cfg))
+            out.append(edited_scenes(PROPOSERS[task].propose,
+                                     np.random.default_rng(sample_seed(0, "test", task, i, 0)), cfg))
         except Rejected:
             continue
         if len(out) == n:

@@ -38,7 +38,8 @@ def test_commonality_counts_decoys_of_the_shared_objects_kind_and_colour():
     def obj(uid, name, colour, cx):
         return PlacedObject(uid=uid, name=name, colour=colour, size=40, cx=cx, cy=100)
 
-    a = Scene(800, 600, "wood", 0, "neutral", 1, (obj(0, "car", "red", 100), obj(1, "bus", "red", 300), obj(2, "mug", "blue", 500)))
+    a = Scene(800, 600, "wood", 0, "neutral", 1,
+              (obj(0, "car", "red", 100), obj(1, "bus", "red", 300), obj(2, "mug", "blue", 500)))
     b = Scene(800, 600, "paper", 0, "neutral", 2, (obj(0, "car", "red", 200), obj(1, "truck", "green", 400)))
     cues = [{"image": 0, "bbox": list(footprint(a.objects[0]))}, {"image": 1, "bbox": list(footprint(b.objects[0]))}]
     d = commonality((a, b), cues, footprint)
@@ -77,7 +78,8 @@ def test_builds_record_descriptors_per_row_and_in_the_card(tmp_path):
     for task, rows in by_task.items():
         assert len(rows) == 2
         for d in rows:
-            assert d == {} or ({"visible", "objects", "namesakes"} <= set(d) if task == "attribute" else "shared_size" in d)
+            assert d == {} or ({"visible", "objects", "namesakes"} <= set(d) if task == "attribute"
+                               else "shared_size" in d)
     attribute = [d for d in by_task["attribute"] if d]
     assert attribute and all(d["visible"] >= 150 for d in attribute)
     card = (out / "README.md").read_text()
@@ -94,7 +96,8 @@ def test_the_cue_region_gives_the_counts_of_the_whole_image():
     fast, whole = difference(a, b, cues), difference(a, b, [])
     assert fast["visible_at"] == whole["visible_at"] and fast["visible"] == whole["visible"] > 0
     assert fast["changed_pixels"] == whole["changed_pixels"] and fast["contrast"] == whole["contrast"]
-    assert all(descriptors.visible_pixels(descriptors.shrink(a, s), descriptors.shrink(b, s)) == whole["visible_at"][str(s)]
+    assert all(descriptors.visible_pixels(descriptors.shrink(a, s), descriptors.shrink(b, s))
+               == whole["visible_at"][str(s)]
                for s in descriptors.VIEW_SIDES)
 
 
@@ -105,7 +108,8 @@ def test_the_card_table_keeps_its_columns_when_some_rows_have_no_scene():
             "visible_at": {str(s): s for s in descriptors.VIEW_SIDES}}
     stats = {"attribute": [{"descriptors": [dict(base, objects=100, namesakes=1)]}],
              "entity": [{"descriptors": [base]}]}  # e.g. rows written before scenes were described
-    table = [line for line in _difficulty_section({"source": "procedural"}, stats) if line.startswith("|")][0].splitlines()
+    table = [line for line in _difficulty_section({"source": "procedural"}, stats)
+             if line.startswith("|")][0].splitlines()
     widths = {line.count("|") for line in table}
     assert len(widths) == 1
     assert table[2].endswith("| 100 | 100% | 1 |") and table[3].endswith("| - | - | 1 |")

@@ -50,7 +50,8 @@ def test_detection_options_are_refused_where_they_cannot_apply(tmp_path, capsys)
         build(tmp_path / "a", source="vstar:somewhere", detection=detection)
     with pytest.raises(UserError, match="apply to photo sources"):
         build(tmp_path / "b", detection=detection)
-    assert main(["build", "--out", str(tmp_path / "c"), "--source", "folder:x", "--segmenter", "transformers:sam"]) == 2
+    assert main(["build", "--out", str(tmp_path / "c"), "--source", "folder:x", "--segmenter",
+                 "transformers:sam"]) == 2
     assert "give --detector transformers:MODEL" in capsys.readouterr().err
     assert main(["annotate", str(tmp_path), "--out", str(tmp_path / "x.json"), "--detector", "owl:x"]) == 2
     assert "expected transformers:" in capsys.readouterr().err

@@ -70,12 +70,14 @@ def test_relation_is_none_when_ambiguous():
     assert move.relation((0, 100, 20, 20), (0, 0, 20, 20)) == "below"
 
 
-@pytest.mark.parametrize("kind", [k.name for k in traces.KINDS if k.name not in ("crumbs", "shards", "tyre_tracks", "puddle")])
+@pytest.mark.parametrize("kind", [k.name for k in traces.KINDS
+                                  if k.name not in ("crumbs", "shards", "tyre_tracks", "puddle")])
 def test_traces_are_added_where_stated(scene, rng, kind):
     spec = next(k for k in traces.KINDS if k.name == kind)
     # the first object this kind applies to that has room for the trace beside it
     edit, obj = next(
-        (e, o) for o in scene.objects if spec in traces.kinds_for(o) for e in [traces.add_trace(rng, scene, o, spec)] if e
+        (e, o) for o in scene.objects if spec in traces.kinds_for(o)
+        for e in [traces.add_trace(rng, scene, o, spec)] if e
     )
     assert obj.name in edit.text
     if kind in ("crack", "scorch"):

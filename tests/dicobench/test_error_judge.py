@@ -80,4 +80,5 @@ def test_eval_passes_the_judge_on(tmp_path):
     from dicobench.kit.cli.scoring import judge_from_args
 
     judge = judge_from_args(args)
-    assert (judge.spec, judge.base_url, judge.api_key, judge.cache) == ("openai:j", "http://127.0.0.1:1/v1", None, None)
+    assert ((judge.spec, judge.base_url, judge.api_key, judge.cache)
+            == ("openai:j", "http://127.0.0.1:1/v1", None, None))

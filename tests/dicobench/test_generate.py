@@ -19,7 +19,8 @@ def test_letter_schedule_is_balanced_and_seeded():
 
 
 def test_seeds_differ_by_split_task_index_and_attempt():
-    seeds = {sample_seed(0, s, t, i, a) for s in ("test", "train") for t in DIFFERENCE_TASKS for i in range(5) for a in range(3)}
+    seeds = {sample_seed(0, s, t, i, a) for s in ("test", "train") for t in DIFFERENCE_TASKS for i in range(5)
+             for a in range(3)}
     assert len(seeds) == 2 * 4 * 5 * 3
 
 

@@ -14,7 +14,8 @@ def numbered(body) -> str:
     """A valid reply whose instruction counts the earlier ones the prompt fed back."""
     text = body["messages"][0]["content"][0]["text"]
     n = text.count("\n- ")
-    return "```json\n" + json.dumps({"instruction": f"paint the cup colour {n}", "option": f"The cup is colour {n}."}) + "\n```"
+    return ("```json\n" + json.dumps({"instruction": f"paint the cup colour {n}", "option": f"The cup is colour {n}."})
+            + "\n```")
 
 
 def client(stub) -> ChatClient:
@@ -59,4 +60,5 @@ def test_verifier_reads_the_verdict_and_reports_unusable_answers():
         assert verifier.verify(REGION, REGION + 2, "paint it red") is False
         assert verifier.verify(REGION, REGION + 3, "paint it red") is None
         content = stub.requests[0]["body"]["messages"][0]["content"]
-        assert [c["type"] for c in content] == ["text", "image_url", "image_url"] and "paint it red" in content[0]["text"]
+        assert ([c["type"] for c in content] == ["text", "image_url", "image_url"]
+                and "paint it red" in content[0]["text"])

@@ -44,7 +44,8 @@ def test_relations_read_naturally():
     texts = {statement(r, 1) for r in RELATIONS}
     assert not any("form one whole" in t for t in texts)
     assert statement(related("key", "padlock"), 1) == "The key in image 1 opens the padlock in image 2."
-    assert statement(related("paintbrush", "paint palette"), 2) == "The paint palette in image 1 and the paintbrush in image 2 are used together."
+    assert (statement(related("paintbrush", "paint palette"), 2)
+            == "The paint palette in image 1 and the paintbrush in image 2 are used together.")
 
 
 def test_renamed_glyphs_keep_their_draws():
@@ -63,7 +64,8 @@ def _two_mugs():
     mugs = (PlacedObject(uid=0, name="mug", colour="red", size=60, cx=300, cy=300),
             PlacedObject(uid=1, name="mug", colour="blue", size=60, cx=420, cy=300))
     car = PlacedObject(uid=2, name="car", colour="green", size=60, cx=300, cy=520)
-    return Scene(width=900, height=700, background="wood", variant=0, tint="neutral", texture_seed=1, objects=mugs + (car,))
+    return Scene(width=900, height=700, background="wood", variant=0, tint="neutral", texture_seed=1,
+                 objects=mugs + (car,))
 
 
 def test_objects_that_share_a_name_are_called_by_their_look():
@@ -125,10 +127,13 @@ def test_swapped_symmetric_patterns_do_not_tell_namesakes_apart():
     from dicobench.editors.scene import attribute
     from dicobench.kit.scene.random_scenes import tell_apart
 
-    a = PlacedObject(uid=0, name="bowling ball", colour="green", accent="blue", style="two_tone", size=40, cx=100, cy=100)
+    a = PlacedObject(uid=0, name="bowling ball", colour="green", accent="blue", style="two_tone", size=40, cx=100,
+                     cy=100)
     b = dataclasses.replace(a, uid=1, colour="blue", accent="green", cx=200)
-    assert not tell_apart(a, b) and not tell_apart(dataclasses.replace(a, style="striped"), dataclasses.replace(b, style="striped"))
-    assert tell_apart(dataclasses.replace(a, style="dotted"), dataclasses.replace(b, style="dotted"))  # body and dots differ
+    assert not tell_apart(a, b) and not tell_apart(dataclasses.replace(a, style="striped"),
+                                                   dataclasses.replace(b, style="striped"))
+    # body and dots differ
+    assert tell_apart(dataclasses.replace(a, style="dotted"), dataclasses.replace(b, style="dotted"))
     assert tell_apart(a, dataclasses.replace(b, style="plain"))
     # a plain blue bowling ball with a green accent may not become the swapped twin of the two-tone one
     scene = _two_mugs()

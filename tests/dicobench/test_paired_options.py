@@ -67,6 +67,7 @@ def test_two_objects_two_distinguishable_edits_each(task):
 @pytest.mark.parametrize("distractors", ["objects", "pairs"])
 def test_text_only_strategies_stay_at_chance(distractors):
     """Which object the options name twice, or which option is the odd one out, says nothing."""
-    cfg = dataclasses.replace(SMALL_HARD, difficulty=dataclasses.replace(SMALL_HARD.difficulty, distractors=distractors))
+    cfg = dataclasses.replace(SMALL_HARD,
+                              difficulty=dataclasses.replace(SMALL_HARD.difficulty, distractors=distractors))
     n = 30
     assert assert_at_chance(difference_options(cfg, n, cfg)) >= 0.7 * n * len(DIFFERENCE_TASKS)

@@ -76,7 +76,8 @@ def test_every_letter_asks_the_same_question_and_only_the_answer_changes_image_b
     photo_b = sources["full"].load(index_of(sources["full"], photo_b_id))
     b_none = decode(none["image_b"]["bytes"])
     assert np.array_equal(b_none.shape, photo_b.pixels.shape)
-    names = [o.removeprefix("The same ").removeprefix("A ").removesuffix(" is in both images.") for o in none["options"][:4]]
+    names = [o.removeprefix("The same ").removeprefix("A ").removesuffix(" is in both images.")
+             for o in none["options"][:4]]
     assert set(names) <= set(ASTRONAUT) | {"star"} and none["options"][4] == NONE_OPTIONS["commonality"]
     if photo_a_id == "folder:astronaut.png":
         assert "star" not in names  # two stars in image a: "the star" would be ambiguous
@@ -99,7 +100,8 @@ def test_every_letter_asks_the_same_question_and_only_the_answer_changes_image_b
         spots.append(cue_b["bbox"])
         # the shared object takes the stand-in's place: no more than a few of its pixels stay (its contact
         # shadow, a darkening of the ground alike for every insert of its size, may stay)
-        stand_in = (b_none != photo_b.pixels).any(axis=2) & box_mask(b.shape, cue_b["bbox"]) & ~shadowed(photo_b.pixels, b_none)
+        stand_in = ((b_none != photo_b.pixels).any(axis=2) & box_mask(b.shape, cue_b["bbox"])
+                    & ~shadowed(photo_b.pixels, b_none))
         assert (stand_in & ~diff).sum() <= 0.02 * stand_in.sum() + 5  # and feathered edges over it
     assert all(apart(s, t, 1) for i, s in enumerate(spots) for t in spots[i + 1 :])
     # the E pair's image b holds a stand-in at every spot, and is the bare photo elsewhere
@@ -262,7 +264,8 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     klein = Flux2KleinInpaintEditor(spy, size=64, steps=2, call_kwargs={"text_encoder_out_layers": KLEIN_OUT_LAYERS})
     row, _ = row_from_seed("instance", seed, "B", OPTS, sources["full"], Backends(editor=klein))
     assert row["generator"].endswith("cut-outs blended in by Flux2KleinInpaintPipeline from reference images")
-    assert len(spy.calls) == 8 and all(len(c["image_reference"]) == 1 for c in spy.calls)  # 4 spots x (shared, stand-in)
+    # 4 spots x (shared, stand-in)
+    assert len(spy.calls) == 8 and all(len(c["image_reference"]) == 1 for c in spy.calls)
     assert row["options"] == rows["instance"]["B"]["options"] and row["image_a"] == rows["instance"]["B"]["image_a"]
     blended = decode(row["image_b"]["bytes"])
     plain = decode(rows["instance"]["B"]["image_b"]["bytes"])
@@ -272,4 +275,5 @@ def test_a_reference_editor_blends_every_insert_in(sources, rows, tmp_path):
     diff = (blended != decode(none["image_b"]["bytes"])).any(axis=2)
     assert diff.any() and not (diff & ~box_mask(diff.shape, row["cues"][1]["bbox"])).any()
     no_refs = StableDiffusionInpaintEditor(sd, size=64, steps=2)
-    assert row_from_seed("instance", seed, "B", OPTS, sources["full"], Backends(editor=no_refs))[0] == rows["instance"]["B"]
+    assert row_from_seed("instance", seed, "B", OPTS, sources["full"],
+                         Backends(editor=no_refs))[0] == rows["instance"]["B"]

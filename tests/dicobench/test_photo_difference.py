@@ -73,7 +73,8 @@ def test_photo_rows_are_checked_and_independent_of_the_letter(task, source):
 
 def test_annotated_names_become_the_options_subjects(source):
     _, row, _ = first_row("entity", "B", source, want=lambda r: r["source"] == "folder:coffee.png")
-    named = [o for o in row["options"] if o.split(" disappeared")[0] in ("The spoon handle", "The saucer rim", "The cup rim", "The coffee")]
+    named = [o for o in row["options"]
+             if o.split(" disappeared")[0] in ("The spoon handle", "The saucer rim", "The cup rim", "The coffee")]
     assert len(named) >= 3
 
 

@@ -75,7 +75,8 @@ def test_an_edit_the_verifier_rejects_or_cannot_judge_is_not_used(photos, first_
     with StubServer(reply=lambda body: '{"matches": true}') as stub:
         stub.script.extend([first_reply] * (6 if first_reply == ("500",) else 1))  # a 500 is retried, then unjudged
         client = ChatClient("vlm", base_url=stub.base_url, api_key=SECRET, backoff=0.01, max_retries=5)
-        checked = choose_edits(np.random.default_rng(3), remove, pixels, (), backends=Backends(verifier=EditVerifier(client)))
+        checked = choose_edits(np.random.default_rng(3), remove, pixels, (),
+                               backends=Backends(verifier=EditVerifier(client)))
         client.close()
     # the first region's edit is dropped and the next acceptable region takes its place
     assert [e.subject for e in checked] == [e.subject for e in plain[1:]]
@@ -132,7 +133,8 @@ def written(body) -> str:
     text = body["messages"][0]["content"][0]["text"]
     subject = text.split("The image shows a ")[1].split(" in its surroundings")[0]
     n = text.count("\n- ")
-    return json.dumps({"instruction": f"replace the {subject} with pebble {n}", "option": f"The {subject} became a pebble ({n})."})
+    return json.dumps({"instruction": f"replace the {subject} with pebble {n}",
+                       "option": f"The {subject} became a pebble ({n})."})
 
 
 def test_editor_build_with_llm_instructions(tmp_path, photos):

@@ -53,8 +53,9 @@ def test_candidates_are_drawn_afresh_as_their_scenes_render():
     from dicobench.generate import BuildOptions
 
     # a small canvas, with as few objects as leave room for the decoys
-    opts = BuildOptions(scene=SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=512, max_canvas=560, min_objects=30,
-                                                                              max_objects=40, same_kind=10)))
+    opts = BuildOptions(scene=SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=512, max_canvas=560,
+                                                                              min_objects=30, max_objects=40,
+                                                                              same_kind=10)))
     for task in ("attribute", "commonality_reasoning"):  # a difference and a commonality proposer
         spec = get_task(task)
         for seed in range(20):

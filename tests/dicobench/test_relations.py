@@ -30,9 +30,11 @@ def test_lookup_works_both_ways():
 def test_statements_name_each_object_with_its_image(image_of_x):
     for rel in RELATIONS:
         text = statement(rel, image_of_x)
-        assert f"the {rel.x} in image {image_of_x}".lower() in text.lower() and f"the {rel.y} in image {3 - image_of_x}".lower() in text.lower()
+        assert (f"the {rel.x} in image {image_of_x}".lower() in text.lower()
+                and f"the {rel.y} in image {3 - image_of_x}".lower() in text.lower())
         assert text[0].isupper() and text.endswith(".")
     # symmetric kinds always read image 1 first; directed ones keep their direction
     assert statement(related("key", "padlock"), 2) == "The key in image 2 opens the padlock in image 1."
-    assert statement(related("pencil", "ruler"), 2) == "The ruler in image 1 and the pencil in image 2 are used together."
+    assert (statement(related("pencil", "ruler"), 2)
+            == "The ruler in image 1 and the pencil in image 2 are used together.")
     assert statement(related("battery", "radio"), 2) == "The battery in image 2 powers the radio in image 1."

@@ -29,7 +29,8 @@ def test_dicobench_to_memory_url_matches_a_local_build_and_loads(tmp_path, memor
     remote = _files(memory, "/bucket/dico")
     expected = {str(p.relative_to(local)): p.read_bytes() for p in local.rglob("*") if p.is_file()}
     assert url == "memory:///bucket/dico" and remote == expected
-    assert {"README.md", "attribute/test-00000-of-00001.parquet", "attribute/.stats/test-00000-of-00001.parquet.json", ".dicobench/test.json"} <= remote.keys()
+    assert {"README.md", "attribute/test-00000-of-00001.parquet", "attribute/.stats/test-00000-of-00001.parquet.json",
+            ".dicobench/test.json"} <= remote.keys()
     assert not [k for k in remote if k.endswith(".partial")]
     copy = tmp_path / "copy"
     memory.get("/bucket/dico", str(copy), recursive=True)

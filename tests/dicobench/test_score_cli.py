@@ -24,7 +24,8 @@ def png() -> dict:
 
 def write_layout(root, parts: dict, feats: datasets.Features) -> None:
     """`<root>/<config>/test-00000-of-00001.parquet` per config, `all` over every folder, README YAML."""
-    yaml = ["---", "configs:", "- config_name: all", "  default: true", "  data_files:", "  - split: test", "    path:"]
+    yaml = ["---", "configs:", "- config_name: all", "  default: true", "  data_files:", "  - split: test",
+            "    path:"]
     yaml += [f"    - {name}/test-*.parquet" for name in parts]
     for name, rows in parts.items():
         (root / name).mkdir(parents=True)

@@ -81,7 +81,8 @@ def changed_inside(before, after, cues):
 def written_shots(row, scenes, cams):
     """The row's pixels, checked to be its scenes rendered whole through its cameras."""
     a, b = pixels(row)
-    assert np.array_equal(a, render(scenes[0], camera=cams[0])) and np.array_equal(b, render(scenes[1], camera=cams[1]))
+    assert (np.array_equal(a, render(scenes[0], camera=cams[0]))
+            and np.array_equal(b, render(scenes[1], camera=cams[1])))
     return a, b
 
 
@@ -192,7 +193,8 @@ def test_camera_option_defaults_and_errors():
 def test_cli_camera_none_writes_the_clean_renders_and_records_it(tmp_path):
     out = tmp_path / "b"
     args = [sys.executable, "-m", "dicobench.cli.main", "build", "--out", str(out), "--per-task", "1", "--tasks",
-            "attribute", "--num-proc", "1", "--quiet", "--difficulty", "easy", "--min-canvas", "800", "--max-canvas", "900"]
+            "attribute", "--num-proc", "1", "--quiet", "--difficulty", "easy", "--min-canvas", "800",
+            "--max-canvas", "900"]
     assert subprocess.run(args + ["--camera", "on"], capture_output=True).returncode == 0
     manifest = json.loads((out / ".dicobench" / "test.json").read_text())
     assert manifest["camera"] == dataclasses.asdict(HARD.camera)
@@ -213,4 +215,5 @@ def test_a_default_build_writes_no_pair_twice(small_build):
     for row in rows:
         assert row["image_a"]["bytes"] != row["image_b"]["bytes"]
         assert dicobench.cameras(row) == draw_cameras(row["seed"], HARD.camera)
-    assert json.loads((small_build / ".dicobench" / "test.json").read_text())["camera"] == dataclasses.asdict(HARD.camera)
+    assert (json.loads((small_build / ".dicobench" / "test.json").read_text())["camera"]
+            == dataclasses.asdict(HARD.camera))

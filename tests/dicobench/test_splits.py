@@ -13,7 +13,8 @@ from dicobench.schema import TASKS
 
 
 def _sources(out, split):
-    return {s for f in out.glob(f"*/{split}-*.parquet") for s in pq.read_table(f, columns=["source"]).column("source").to_pylist()}
+    return {s for f in out.glob(f"*/{split}-*.parquet")
+            for s in pq.read_table(f, columns=["source"]).column("source").to_pylist()}
 
 
 def test_split_seed_ranges_are_disjoint_and_used():
@@ -21,7 +22,8 @@ def test_split_seed_ranges_are_disjoint_and_used():
     assert all(r.start >= 0 and r.stop <= 2**63 for r in ranges)  # fits the int64 `seed` column
     assert all(a.stop <= b.start or b.stop <= a.start for a in ranges for b in ranges if a is not b)
     for split in SPLITS:
-        seeds = [sample_seed(root, split, t, i, a) for root in (0, 7) for t in TASKS for i in range(20) for a in range(2)]
+        seeds = [sample_seed(root, split, t, i, a) for root in (0, 7) for t in TASKS for i in range(20)
+                 for a in range(2)]
         assert all(s in seed_range(split) for s in seeds) and len(set(seeds)) == len(seeds)
 
 

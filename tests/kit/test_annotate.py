@@ -55,7 +55,8 @@ def test_annotate_writes_a_coco_file_that_coco_sources_read(models, photos, tmp_
     assert [img["file_name"] for img in data["images"]] == ["photo0.png", "photo1.png", "photo2.png", "sub/photo3.png"]
     assert [c["name"] for c in data["categories"]] == list(LABELS)
     assert data["info"]["detector"] == opts.detector and data["info"]["segmenter"] == opts.segmenter
-    assert (data["info"]["score_threshold"], data["info"]["absent_threshold"], data["info"]["nms_iou"]) == (0.9, 0.5, 0.5)
+    assert (data["info"]["score_threshold"], data["info"]["absent_threshold"],
+            data["info"]["nms_iou"]) == (0.9, 0.5, 0.5)
     assert data["annotations"]
     sizes = {img["id"]: (img["height"], img["width"]) for img in data["images"]}
     for a in data["annotations"]:
@@ -71,7 +72,8 @@ def test_annotate_writes_a_coco_file_that_coco_sources_read(models, photos, tmp_
     source = CocoSource(out, photos, SizePolicy(1))
     photo = source.load(0)
     assert {o.name for o in photo.objects} <= set(LABELS)
-    assert [o.editable for o in photo.objects] == [not a.get("ignore") for a in data["annotations"] if a["image_id"] == 1]
+    assert [o.editable for o in photo.objects] == [not a.get("ignore") for a in data["annotations"]
+                                                   if a["image_id"] == 1]
 
 
 def test_grounding_dino_through_the_same_pipeline(models, photos, tmp_path):
@@ -79,7 +81,8 @@ def test_grounding_dino_through_the_same_pipeline(models, photos, tmp_path):
     data = json.loads(out.read_text())
     assert data["annotations"] and all(a["segmentation"] == [] for a in data["annotations"])
     assert {a["category_id"] for a in data["annotations"]} <= {1, 2, 3}
-    assert len(CocoSource(out, photos, SizePolicy(1)).load(1).objects) == sum(a["image_id"] == 2 for a in data["annotations"])
+    assert len(CocoSource(out, photos, SizePolicy(1)).load(1).objects) == sum(a["image_id"] == 2
+                                                                              for a in data["annotations"])
 
 
 class Killed(BaseException):

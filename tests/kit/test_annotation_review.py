@@ -73,7 +73,8 @@ def test_the_page_lists_every_object_and_draws_it_on_demand(served, coco):
     status, png = request(url + f"/image/{first['id']}")
     image = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
     x, y, w, h = first["bbox"]
-    assert status == 200 and w < image.shape[1] < 3 * w and h < image.shape[0] < 3 * h  # the object and its surroundings
+    # the object and its surroundings
+    assert status == 200 and w < image.shape[1] < 3 * w and h < image.shape[0] < 3 * h
     assert ((image == (255, 230, 0)).all(axis=2)).sum() > 2 * (w + h)  # its box drawn
     assert request(url + "/image/9999")[0] == 404
 
@@ -125,7 +126,8 @@ def test_rejecting_in_a_real_browser(served, coco):
     try:
         driver.get(url + "/")
         wait_for(driver, "document.querySelectorAll('.object').length > 0")
-        assert wait_for(driver, "document.querySelector('.object img').complete && document.querySelector('.object img').naturalWidth") > 0
+        assert wait_for(driver, "document.querySelector('.object img').complete "
+                                "&& document.querySelector('.object img').naturalWidth") > 0
         driver.execute_script("document.querySelector('.object button[data-verdict=reject]').click()")
         wait_for(driver, "document.querySelector('.object').dataset.verdict === 'reject'")
         assert "1 of" in driver.execute_script("return document.getElementById('position').textContent")

@@ -149,7 +149,8 @@ def test_each_benchmarks_code_lives_in_its_own_package():
     for module, names in imported_packages("dicobench").items():
         mpv = {n for n in names if n.split(".")[0] == "multipanelvqa"}
         if module == "dicobench/harnesses/inspect_tasks.py":
-            assert mpv == {"multipanelvqa.harnesses.inspect_task", "multipanelvqa.harnesses.inspect_task.multipanelvqa_task"}
+            assert mpv == {"multipanelvqa.harnesses.inspect_task",
+                           "multipanelvqa.harnesses.inspect_task.multipanelvqa_task"}
         elif module.startswith("dicobench/kit/"):
             assert not mpv and not {n for n in names if benchmark_code(n)}, module
         else:

@@ -88,8 +88,10 @@ def test_a_shot_moves_objects_and_turns_them_only_past_the_tolerance():
         turn = math.degrees(POSE_TOLERANCE / largest.size)
         seen = Camera(dx=3.0, rotation=turn).place(largest, scene.width, scene.height)
         assert seen.rotation == largest.rotation and (seen.cx, seen.cy) != (largest.cx, largest.cy)
-        drawn, turned = object_patch(largest), object_patch(dataclasses.replace(largest, rotation=largest.rotation + turn))
-        if drawn.alpha.shape == turned.alpha.shape:  # what the tolerance gives up: under a quarter of a pixel's coverage
+        drawn, turned = object_patch(largest), object_patch(dataclasses.replace(largest,
+                                                                                rotation=largest.rotation + turn))
+        # what the tolerance gives up: under a quarter of a pixel's coverage
+        if drawn.alpha.shape == turned.alpha.shape:
             assert np.abs(drawn.alpha - turned.alpha).max() < POSE_TOLERANCE
         assert Camera(rotation=8.0).place(obj, scene.width, scene.height).rotation == obj.rotation + 8.0
 
@@ -123,7 +125,8 @@ def test_changed_box_holds_every_pixel_an_edit_changes_through_a_camera():
         base, after = render(scene, camera=camera), render(edited, camera=camera)
         assert np.array_equal(render_edit(base, edited, [box], camera), after)
         ys, xs = np.nonzero((base != after).any(axis=2))
-        assert len(xs) and box[0] <= xs.min() and xs.max() < box[0] + box[2] and box[1] <= ys.min() and ys.max() < box[1] + box[3]
+        assert (len(xs) and box[0] <= xs.min() and xs.max() < box[0] + box[2] and box[1] <= ys.min()
+                and ys.max() < box[1] + box[3])
     assert changed_box(scene, scene) is None
 
 

@@ -65,11 +65,13 @@ def test_dicobench_card_carries_the_hub_metadata_and_sections(dico):
     assert set(info) == {"attribute", "instance", "all"}
     for config, rows in (("attribute", 2), ("all", 4)):
         assert datasets.Features._from_yaml_list(info[config]["features"]) == dicobench_features()
-        assert info[config]["splits"] == [{"name": "test", "num_bytes": info[config]["dataset_size"], "num_examples": rows}]
+        assert info[config]["splits"] == [{"name": "test", "num_bytes": info[config]["dataset_size"],
+                                           "num_examples": rows}]
         assert len(datasets.load_dataset(str(dico), config, split="test")) == rows
     assert sum(p.stat().st_size for p in (dico / "attribute").glob("*.parquet")) == info["attribute"]["download_size"]
     stats = meta[STATS_KEY]["test"]["attribute"]
-    assert stats["rows"] == 2 and sum(stats["answers"].values()) == 2 and 1500 < stats["image_long_side"]["mean"] < 2100
+    assert (stats["rows"] == 2 and sum(stats["answers"].values()) == 2
+            and 1500 < stats["image_long_side"]["mean"] < 2100)
     assert headings(card) == SECTIONS
     assert "Font Awesome" in card.text and "@misc{fan_multipanelvqa" in card.text and "@misc{dicobench" in card.text
     assert '"per_task": 2' in card.text  # the build options, in the creation section
@@ -81,7 +83,8 @@ def test_multipanelvqa_card(mpv):
     assert meta["license"] == "cc-by-4.0" and meta["task_ids"] == ["visual-question-answering"]
     info = {i["config_name"]: i for i in meta["dataset_info"]}
     assert datasets.Features._from_yaml_list(info["original"]["features"]) == multipanelvqa_features()
-    assert info["original"]["splits"][0]["num_examples"] == 12 == len(datasets.load_dataset(str(mpv), "all", split="test"))
+    assert (info["original"]["splits"][0]["num_examples"] == 12
+            == len(datasets.load_dataset(str(mpv), "all", split="test")))
     assert meta[STATS_KEY]["test"]["original"]["image_long_side"] == {"min": 1000, "mean": 1000, "max": 1000}
     assert headings(card) == SECTIONS
 
@@ -89,7 +92,8 @@ def test_multipanelvqa_card(mpv):
 def test_sections_are_named_so_others_can_insert_theirs():
     sections = [Section("creation", "Dataset creation", "x"), Section("limitations", "Bias", "y")]
     review = Section("human_review", "Human review", "z", level=3)
-    assert [s.key for s in insert_section(sections, review, after="creation")] == ["creation", "human_review", "limitations"]
+    assert [s.key for s in insert_section(sections, review, after="creation")] == ["creation", "human_review",
+                                                                                   "limitations"]
 
 
 def test_photo_build_has_no_licence_until_push_states_one(photo_build, fake_hub, capsys):  # noqa: F811
@@ -142,7 +146,8 @@ def test_review_decisions_become_the_cards_human_review_section(dico, capsys):
     log = DecisionLog(decisions_path(dico))
     log.check_writable()  # creates the folder, as `review` does
     log.append(make_decision(rows[0]["id"], "r1", "accept", [], "", rows[0]["seed"], [k for k, _ in CRITERIA]))
-    log.append(make_decision(rows[1]["id"], "r1", "reject", [CRITERIA[0][0]], "", rows[1]["seed"], [k for k, _ in CRITERIA]))
+    log.append(make_decision(rows[1]["id"], "r1", "reject", [CRITERIA[0][0]], "", rows[1]["seed"],
+                             [k for k, _ in CRITERIA]))
     write_card(dico)
     card = DatasetCard.load(dico / "README.md")
     assert headings(card) == SECTIONS[:4] + ["Human review"] + SECTIONS[4:]

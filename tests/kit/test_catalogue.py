@@ -55,7 +55,8 @@ def test_no_audited_name_says_another():
 
 
 def test_a_kind_of_a_name_is_its_look_alike_but_a_word_in_it_is_not():
-    assert kind_of("film camera", "camera") and kind_of("glass of water", "glasses") and kind_of("wine glass", "glasses")
+    assert (kind_of("film camera", "camera") and kind_of("glass of water", "glasses")
+            and kind_of("wine glass", "glasses"))
     assert not kind_of("car battery", "car") and not kind_of("hot dog", "dog") and not kind_of("camera", "film camera")
     assert lookalikes("camera") == {"film camera", "video camera"}
     assert "car battery" not in lookalikes("car") and "hot dog" not in lookalikes("dog")
@@ -70,7 +71,8 @@ def test_look_alike_groups_name_audited_objects_and_are_symmetric():
             assert name in read_as(name, version)
             for other in lookalikes(name, version):
                 assert name in lookalikes(other, version)
-    assert "bowling ball" in lookalikes("clock", "audited") and "bowling ball" not in lookalikes("clock")  # cue size only
+    # cue size only
+    assert "bowling ball" in lookalikes("clock", "audited") and "bowling ball" not in lookalikes("clock")
 
 
 def test_every_close_glyph_pair_left_in_the_audited_catalogue_is_a_look_alike_pair():

@@ -58,7 +58,8 @@ def built(tmp_path_factory):
         preds[name].write_text("".join(json.dumps({"id": i, "response": "A"}) + "\n" for i in ids))
     a_file = root / "a_file"
     a_file.write_text("not a folder\n")
-    return {"dico": dico, "mpv": mpv, "untyped": root / "untyped", "no_cues": root / "no_cues", "preds": preds, "file": a_file, "root": root}
+    return {"dico": dico, "mpv": mpv, "untyped": root / "untyped", "no_cues": root / "no_cues", "preds": preds,
+            "file": a_file, "root": root}
 
 
 def fails(cli: str, argv, capsys, *needles) -> str:
@@ -187,7 +188,8 @@ def test_malformed_options_are_one_line(cli, argv, needle, tmp_path, capsys):
 
 def test_push_without_the_hub_is_one_line(built, tmp_path):
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_TOKEN": "hf_not_a_real_token", "PYTHONPATH": os.getcwd()}
-    proc = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "push", str(built["dico"]), "--repo-id", "org/name"],
+    proc = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "push", str(built["dico"]), "--repo-id",
+                           "org/name"],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert "cannot reach the Hub" in proc.stderr and "hf_not_a_real_token" not in proc.stderr

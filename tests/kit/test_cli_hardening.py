@@ -152,7 +152,8 @@ def _subcommands(parser: argparse.ArgumentParser, prefix=()):
 def _parser(cli, monkeypatch) -> argparse.ArgumentParser:
     captured = {}
     with monkeypatch.context() as m:
-        m.setattr(argparse.ArgumentParser, "parse_args", lambda self, argv=None: captured.setdefault("p", self) and sys.exit(0))
+        m.setattr(argparse.ArgumentParser, "parse_args",
+                  lambda self, argv=None: captured.setdefault("p", self) and sys.exit(0))
         with pytest.raises(SystemExit):
             CLIS[cli]([])
     return captured["p"]

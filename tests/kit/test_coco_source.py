@@ -38,9 +38,11 @@ def test_polygon_and_rle_masks_decode_exactly(coco, source):
         for ann, obj in zip(anns, photo.objects):
             seg = ann["segmentation"]
             if not seg:
-                assert obj.mask is None and obj.box == tuple(ann["bbox"])  # a box alone: segmented like a folder's boxes
+                # a box alone: segmented like a folder's boxes
+                assert obj.mask is None and obj.box == tuple(ann["bbox"])
                 continue
-            kinds.add("polygon" if isinstance(seg, list) else "rle" if isinstance(seg["counts"], str) else "uncompressed rle")
+            kinds.add("polygon" if isinstance(seg, list)
+                      else "rle" if isinstance(seg["counts"], str) else "uncompressed rle")
             assert np.array_equal(full(obj), truth[ann["id"]])
             ys, xs = np.nonzero(truth[ann["id"]])  # the box is the mask's tight box
             assert obj.box == (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
@@ -83,13 +85,15 @@ def test_masks_scale_with_an_upscaled_photo(coco):
     apple = next(o for o in photo.objects if o.name == "apple")
     assert photo.pixels.shape[:2] == (1536, 2048)
     assert apple.mask.shape == (apple.box[3], apple.box[2])
-    small = next(o for o in open_source(f"coco:{coco}:{coco.parent / 'images'}", POLICY).load(0).objects if o.name == "apple")
+    small = next(o for o in open_source(f"coco:{coco}:{coco.parent / 'images'}", POLICY).load(0).objects
+                 if o.name == "apple")
     assert abs(apple.mask.sum() / small.mask.sum() - 4) < 0.2
 
 
 def test_licences_per_photo_reach_the_split(coco, source):
     licences, unstated = photo_licences(source)
-    assert [(l.name, l.photos) for l in licences] == [("Attribution License", 3), ("Attribution-NonCommercial License", 2)]
+    assert [(l.name, l.photos) for l in licences] == [("Attribution License", 3),
+                                                      ("Attribution-NonCommercial License", 2)]
     assert licences[0].url == "http://creativecommons.org/licenses/by/2.0/"
     assert unstated == 1
     held_out = split_photos(source, "test", 0.5)
@@ -133,7 +137,8 @@ def test_missing_files_and_mismatched_sizes(coco, tmp_path):
     with pytest.raises(PhotoSkipped, match="annotated as 1024x768, the file is 1000x768") as exc:
         CocoSource(coco, resized, POLICY).load(1)
     assert exc.value.reason == "annotation_mismatch"
-    missing = CocoSource(corrupted(coco, tmp_path, lambda d: d["images"][2].update(file_name="gone.png")), coco.parent / "images")
+    missing = CocoSource(corrupted(coco, tmp_path, lambda d: d["images"][2].update(file_name="gone.png")),
+                         coco.parent / "images")
     with pytest.raises(PhotoSkipped) as exc:
         missing.load(2)
     assert exc.value.reason == "unreadable"

@@ -70,7 +70,8 @@ def damaged(small_build, tmp_path_factory):
         shutil.copytree(small_build, root / name)
         damage(next((root / name / "attribute").glob("test-*.parquet")))
         out[name] = root / name
-    ids = [i for f in sorted(small_build.glob("*/test-*.parquet")) for i in pq.read_table(f, columns=["id"])["id"].to_pylist()]
+    ids = [i for f in sorted(small_build.glob("*/test-*.parquet"))
+           for i in pq.read_table(f, columns=["id"])["id"].to_pylist()]
     out["preds"] = root / "preds.jsonl"
     out["preds"].write_text("".join(json.dumps({"id": i, "response": "A"}) + "\n" for i in ids))
     out["samples"] = root / "20260101_samples_dicobench_attribute.jsonl"

@@ -76,8 +76,9 @@ def test_cli_sets_dials_and_rejects_bad_ones(tmp_path):
     import sys
 
     out = tmp_path / "b"
-    args = [sys.executable, "-m", "dicobench.cli.main", "build", "--out", str(out), "--per-task", "1", "--tasks", "attribute",
-            "--num-proc", "1", "--quiet", "--difficulty", "easy", "--min-canvas", "800", "--max-canvas", "900"]
+    args = [sys.executable, "-m", "dicobench.cli.main", "build", "--out", str(out), "--per-task", "1", "--tasks",
+            "attribute", "--num-proc", "1", "--quiet", "--difficulty", "easy", "--min-canvas", "800",
+            "--max-canvas", "900"]
     assert subprocess.run(args, capture_output=True).returncode == 0
     manifest = json.loads(next((out / ".dicobench").glob("test.json")).read_text())
     assert manifest["scene"]["difficulty"]["preset"] == "custom" and manifest["scene"]["max_long_side"] == 900

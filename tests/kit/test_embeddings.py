@@ -44,13 +44,15 @@ def test_openai_compatible_endpoint_batches_in_order():
     assert np.allclose(vectors, [text_vector(t) for t in ["mug", "key", "padlock", "dog", "cat"]], atol=1e-6)
     calls = [r for r in stub.requests if r["path"].endswith("/embeddings")]
     assert [c["body"]["input"] for c in calls] == [["mug", "key"], ["padlock", "dog"], ["cat"]]
-    assert all(c["body"]["model"] == "text-embedding-3-small" and c["headers"]["authorization"] == "Bearer k" for c in calls)
+    assert all(c["body"]["model"] == "text-embedding-3-small" and c["headers"]["authorization"] == "Bearer k"
+               for c in calls)
 
 
 def test_the_table_script_can_use_an_endpoint_and_covers_every_catalogue_version(tmp_path, monkeypatch):
     monkeypatch.setenv("STUB_KEY", "secret")
     with StubServer() as stub:
-        script.main(["--out", str(tmp_path / "e.npz"), "--base-url", stub.base_url, "--model", "m", "--api-key-env", "STUB_KEY"])
+        script.main(["--out", str(tmp_path / "e.npz"), "--base-url", stub.base_url, "--model", "m", "--api-key-env",
+                     "STUB_KEY"])
     table = load(tmp_path / "e.npz")
     assert table.model == "m" and set(table.names) == set(shipped().names)  # the audited names too
     assert stub.requests[0]["headers"]["authorization"] == "Bearer secret"

@@ -68,7 +68,8 @@ def test_a_registered_task_builds_and_scores_with_its_label(toys, tmp_path):
     out = build(tmp_path / "bench", per_task=2, tasks="toy_restyle", num_proc=1, progress=False)
     rows = datasets.load_dataset(str(out), "toy_restyle", split="test")
     assert len(rows) == 2 and rows.features["task"].names[-1] == "toy_restyle"
-    assert set(rows["task"]) == {TASKS.index("toy_restyle")} and all("toy_restyle edits" in g for g in rows["generator"])
+    assert (set(rows["task"]) == {TASKS.index("toy_restyle")}
+            and all("toy_restyle edits" in g for g in rows["generator"]))
     answers = rows.features["answer"].int2str(rows["answer"])
     scores = _eval(dicobench_main, out, tmp_path / "eval", answers[0], "toy_restyle")
     expected = sum(a == answers[0] for a in answers) / 2
@@ -94,7 +95,8 @@ def test_a_registered_photo_source_and_editor_build_the_tasks_the_source_declare
 
 def test_a_registered_augmentation_is_built_and_scored_as_a_config(toys, tmp_path):
     assert AUGMENTATIONS[-1] == SYNTHETIC_CONFIGS[-1] == "toy_mirrored"
-    out = build_multipanelvqa(tmp_path / "mpv", layouts="6", configs="original,toy_mirrored", num_proc=1, progress=False)
+    out = build_multipanelvqa(tmp_path / "mpv", layouts="6", configs="original,toy_mirrored", num_proc=1,
+                              progress=False)
     original = datasets.load_dataset(str(out), "original", split="test")
     mirrored = datasets.load_dataset(str(out), "toy_mirrored", split="test")
     assert len(mirrored) == len(original) == 6 and set(mirrored["augmentation"]) == {"toy_mirrored"}
@@ -137,9 +139,11 @@ def test_runner_flags_come_from_the_declared_options(toys):
 
 
 def test_registered_specs_are_offered_and_bad_registrations_refused(toys):
-    with pytest.raises(UserError, match=r"unknown photo source 'nope:x'; expected folder:DIR, .* or skimage:NAME\[,NAME\.\.\.\]"):
+    with pytest.raises(UserError, match=r"unknown photo source 'nope:x'; expected folder:DIR, .* "
+                                        r"or skimage:NAME\[,NAME\.\.\.\]"):
         open_source("nope:x")
-    with pytest.raises(UserError, match=r"unknown editor 'nope:x'; expected diffusers:<model-id or folder> or paint:<name>"):
+    with pytest.raises(UserError, match=r"unknown editor 'nope:x'; expected diffusers:<model-id or folder> "
+                                        r"or paint:<name>"):
         ModelOptions(editor="nope:x").check()
     ModelOptions(editor="paint:flat").check()
     with pytest.raises(ValueError, match="track"):
@@ -172,6 +176,7 @@ def test_names_are_a_live_tuple():
 def test_a_spec_names_its_entry_by_prefix():
     registry = Registry("source", [("folder", 1), ("coco", 2)])
     assert registry.for_spec("coco:a.json:images") == 2 and registry.for_spec("folder:x") == 1
-    assert registry.for_spec("coco:") is None and registry.for_spec("coco") is None and registry.for_spec("hf:x") is None
+    assert (registry.for_spec("coco:") is None and registry.for_spec("coco") is None
+            and registry.for_spec("hf:x") is None)
     assert usages(["folder:DIR", "hf:REPO", "coco:FILE"]) == "folder:DIR, hf:REPO or coco:FILE"
     assert usages(["folder:DIR"]) == "folder:DIR" and usages([]) == ""

@@ -73,7 +73,8 @@ NONE = [
     "The answer is B or C.",
     "answer: B/C",
     "It could be either A or D.",
-    "A. The cup changed from red to blue\nB. The lamp moved to the left\nC. A dog was added\nD. The clock disappeared\nE. None",
+    "A. The cup changed from red to blue\nB. The lamp moved to the left\nC. A dog was added\nD. The clock disappeared"
+    "\nE. None",
     "F",
     "The answer is F.",
     "A red cup appears in the first image.",

@@ -21,7 +21,8 @@ CHINESE = [
     ("答案是选项D", "D"),
     ("一开始我想选A，但仔细看灯的位置，答案是C。", "C"),
 ]
-CHINESE_NONE = ["答案不是A", "不选A", "选项A和B都不对", "答案是A或B", "答案是A、C", "答案是F", "我不确定答案。", "选项A"]
+CHINESE_NONE = ["答案不是A", "不选A", "选项A和B都不对", "答案是A或B", "答案是A、C", "答案是F", "我不确定答案。",
+                "选项A"]
 
 CLOSING = [
     ("The lamp moved in both images. A", "A"),

@@ -302,7 +302,8 @@ def test_values_no_one_means_are_refused(small_build, tmp_path, capsys):
         assert stopped.value.code == 2 and flag in capsys.readouterr().err
     assert not (tmp_path / "t").exists()
     samples = tmp_path / "2024_samples_dicobench_entity.jsonl"
-    samples.write_text("".join(json.dumps({"doc_id": i, "filtered_resps": [[{"text": "A"}]]}) + "\n" for i in range(2)))
+    samples.write_text("".join(json.dumps({"doc_id": i, "filtered_resps": [[{"text": "A"}]]}) + "\n"
+                               for i in range(2)))
     assert dicobench(["import", "lmms-eval", str(samples), "--dataset", str(small_build), "--out",
                       str(tmp_path / "p.jsonl")]) == 2
     _one_line(capsys, "filtered_resps")

@@ -220,5 +220,6 @@ def test_cli_prints_url_and_never_the_token(fake_hub, built, capsys):
     assert out.strip() == "https://huggingface.co/datasets/org/bench" and TOKEN not in out + err
     assert [c[1] for c in fake_hub.calls if c[0] == "commit"] == ["first"]
 
-    assert run("dicobench", "test", [push_cli.make_register(lambda folder: None)], ["push", str(built), "--repo-id", "not a/valid/id"]) == 2
+    assert run("dicobench", "test", [push_cli.make_register(lambda folder: None)],
+               ["push", str(built), "--repo-id", "not a/valid/id"]) == 2
     assert capsys.readouterr().err.startswith("dicobench: error: bad --repo-id")

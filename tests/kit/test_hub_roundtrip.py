@@ -12,11 +12,13 @@ REPO = "org/dicobench-train"
 
 
 def _digests(folder, split):
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob(f"*/{split}-*.parquet")}
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in folder.glob(f"*/{split}-*.parquet")}
 
 
 def _build(out, split, seed=0, **kw):
-    return build(out, per_task=2, tasks="attribute,instance", split=split, seed=seed, num_shards=2, num_proc=1, progress=False, **kw)
+    return build(out, per_task=2, tasks="attribute,instance", split=split, seed=seed, num_shards=2, num_proc=1,
+                 progress=False, **kw)
 
 
 def test_push_of_a_rebuilt_split_keeps_the_others_and_loads(tmp_path, fake_hub):

@@ -84,7 +84,8 @@ def test_sub_up_chooses_each_filter_by_pngs_rule():
     cost = lambda f: np.minimum(f, 256 - f).sum(axis=1)  # noqa: E731
     expected = np.where(cost(up) < cost(sub), 2, 1)
     found = chunks(encode_png(pixels, 6, "sub-up"))
-    stream = np.frombuffer(zlib.decompress(b"".join(d for k, d in found if k == b"IDAT")), np.uint8).reshape(len(pixels), -1)
+    stream = np.frombuffer(zlib.decompress(b"".join(d for k, d in found if k == b"IDAT")),
+                           np.uint8).reshape(len(pixels), -1)
     assert np.array_equal(stream[:, 0], expected) and set(expected) == {1, 2}
     assert np.array_equal(stream[:, 1:], np.where(expected[:, None] == 2, up, sub))
 
@@ -122,7 +123,8 @@ def png_filtered_with(pixels: np.ndarray, kinds: list[int]) -> bytes:
     predicted = [0 * x, left, above, (left + above) // 2, paeth]
     rows = [bytes([k]) + ((x[i] - predicted[k][i]) % 256).astype(np.uint8).tobytes() for i, k in enumerate(kinds)]
     header = w.to_bytes(4, "big") + h.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b"")
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+            + chunk(b"IEND", b""))
 
 
 @pytest.mark.parametrize("kinds", [[0], [1], [2], [3], [4], [0, 1, 2], [1, 2, 3, 4, 0]])

@@ -74,7 +74,8 @@ def score_replies(path, cli, dataset, tmp_path, capsys, *score_args):
     printed = capsys.readouterr().out
     assert f" score {predictions} --dataset {dataset} " in printed
     assert "--model-id openai-api/stub/m" in printed
-    assert cli(["score", str(predictions), "--dataset", str(dataset), "--out", str(tmp_path / "s"), *score_args]) in (0, 1)
+    assert cli(["score", str(predictions), "--dataset", str(dataset), "--out", str(tmp_path / "s"),
+                *score_args]) in (0, 1)
     return json.loads((tmp_path / "s" / "scores.json").read_text())
 
 
@@ -111,7 +112,8 @@ def test_inspect_eval_dicobench_offline_against_the_stub(small_build, tmp_path, 
     capsys.readouterr()
     assert multipanelvqa_cli(["import", "inspect", str(path), "--out", str(tmp_path / "m.jsonl")]) == 2
     err = capsys.readouterr().err
-    assert "is a log of Inspect task 'dicobench/dicobench', not dicobench/multipanelvqa" in err and len(err.splitlines()) == 1
+    assert ("is a log of Inspect task 'dicobench/dicobench', not dicobench/multipanelvqa" in err
+            and len(err.splitlines()) == 1)
 
 
 def test_import_inspect_refuses_what_is_not_a_log(tmp_path, capsys):
@@ -135,7 +137,8 @@ def test_inspect_eval_multipanelvqa_offline_against_the_stub(tmp_path, installed
     with StubServer(reply) as stub:
         path = run_inspect("dicobench/multipanelvqa", root, stub, tmp_path, installed, "-T", "config=original")
     log = read_eval_log(str(path))
-    assert all([p["type"] for p in r["body"]["messages"][0]["content"]] == ["image_url", "text"] for r in stub.requests)
+    assert all([p["type"] for p in r["body"]["messages"][0]["content"]] == ["image_url", "text"]
+               for r in stub.requests)
     ours = score_replies(path, multipanelvqa_cli, root, tmp_path, capsys, "--config", "original")
     assert ours["accuracy"] == pytest.approx(2 / 3)
     assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(ours["accuracy"])

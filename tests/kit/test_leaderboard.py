@@ -122,7 +122,8 @@ def test_incomplete_scores_show_bounds(dicobench_dir, tmp_path):  # noqa: F811
     out = tmp_path / "board"
     assert dicobench(["leaderboard", str(folder / "scores.json"), "--out", str(out)]) == 0
     # attribute 3/4 answered right, 1 unscored: 75-100; ranked by its lower bound, so it is M3's worst
-    assert "| M3 | **75.0-100.0** ▼ | **100.0** ▲ | **100.0** | **91.7-100.0** |" in (out / "leaderboard.md").read_text()
+    assert ("| M3 | **75.0-100.0** ▼ | **100.0** ▲ | **100.0** | **91.7-100.0** |"
+            in (out / "leaderboard.md").read_text())
 
 
 def test_bad_input_is_one_line_exit_2(results, dicobench_dir, mpvqa_dir, tmp_path, capsys):  # noqa: F811

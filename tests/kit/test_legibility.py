@@ -65,7 +65,8 @@ def test_looks_that_read_as_another_thing_are_not_drawn():
 def test_first_release_looks_stay_and_audited_ones_fall_back_to_plain():
     striped = dataclasses.replace(MUG, style="striped", size=20)
     assert legible_look(striped, WOOD, SceneConfig.from_difficulty(EASY)) is striped
-    assert legible_look(striped, WOOD, SceneConfig.from_difficulty(HARD)) == dataclasses.replace(striped, style="plain")
+    assert (legible_look(striped, WOOD, SceneConfig.from_difficulty(HARD))
+            == dataclasses.replace(striped, style="plain"))
 
 
 def test_every_object_of_hard_scenes_keeps_the_rules():

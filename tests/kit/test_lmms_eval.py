@@ -132,7 +132,8 @@ def test_a_hub_repo_id_is_written_as_the_dataset_path(tmp_path, monkeypatch):
     out = tmp_path / "tasks"
     assert dicobench(["export", "lmms-eval", "--dataset", "someone/dicobench", "--out", str(out)]) == 0
     assert asked == ["someone/dicobench"]
-    assert sorted(p.name for p in out.glob("dicobench_*.yaml")) == ["dicobench_attribute.yaml", "dicobench_entity.yaml"]
+    assert sorted(p.name for p in out.glob("dicobench_*.yaml")) == ["dicobench_attribute.yaml",
+                                                                    "dicobench_entity.yaml"]
     assert load_yaml(out / "dicobench_entity.yaml")["dataset_path"] == "someone/dicobench"
 
 
@@ -163,7 +164,8 @@ def run_lmms_eval(tasks: Path, task: str, stub: StubServer, results: Path, cwd: 
     """lmms-eval's CLI in an environment that cannot import this project: the task folder alone."""
     env = {**blocked_env(cwd), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "LMMS_IMAGE_ENCODE_FORMAT": "PNG"}
     proc = subprocess.run([LMMS_EVAL, "eval", "--model", "openai", "--model_args",
-                           f"model_version=stub,base_url={stub.base_url},api_key=sk-test", "--include_path", str(tasks),
+                           f"model_version=stub,base_url={stub.base_url},api_key=sk-test",
+                           "--include_path", str(tasks),
                            "--tasks", task, "--log_samples", "--output_path", str(results), *extra],
                           env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
     found = sorted(results.rglob("*_results.json"))
@@ -251,7 +253,8 @@ def test_lmms_eval_end_to_end_matches_score(small_build, tmp_path):
     line["doc_id"] = (line["doc_id"] + 1) % 2
     bad = tmp_path / first.name
     bad.write_text(json.dumps(line) + "\n")
-    assert dicobench(["import", "lmms-eval", str(bad), "--dataset", str(other), "--out", str(tmp_path / "x.jsonl")]) == 2
+    assert dicobench(["import", "lmms-eval", str(bad), "--dataset", str(other), "--out",
+                      str(tmp_path / "x.jsonl")]) == 2
 
 
 @needs_lmms_eval

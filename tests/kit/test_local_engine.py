@@ -51,7 +51,8 @@ def run_script(folder: Path, code: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(script)], cwd=folder, capture_output=True, text=True, timeout=120)
 
 
-BUILD = 'dicobench.build("out", dicobench.BuildConfig(per_task=1, tasks=["attribute", "entity"], num_proc=2, progress=False))'
+BUILD = ('dicobench.build("out", dicobench.BuildConfig(per_task=1, tasks=["attribute", "entity"], num_proc=2, '
+         'progress=False))')
 
 
 def test_a_script_that_builds_at_its_top_level_gets_one_error_naming_the_fix(tmp_path):
@@ -65,7 +66,8 @@ def test_a_script_that_builds_at_its_top_level_gets_one_error_naming_the_fix(tmp
 
 
 def test_a_guarded_script_builds_with_workers(tmp_path):
-    proc = run_script(tmp_path, f'import dicobench\n\n\ndef main():\n    {BUILD}\n\n\nif __name__ == "__main__":\n    main()\n')
+    proc = run_script(tmp_path, f'import dicobench\n\n\ndef main():\n    {BUILD}\n\n\n'
+                                'if __name__ == "__main__":\n    main()\n')
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert sorted(p.parent.name for p in (tmp_path / "out").glob("*/test-*.parquet")) == ["attribute", "entity"]
 
@@ -82,6 +84,7 @@ def test_workers_that_cannot_start_raise_instead_of_being_started_again(tmp_path
 def test_a_killed_worker_raises():
     """A worker that dies mid-job (here: exits) ends the build with the error (in a process of its
     own with a deadline: a plain multiprocessing Pool waits for the lost job forever)."""
-    code = "import os\nfrom dicobench.kit.engines.local import map_jobs\nlist(map_jobs(os._exit, [3, 3, 3], num_proc=2))"
+    code = ("import os\nfrom dicobench.kit.engines.local import map_jobs\n"
+            "list(map_jobs(os._exit, [3, 3, 3], num_proc=2))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "UserError: a build worker process exited before finishing its job" in proc.stderr

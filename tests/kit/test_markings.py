@@ -34,7 +34,8 @@ def test_read_marking_goes_by_the_pieces_and_their_shapes():
     bar[17:24, 2:58] = True
     assert read_marking(bar) == "band"
     assert read_marking(bar & ~_disc(40, 60, 30, 20, 4)) == "band"  # a band a hole cuts in two
-    assert read_marking(bar & ~_disc(40, 60, 30, 20, 4) & ~_disc(40, 60, 13, 20, 4) & ~_disc(40, 60, 47, 20, 4)) != "band"
+    assert read_marking(bar & ~_disc(40, 60, 30, 20, 4) & ~_disc(40, 60, 13, 20, 4)
+                        & ~_disc(40, 60, 47, 20, 4)) != "band"
     half = _disc(40, 40, 20, 20, 8) & (np.mgrid[0:40, 0:40][0] < 21)  # a sticker the outline cuts in half
     assert read_marking(half) == "unclear"
     touching = _disc(40, 40, 10, 10, 3.4) | _disc(40, 40, 15, 14, 3.4)  # spots that meet are one blob

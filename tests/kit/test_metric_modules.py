@@ -90,7 +90,8 @@ def test_publish_lays_out_a_metric_repo_that_evaluate_loads_from_the_hub(spaces,
     assert capsys.readouterr().out.strip() == "https://huggingface.co/spaces/org/dicobench_accuracy"
     assert ("create_repo", "org/dicobench_accuracy", "space", "gradio", True) in spaces.calls
     repo = spaces.root / "org/dicobench_accuracy"
-    assert sorted(p.name for p in repo.iterdir()) == ["README.md", "app.py", "dicobench_accuracy.py", "requirements.txt"]
+    assert sorted(p.name for p in repo.iterdir()) == ["README.md", "app.py", "dicobench_accuracy.py",
+                                                      "requirements.txt"]
     header = yaml.safe_load((repo / "README.md").read_text().split("---")[1])
     assert header["sdk"] == "gradio" and header["app_file"] == "app.py" and "metric" in header["tags"]
     assert 'evaluate.load("org/dicobench_accuracy")' in (repo / "app.py").read_text()

@@ -50,14 +50,17 @@ def check_fits(driver, page: str) -> None:
     assert not [c["name"] for c in controls if c["must"] and not c["inView"]], (page, controls)
     assert not [c["name"] for c in controls if c["clipped"]], (page, controls)
     assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth"), page
-    assert driver.execute_script("return [...document.querySelectorAll('aside')].every(a => a.scrollWidth <= a.clientWidth)"), page
+    assert driver.execute_script("return [...document.querySelectorAll('aside')]"
+                                 ".every(a => a.scrollWidth <= a.clientWidth)"), page
 
 
 # every shown pane's image fills the pane's width or height, inside it, in its middle
 FITTED = """viewer.visiblePanes().every(pane => {
     const p = pane.getBoundingClientRect(), i = pane.querySelector('img.base').getBoundingClientRect();
-    const fills = (Math.abs(i.width - p.width) < 2 && i.height <= p.height + 1) || (Math.abs(i.height - p.height) < 2 && i.width <= p.width + 1);
-    return fills && Math.abs((i.left + i.right) - (p.left + p.right)) < 3 && Math.abs((i.top + i.bottom) - (p.top + p.bottom)) < 3;
+    const fills = (Math.abs(i.width - p.width) < 2 && i.height <= p.height + 1)
+        || (Math.abs(i.height - p.height) < 2 && i.width <= p.width + 1);
+    return fills && Math.abs((i.left + i.right) - (p.left + p.right)) < 3
+        && Math.abs((i.top + i.bottom) - (p.top + p.bottom)) < 3;
 })"""
 
 
@@ -138,12 +141,14 @@ def test_the_dicobench_pages_fit_the_screen(size, build_copy, tmp_path):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_multipanelvqa_pages_fit_the_screen(size, composites, tmp_path):
     driver = chromium(*size)
-    served = review(MULTIPANELVQA.people, composites, port=0, reviewer="ann", background=True, announce=lambda line: None)
+    served = review(MULTIPANELVQA.people, composites, port=0, reviewer="ann", background=True,
+                    announce=lambda line: None)
     try:
         driver.get(served.url)
         wait_for(driver, "document.body.dataset.ready")
         check_fits(driver, "review")
-        assert not driver.execute_script("return [...document.querySelectorAll('.compare-keys')].some(k => k.offsetParent)")
+        assert not driver.execute_script("return [...document.querySelectorAll('.compare-keys')]"
+                                         ".some(k => k.offsetParent)")
         body = driver.find_element("tag name", "body")
         body.send_keys("c")
         for _ in range(3):  # three composites: labels of neighbouring subfigures never overlap
@@ -171,7 +176,8 @@ def test_the_multipanelvqa_pages_fit_the_screen(size, composites, tmp_path):
         driver.find_element("id", "begin").click()
         wait_for(driver, "document.body.dataset.position")
         check_fits(driver, "study")
-        assert not driver.execute_script("return [...document.querySelectorAll('.compare-keys')].some(k => k.offsetParent)")
+        assert not driver.execute_script("return [...document.querySelectorAll('.compare-keys')]"
+                                         ".some(k => k.offsetParent)")
         assert image_fits_pane(driver)
         driver.save_screenshot(str(tmp_path / f"mpv-study-{size[0]}x{size[1]}.png"))
         assert not no_failed_requests(driver)

@@ -28,5 +28,6 @@ def test_rows_and_image_bytes_are_those_pyarrow_defaults_would_store(small_build
     plain = tmp_path / "plain.parquet"
     pq.write_table(table, plain)  # pyarrow's default writer: what builds wrote before
     assert pq.read_table(plain).to_pylist() == table.to_pylist()
-    rows = datasets.load_dataset(str(small_build), "instance", split="test").cast_column("image_a", datasets.Image(decode=False))
+    rows = datasets.load_dataset(str(small_build), "instance", split="test").cast_column("image_a",
+                                                                                         datasets.Image(decode=False))
     assert [r["image_a"]["bytes"] for r in rows] == [r["image_a"]["bytes"] for r in table.to_pylist()]

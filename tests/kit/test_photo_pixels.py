@@ -58,7 +58,8 @@ def close(pixels, colour, tol=12) -> bool:
 @pytest.mark.parametrize("orientation", range(1, 9))
 def test_exif_orientation_is_applied_and_boxes_read_upright(orientation, tmp_path):
     (tmp_path / "phone.jpg").write_bytes(jpeg(STORED[orientation](displayed()), orientation))
-    (tmp_path / "annotations.jsonl").write_text(json.dumps({"file": "phone.jpg", "objects": [{"name": "red tile", "box": list(BOX)}]}))
+    (tmp_path / "annotations.jsonl").write_text(json.dumps({"file": "phone.jpg",
+                                                            "objects": [{"name": "red tile", "box": list(BOX)}]}))
     photo = FolderSource(tmp_path, SizePolicy(min_long_side=100)).load(0)
     assert photo.pixels.shape == (120, 160, 3)
     (obj,) = photo.objects
@@ -133,7 +134,8 @@ def test_imagefolder_metadata_layout_is_read(tmp_path):
     (tmp_path / "train").mkdir()
     Image.fromarray(displayed()).save(tmp_path / "train" / "kitchen.png")
     Image.fromarray(displayed()).save(tmp_path / "train" / "hall.png")
-    lines = [{"file_name": "kitchen.png", "objects": {"bbox": [list(BOX), [100, 70, 20, 20]], "category": ["red tile", 3]}},
+    lines = [{"file_name": "kitchen.png",
+              "objects": {"bbox": [list(BOX), [100, 70, 20, 20]], "category": ["red tile", 3]}},
              {"file_name": "hall.png", "caption": "no objects here"}]
     (tmp_path / "train" / "metadata.jsonl").write_text("\n".join(map(json.dumps, lines)))
     source = FolderSource(tmp_path, SizePolicy(min_long_side=100))
@@ -146,7 +148,8 @@ def test_imagefolder_metadata_layout_is_read(tmp_path):
 
 def test_malformed_metadata_is_one_clear_error(tmp_path):
     Image.fromarray(displayed()).save(tmp_path / "a.png")
-    (tmp_path / "metadata.jsonl").write_text('{"file_name": "a.png", "objects": {"bbox": [[1, 2, 3, 4]], "category": []}}\n')
+    (tmp_path / "metadata.jsonl").write_text('{"file_name": "a.png", '
+                                             '"objects": {"bbox": [[1, 2, 3, 4]], "category": []}}\n')
     with pytest.raises(UserError, match=r"metadata.jsonl:1: not an annotation"):
         FolderSource(tmp_path)
     (tmp_path / "metadata.jsonl").write_text('{"objects": {"bbox": []}}\n')

@@ -156,7 +156,8 @@ def test_ids_and_annotations_are_read_without_decoding(photo_folder):
     assert "folder:corrupt.jpg" in ids  # listed, though it cannot be decoded
     coffee = ids.index("folder:sub/coffee.jpg")
     # boxes as stored: clipping to the frame happens when the photo is loaded
-    assert source.annotations(coffee) == (PhotoObject((100, 50, 300, 250), "cup"), PhotoObject((590, 10, 40, 40), "spoon"))
+    assert source.annotations(coffee) == (PhotoObject((100, 50, 300, 250), "cup"),
+                                          PhotoObject((590, 10, 40, 40), "spoon"))
     assert source.annotations(ids.index("folder:corrupt.jpg")) == ()
 
 
@@ -174,7 +175,8 @@ def test_test_share_splits_photos_disjointly_and_stably(tmp_path):
     (tmp_path / "p00.png").unlink()
     smaller = split_photos(FolderSource(tmp_path, SizePolicy(1)), "test", 0.25)
     assert {smaller.photo_id(i) for i in range(len(smaller))} == test_ids - {"folder:p00.png"}
-    assert (test.load(0).pixels == source.load(source.files.index(tmp_path / test.photo_id(0).split(":")[1])).pixels).all()
+    assert (test.load(0).pixels
+            == source.load(source.files.index(tmp_path / test.photo_id(0).split(":")[1])).pixels).all()
     assert split_photos(source, "train", None) is source
 
 

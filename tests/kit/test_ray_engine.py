@@ -27,7 +27,8 @@ def local_ray():
 def _row_digests(folder) -> dict[str, list[str]]:
     """sha256 of every row (all columns, image bytes included), per shard path."""
     return {
-        p.relative_to(folder).as_posix(): [hashlib.sha256(repr(sorted(r.items())).encode()).hexdigest() for r in pq.read_table(p).to_pylist()]
+        p.relative_to(folder).as_posix(): [hashlib.sha256(repr(sorted(r.items())).encode()).hexdigest()
+                                           for r in pq.read_table(p).to_pylist()]
         for p in sorted(folder.glob("*/*.parquet"))
     }
 
@@ -45,8 +46,10 @@ def test_dicobench_ray_equals_local(tmp_path, local_ray):
 
 
 def test_multipanelvqa_ray_equals_local(tmp_path, local_ray):
-    options = dict(layouts="6,7", sources="procedural_edit", configs="original,captions", images_per_shard=1, progress=False)
-    _same_build(build_multipanel(tmp_path / "local", num_proc=1, **options), build_multipanel(tmp_path / "ray", engine="ray", **options))
+    options = dict(layouts="6,7", sources="procedural_edit", configs="original,captions", images_per_shard=1,
+                   progress=False)
+    _same_build(build_multipanel(tmp_path / "local", num_proc=1, **options),
+                build_multipanel(tmp_path / "ray", engine="ray", **options))
 
 
 def test_ray_workers_refuse_a_train_split_sharing_test_scenes(tmp_path, local_ray, capsys):
@@ -55,7 +58,8 @@ def test_ray_workers_refuse_a_train_split_sharing_test_scenes(tmp_path, local_ra
     (out / ".dicobench").mkdir(parents=True)
     (out / "entity").mkdir()
     shutil.copy(next(donor.glob("entity/train-*.parquet")), out / "entity" / "test-00000-of-00001.parquet")
-    rc = main(["build", "--out", str(out), "--per-task", "1", "--tasks", "entity", "--split", "train", "--engine", "ray", "--quiet"])
+    rc = main(["build", "--out", str(out), "--per-task", "1", "--tasks", "entity", "--split", "train", "--engine",
+               "ray", "--quiet"])
     err = capsys.readouterr().err.strip()
     assert rc == 2 and "splits must not share a base scene" in err and err.count("\n") == 0
     assert not list(out.rglob("train-*"))

@@ -60,7 +60,8 @@ def test_a_surface_seen_through_a_camera_shares_its_shading_and_enlarges_its_cel
     clean = make_background("wood", 1, "warm", 301, 203, 5, 60, 3.0, cell=2)
     shade = shading("wood", 102, 151, 5).copy()
     shot = make_background("wood", 1, "warm", 301, 203, 5, 60, 3.0, cell=2, view=view)
-    assert shading.cache_info().misses == 1 and np.array_equal(shading("wood", 102, 151, 5), shade)  # drawn once, unchanged
+    # drawn once, unchanged
+    assert shading.cache_info().misses == 1 and np.array_equal(shading("wood", 102, 151, 5), shade)
     assert clean.shape == shot.shape == (203, 301, 3) and not np.array_equal(clean, shot)
     small = make_background("wood", 1, "warm", 151, 102, 5, 240, 3.0)
     assert np.array_equal(clean, small.repeat(2, axis=0).repeat(2, axis=1)[:203, :301])
@@ -78,7 +79,8 @@ def test_an_object_turned_by_a_camera_is_drawn_as_if_drawn_turned_from_the_start
     r.clear_caches()
     fresh = r.object_patch(dataclasses.replace(obj, rotation=12.1))
     assert r._drawing.cache_info().currsize == 1
-    assert np.array_equal(turned.rgb, fresh.rgb) and np.array_equal(turned.alpha, fresh.alpha) and turned.box == fresh.box
+    assert (np.array_equal(turned.rgb, fresh.rgb) and np.array_equal(turned.alpha, fresh.alpha)
+            and turned.box == fresh.box)
 
 
 def test_glyphs_outlive_a_row_and_drawn_objects_do_not():
@@ -158,7 +160,8 @@ def test_regions_meet_exactly_the_patches_that_reach_them():
     full, bare = render(scene), background(scene)
     x, y, w, h = footprint(scene.objects[0])
     through = (x + w // 2, y + h // 3, w, h // 2)  # cuts through the object: part of it, and beyond it
-    for box in [(0, 0, 1, 1), (200, 150, 64, 48), (scene.width - 5, scene.height - 7, 5, 7), (0, 0, scene.width, 40), through]:
+    for box in [(0, 0, 1, 1), (200, 150, 64, 48), (scene.width - 5, scene.height - 7, 5, 7), (0, 0, scene.width, 40),
+                through]:
         bx, by, bw, bh = box
         assert np.array_equal(render(scene, box), full[by : by + bh, bx : bx + bw])
     bx, by, bw, bh = through

@@ -107,7 +107,8 @@ def test_the_report_opens_offline_in_chromium(runs, tmp_path):
         assert all(name.startswith("data:") for name in fetched), fetched
         images = driver.execute_script("return [...document.images].map(i => [i.complete, i.naturalWidth, i.alt])")
         assert images and all(done and width > 0 for done, width, _ in images)
-        charts = driver.execute_script("return [...document.querySelectorAll('.charts figcaption')].map(f => f.textContent)")
+        charts = driver.execute_script("return [...document.querySelectorAll('.charts figcaption')]"
+                                       ".map(f => f.textContent)")
         assert charts == ["per_task.png", "radar.png", "error_types.png", "judge_error_types.png",
                           "per_task.png", "radar.png", "error_types.png"]
         cards = driver.execute_script("return [...document.querySelectorAll('section.run')].slice(1)"
@@ -175,7 +176,8 @@ def test_the_explorer_shows_each_row_of_two_runs_in_chromium(runs, small_build, 
         assert driver.execute_script("return document.querySelector('#answers .run0 dd').textContent") == "nothing"
         assert driver.execute_script("return window.__xss") is None
         assert driver.execute_script("return document.querySelectorAll('#answers script, #answers img').length") == 0
-        images = driver.execute_script("return [...document.querySelectorAll('#viewer img.base')].map(i => i.naturalWidth)")
+        images = driver.execute_script("return [...document.querySelectorAll('#viewer img.base')]"
+                                       ".map(i => i.naturalWidth)")
         assert len(images) == 2 and all(w > 1000 for w in images)  # the stored 2K images
         row = next(x for x in a if x.id == unparsed[0])
         if row.answer != "E":  # a row with a cue: its boxes are drawn from the start

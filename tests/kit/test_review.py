@@ -162,7 +162,8 @@ def test_no_request_reads_outside_the_build(served, build_copy, tmp_path):
     readme = (build_copy / "README.md").read_bytes()[:40]
     for path in ("/static/../README.md", "/static/..%2F..%2FREADME.md", "/static/%2Fetc%2Fpasswd",
                  "/static//etc/passwd", "/image/..%2FREADME.md/0", "/image/%2Fetc%2Fpasswd/0",
-                 "/api/row/..%2F..%2Fetc%2Fpasswd", "/../../etc/passwd", "/image/attribute-test-s0-00000/../../README.md",
+                 "/api/row/..%2F..%2Fetc%2Fpasswd", "/../../etc/passwd",
+                 "/image/attribute-test-s0-00000/../../README.md",
                  "/image/attribute-test-s0-00000/2", "/image/attribute-test-s0-00000/-1",
                  "/image/entity-test-s0-00000/0", "/api/row/entity-test-s0-00000", "/static/review.html"):
         conn = http.client.HTTPConnection(host, int(port), timeout=10)

@@ -40,7 +40,8 @@ def test_review_by_click_and_keys_survives_a_killed_server(small_build, tmp_path
         seen = []
 
         def saved(n):
-            wait_for(driver, f"document.body.dataset.saved == '{n}' && document.body.dataset.row != {json.dumps(seen[-1])}")
+            wait_for(driver, f"document.body.dataset.saved == '{n}' "
+                             f"&& document.body.dataset.row != {json.dumps(seen[-1])}")
 
         # by clicking: reject with a criterion and a note, then accept
         seen.append(body.get_attribute("data-row"))
@@ -62,7 +63,8 @@ def test_review_by_click_and_keys_survives_a_killed_server(small_build, tmp_path
         assert abs(driver.execute_script("return viewer.scale * viewer.fits[0].s") - 1) < 1e-6
         off = driver.execute_script("""const b = viewer.boxes[0], pane = viewer.panes[b.image];
             const box = pane.querySelector('.box').getBoundingClientRect(), p = pane.getBoundingClientRect();
-            return [box.left + box.width / 2 - (p.left + p.width / 2), box.top + box.height / 2 - (p.top + p.height / 2)]""")
+            return [box.left + box.width / 2 - (p.left + p.width / 2),
+                    box.top + box.height / 2 - (p.top + p.height / 2)]""")
         assert max(map(abs, off)) < 2, off
         body.send_keys("0l")
         for key in "34r":

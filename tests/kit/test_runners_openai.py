@@ -142,8 +142,9 @@ def test_an_interrupted_eval_resumes_exactly(small_build, tmp_path):
         return path.read_text().splitlines() if path.exists() else []
 
     with StubServer(lambda body: "A", delay=lambda body: rng.uniform(0.02, 0.15)) as stub:
-        argv = [sys.executable, "-m", "dicobench.cli.main", "eval", "--dataset", str(small_build), "--model", "openai:m",
-                "--base-url", stub.base_url, "--api-key", KEY, "--out", str(out), "--concurrency", "3", "--quiet"]
+        argv = [sys.executable, "-m", "dicobench.cli.main", "eval", "--dataset", str(small_build), "--model",
+                "openai:m", "--base-url", stub.base_url, "--api-key", KEY, "--out", str(out), "--concurrency", "3",
+                "--quiet"]
         for kill_after in (2, 7, 11):
             before = {json.loads(line)["id"] for line in lines()}
             sent = len(stub.requests)

@@ -94,7 +94,8 @@ def test_review_answers_bad_paths_and_bodies_with_4xx(bench, serving):
     build = bench[1]
     client = serving("review")
     row = json.loads(client.request("GET", "api/rows")[1])["rows"][0]["id"]
-    for path in (f"image/{row}/%C2%B2", f"image/{row}/%D9%A1", f"image/{row}/1%00", f"image/{row}/99999999999999999999",
+    for path in (f"image/{row}/%C2%B2", f"image/{row}/%D9%A1", f"image/{row}/1%00",
+                 f"image/{row}/99999999999999999999",
                  f"image/{row}/-0", "api/row/%00", "api/row/%C2%B2"):
         status, _ = client.request("GET", path)
         assert 400 <= status < 500, (path, status)

@@ -42,7 +42,8 @@ class Recorder:
 
     def call(self, path: str, body=None) -> bytes:
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + path, data=data, headers={"X-Token": self.token, "Content-Type": "application/json"})
+        req = urllib.request.Request(self.url + path, data=data,
+                                     headers={"X-Token": self.token, "Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=10) as r:
             raw = r.read()
         self.bodies.append(raw)
@@ -135,8 +136,9 @@ def test_study_in_the_browser_times_out_and_pools_into_figure_5(build_copy, tmp_
     scores.parent.mkdir()
     scores.write_text(json.dumps({"accuracy": 0.42}))
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    out = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "human", str(build_copy), "--scores", f"tiny-vlm={scores}",
-                          "--n-boot", "200"], capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "human", str(build_copy), "--scores",
+                          f"tiny-vlm={scores}", "--n-boot", "200"], capture_output=True, text=True, env=env,
+                         timeout=120)
     assert out.returncode == 0, out.stderr
     report = json.loads((build_copy / ".study" / "report" / "human.json").read_text())
     assert list(report["time_limits"]) == ["1.5", "none"] and report["models"] == {"tiny-vlm": 0.42}
@@ -152,8 +154,9 @@ def test_study_in_the_browser_times_out_and_pools_into_figure_5(build_copy, tmp_
     full = build_copy / ".study" / "dee-none.jsonl"
     full.write_text("".join(json.dumps({"id": i, "response": "A", "latency": 3.0, "time_limit": None,
                                         "participant": "dee", "timed_out": False}) + "\n" for i in store.rows))
-    scored = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "score", str(full), "--dataset", str(build_copy),
-                             "--n-boot", "100"], capture_output=True, text=True, env=env, timeout=300)
+    scored = subprocess.run([sys.executable, "-m", "dicobench.cli.main", "score", str(full), "--dataset",
+                             str(build_copy), "--n-boot", "100"], capture_output=True, text=True, env=env,
+                            timeout=300)
     assert scored.returncode == 0, scored.stderr
     result = json.loads((build_copy / ".study" / "dee-none.scores" / "scores.json").read_text())
     assert result["n"] == 16 and result["accuracy"] == sum(r["answer"] == "A" for r in store.rows.values()) / 16

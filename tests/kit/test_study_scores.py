@@ -209,8 +209,9 @@ def test_multipanelvqa_session_free_text_scored_by_the_rules(tmp_path):
     from multipanelvqa.cli.leaderboard import register as register_board
 
     out = tmp_path / "board"
-    assert run("multipanelvqa", "t", [register_board], ["leaderboard", str(tmp_path / "model.scores"), "--out", str(out),
-                                                        "--human", str(bench / ".study" / "ann-none.scores")]) == 0
+    assert run("multipanelvqa", "t", [register_board],
+               ["leaderboard", str(tmp_path / "model.scores"), "--out", str(out),
+                "--human", str(bench / ".study" / "ann-none.scores")]) == 0
     table = {r["model"]: r for r in csv.DictReader((out / "leaderboard.csv").open())}
     assert list(table) == ["model", "Random chance", "Human (no limit)"]
     human = table["Human (no limit)"]

@@ -72,7 +72,8 @@ def test_a_build_over_the_viewer_limit_turns_the_viewer_off(heavy_build, low_lim
     write_card(heavy_build)
     per_row = bytes_per_row(heavy_build / "attribute", "test-*.parquet")
     page = largest_page(heavy_build / "attribute", "test-*.parquet")
-    assert heavy_pages(heavy_build, {"attribute": ["test", "train"]}) == [viewer.HeavyPage("attribute", "test", per_row, page)]
+    assert heavy_pages(heavy_build, {"attribute": ["test", "train"]}) == [viewer.HeavyPage("attribute", "test",
+                                                                                           per_row, page)]
     card = DatasetCard.load(heavy_build / "README.md")
     assert card.data.viewer is False and card.data.to_dict()["viewer"] is False
     assert "\nviewer: false\n" in (heavy_build / "README.md").read_text()

@@ -44,7 +44,8 @@ def test_the_tsv_has_vlmevalkit_columns_and_the_stored_pngs(small_build, exporte
     frame = read_tsv(exported)
     assert all(c in frame.columns for c in COLUMNS) and "id" in frame.columns
     rows = datasets.load_dataset(str(small_build), "all", split="test")
-    raw = rows.cast_column("image_a", datasets.Image(decode=False)).cast_column("image_b", datasets.Image(decode=False))
+    raw = rows.cast_column("image_a", datasets.Image(decode=False)).cast_column("image_b",
+                                                                                datasets.Image(decode=False))
     assert len(frame) == len(rows) and list(frame["index"]) == [str(i) for i in range(len(rows))]
     for line, row, stored in zip(frame.to_dict("records"), rows, raw):
         images = ast.literal_eval(line["image"])  # VLMEvalKit's toliststr: a list literal of base64 strings
@@ -188,7 +189,8 @@ def test_multipanelvqa_q3_letters_go_upper_case_and_come_back(tmp_path):
 
 def test_a_hub_repo_id_is_read_through_datasets(hub_repo, tmp_path):
     out = tmp_path / "DiCoBench.tsv"
-    assert dicobench(["export", "vlmevalkit", "--dataset", "someone/dicobench", "--out", str(out), "--limit", "1"]) == 0
+    assert dicobench(["export", "vlmevalkit", "--dataset", "someone/dicobench", "--out", str(out), "--limit",
+                      "1"]) == 0
     assert "someone/dicobench" in hub_repo
     assert sorted(read_tsv(out)["category"]) == sorted(TASKS)  # the first row of each task, as eval --limit 1
 
@@ -304,7 +306,8 @@ def fake_vlmevalkit(root):
     shape (module code that picks GPUs before `vlmeval` loads, `load_env`, `main`), `build_dataset`
     searching `DATASET_CLASSES`, and `ImageMCQDataset`/`vlmeval.smp` as their methods behave."""
     for path, text in (("run.py", FAKE_RUN), ("vlmeval/__init__.py", ""), ("vlmeval/smp.py", FAKE_SMP),
-                       ("vlmeval/dataset/__init__.py", FAKE_DATASET), ("vlmeval/dataset/image_mcq.py", FAKE_IMAGE_MCQ)):
+                       ("vlmeval/dataset/__init__.py", FAKE_DATASET),
+                       ("vlmeval/dataset/image_mcq.py", FAKE_IMAGE_MCQ)):
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     return root

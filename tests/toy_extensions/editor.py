@@ -15,7 +15,8 @@ class Painter:
     def __init__(self, name: str):
         self.name = f"toy painter ({name})"
 
-    def edit(self, image: np.ndarray, mask: np.ndarray, instruction: str, *, seed: int | None = None, **extra) -> np.ndarray:
+    def edit(self, image: np.ndarray, mask: np.ndarray, instruction: str, *, seed: int | None = None,
+             **extra) -> np.ndarray:
         words = instruction.rstrip(".").replace(",", "").split()
         colour = next((w for w in words if w in TARGET_COLOURS), None)
         out = image.copy()

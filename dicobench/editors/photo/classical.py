@@ -99,7 +99,8 @@ def pattern_mask(pattern: np.ndarray, at: tuple[int, int], shape: tuple[int, ...
     h, w = pattern.shape
     x, y = at
     window = grow((x, y, w, h), 0, shape[1], shape[0])
-    return soft(pattern[window[1] - y : window[1] - y + window[3], window[0] - x : window[0] - x + window[2]], window, feather)
+    return soft(pattern[window[1] - y : window[1] - y + window[3], window[0] - x : window[0] - x + window[2]], window,
+                feather)
 
 
 def object_mask(pixels: np.ndarray, box: Box, feather: float = 1.5, iterations: int = 3) -> Mask:
@@ -219,7 +220,8 @@ class Insert:
         x, y, w, h = target.window
         height, width = pixels.shape[:2]
         if not (0 < x and x + w < width and 0 < y and y + h < height):
-            raise ValueError(f"inserting {mask.window} at {(x, y)} (scale {self.scale:g}) leaves the {width}x{height} image")
+            raise ValueError(f"inserting {mask.window} at {(x, y)} (scale {self.scale:g}) "
+                             f"leaves the {width}x{height} image")
         patch = np.ascontiguousarray(mask.under(self.source))
         if (w, h) != (patch.shape[1], patch.shape[0]):
             patch = cv2.resize(patch, (w, h), interpolation=cv2.INTER_AREA if self.scale < 1 else cv2.INTER_CUBIC)
@@ -278,7 +280,8 @@ class Composite:
 
     def gain(self, pixels: np.ndarray) -> np.ndarray:
         """Per-channel gain from the source photo's light to the target's (grey-world), `match` of the way."""
-        source, target = (p[::8, ::8].reshape(-1, 3).astype(np.float64).mean(axis=0) + 1 for p in (self.source, pixels))
+        source, target = (p[::8, ::8].reshape(-1, 3).astype(np.float64).mean(axis=0) + 1
+                          for p in (self.source, pixels))
         return np.clip((target / source) ** self.match, 1 / self.MAX_GAIN, self.MAX_GAIN).astype(np.float32)
 
     def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
@@ -287,7 +290,8 @@ class Composite:
         x, y, w, h = shade.window
         height, width = pixels.shape[:2]
         if not (0 < x and x + w < width and 0 < y and y + h < height):
-            raise ValueError(f"compositing {mask.window} at {(x, y)} (scale {self.scale:g}) leaves the {width}x{height} image")
+            raise ValueError(f"compositing {mask.window} at {(x, y)} (scale {self.scale:g}) "
+                             f"leaves the {width}x{height} image")
         out = pixels.copy()
         region = shade.under(out)
         darker = region.astype(np.float32) * (1 - self.shadow * shade.alpha[..., None])
@@ -311,7 +315,8 @@ class Paste:
     poisson: bool = True
 
     def __call__(self, pixels: np.ndarray, mask: Mask) -> PixelEdit:
-        return Insert(self.source, (mask.window[0] + self.dx, mask.window[1] + self.dy), poisson=self.poisson)(pixels, mask)
+        return Insert(self.source, (mask.window[0] + self.dx, mask.window[1] + self.dy),
+                      poisson=self.poisson)(pixels, mask)
 
 
 @dataclass(frozen=True)
@@ -347,7 +352,8 @@ class Trace:
         return _blend(pixels, weaker, multiplied)
 
 
-def crack_pattern(rng: np.random.Generator, height: int, width: int, branches: int = 3, thickness: int = 2) -> np.ndarray:
+def crack_pattern(rng: np.random.Generator, height: int, width: int, branches: int = 3,
+                  thickness: int = 2) -> np.ndarray:
     """A random crack: a few jagged polylines from the centre outwards."""
     canvas = np.zeros((height, width), np.float32)
     for _ in range(branches):

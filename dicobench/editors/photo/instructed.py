@@ -32,7 +32,8 @@ class Plan:
 
 def recolour_plan(rng: np.random.Generator, subject: str, colour: str) -> Plan:
     target = str(rng.choice([c for c in TARGET_COLOURS if c not in colour.split()]))
-    return Plan(f"Make the {subject} {target}, keeping its shape and texture.", f"The {subject} turned {target}.", target)
+    return Plan(f"Make the {subject} {target}, keeping its shape and texture.", f"The {subject} turned {target}.",
+                target)
 
 
 def removal_plan(rng: np.random.Generator, subject: str, colour: str) -> Plan:
@@ -41,7 +42,8 @@ def removal_plan(rng: np.random.Generator, subject: str, colour: str) -> Plan:
 
 def trace_plan(rng: np.random.Generator, subject: str, colour: str) -> Plan:
     kind = str(rng.choice(["crack", "stain"]))
-    return Plan(f"Add a small visible {kind} on the {subject}.", f"A {'dark ' * (kind == 'stain')}{kind} appeared on the {subject}.")
+    return Plan(f"Add a small visible {kind} on the {subject}.",
+                f"A {'dark ' * (kind == 'stain')}{kind} appeared on the {subject}.")
 
 
 def template_plan(rng: np.random.Generator, task: str, subject: str, colour: str) -> Plan:
@@ -52,7 +54,8 @@ def template_plan(rng: np.random.Generator, task: str, subject: str, colour: str
     return model_edit.plan(rng, subject, colour)
 
 
-def plan(rng: np.random.Generator, task: Task, subject: str, colour: str, region: np.ndarray, backends: Backends) -> Plan:
+def plan(rng: np.random.Generator, task: Task, subject: str, colour: str, region: np.ndarray,
+         backends: Backends) -> Plan:
     """The template plan, or one of the LLM's six instructions for the region (picked by the seed)."""
     if backends.writer is None:
         return template_plan(rng, task.name, subject, colour)
@@ -74,7 +77,8 @@ def edit_mask(mask: Mask, shape: tuple[int, ...], grow_by: int = 4) -> np.ndarra
     return cv2.dilate(full.astype(np.uint8), np.ones((2 * grow_by + 1,) * 2, np.uint8)) > 0
 
 
-def model_edit(rng: np.random.Generator, pixels: np.ndarray, mask: Mask, chosen: Plan, backends: Backends) -> PixelEdit:
+def model_edit(rng: np.random.Generator, pixels: np.ndarray, mask: Mask, chosen: Plan,
+               backends: Backends) -> PixelEdit:
     """Run the editor on the mask with the plan's instruction (its seed drawn from `rng`)."""
     hard = edit_mask(mask, pixels.shape)
     out = backends.editor.edit(pixels, hard, chosen.instruction, seed=int(rng.integers(2**31)))

@@ -71,7 +71,8 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
     colour = choices[rng.integers(len(choices))]
     new = dataclasses.replace(obj, colour=colour)
     if indefinite(cfg):
-        text = capitalised(f"{refer(look(obj), cfg)} became {colour}.") if obj.style == "plain" else _became(obj, new, cfg)
+        text = (capitalised(f"{refer(look(obj), cfg)} became {colour}.") if obj.style == "plain"
+                else _became(obj, new, cfg))
     else:
         text = (_became(obj, new, cfg) if obj.style in PATTERN_WORDS or others
                 else f"The {obj.name} changed colour from {obj.colour} to {colour}.")
@@ -84,7 +85,8 @@ def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Scen
     that still tells the object apart from every other of its name (and is none of `unlike`)."""
     others = namesakes(obj, scene)
     surface = surface_colour(scene)
-    styles = [s for s in STYLE_WORDS if s != obj.style and s not in unlike and all(tell_apart(dataclasses.replace(obj, style=s), o) for o in others)
+    styles = [s for s in STYLE_WORDS if s != obj.style and s not in unlike
+              and all(tell_apart(dataclasses.replace(obj, style=s), o) for o in others)
               and drawable(dataclasses.replace(obj, style=s), surface, cfg)]
     if not styles:
         return None

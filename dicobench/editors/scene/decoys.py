@@ -7,8 +7,8 @@ unchanged in both images (and likewise other pairs in a moved object's relations
 with the same trace), the text says what kind of change to look for, never where: only comparing
 the two images place by place finds it.
 
-A `State` (declared beside `SceneEdit`) is what one side of an option says, as any scene may show it: `Looks` (an object of
-this look; the relation and trace states live with their editors, `move.Beside` and
+A `State` (declared beside `SceneEdit`) is what one side of an option says, as any scene may show it: `Looks` (an
+object of this look; the relation and trace states live with their editors, `move.Beside` and
 `traces.Traced`). `with_decoys` gives every distinct state of a row's four edits 1 to
 `Difficulty.decoys` copies (a seeded count per state, so that how often a state shows in one
 image says little about which option changed it), placed clear of every edit and added alike to
@@ -67,21 +67,22 @@ def twin(rng: np.random.Generator, obj: PlacedObject, uid: int) -> PlacedObject:
     return dataclasses.replace(obj, uid=uid, rotation=int(rng.integers(-30, 31)), damage_seed=int(rng.integers(2**31)))
 
 
-def place_twin(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box], uid: int,
-               near: tuple[int, int, int] | None = None, tries: int = 60) -> PlacedObject | None:
+def place_twin(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box],
+               uid: int, near: tuple[int, int, int] | None = None, tries: int = 60) -> PlacedObject | None:
     """A twin of `obj` at a free spot of `scene` clear of `blocked` (optionally within `near`)."""
     return place(rng, scene, twin(rng, obj, uid), occupied(scene) + blocked, cfg, tries=tries, near=near)
 
 
-def place_among(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box], uid: int
-                ) -> PlacedObject | None:
+def place_among(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box],
+                uid: int) -> PlacedObject | None:
     """A twin of `obj` beside another object of its name where there is room (the difficulty's
     same-kind objects stand in small groups around the objects an edit may change, so a lone
     copy would say "not the changed one"), else anywhere free; clear of `blocked` either way."""
     others = [o for o in scene.objects if o.name == obj.name]
     for k in rng.permutation(len(others))[:3]:
         near = others[k]
-        placed = place_twin(rng, scene, obj, cfg, blocked, uid, near=(near.cx, near.cy, TWIN_REACH * near.size), tries=30)
+        placed = place_twin(rng, scene, obj, cfg, blocked, uid, near=(near.cx, near.cy, TWIN_REACH * near.size),
+                            tries=30)
         if placed is not None:
             return placed
     return place_twin(rng, scene, obj, cfg, blocked, uid)
@@ -105,11 +106,13 @@ def with_decoys(rng: np.random.Generator, base: Scene, edits: list[SceneEdit], c
     scenes = [base, *(e.scene for e in edits)]
     uid = max(o.uid for s in scenes for o in s.objects) + 1
     changed = [(set(e.touched), e.dirty) for e in edits]
-    world = dataclasses.replace(base, objects=_union(s.objects for s in scenes), traces=_union(s.traces for s in scenes))
+    world = dataclasses.replace(base, objects=_union(s.objects for s in scenes),
+                                traces=_union(s.traces for s in scenes))
     objects: list[PlacedObject] = []
     traces: list[Trace] = []
     for state in states:
-        blocked = [grown(box, state.reach if touched & state.names else CLEARANCE) for touched, dirty in changed for box in dirty]
+        blocked = [grown(box, state.reach if touched & state.names else CLEARANCE)
+                   for touched, dirty in changed for box in dirty]
         for _ in range(int(rng.integers(1, most + 1))):
             made = state.decoy(rng, world, cfg, blocked, uid)
             if made is None:

@@ -25,9 +25,11 @@ from dicobench.kit.scene.render import footprint
 from dicobench.looks import look
 
 
-def _absent_entries(scene: Scene, cfg: SceneConfig, exclude_category: str | None = None, taken: frozenset[str] = frozenset()):
+def _absent_entries(scene: Scene, cfg: SceneConfig, exclude_category: str | None = None,
+                    taken: frozenset[str] = frozenset()):
     present = {o.name for o in scene.objects} | taken
-    return [e for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in present and e.category != exclude_category]
+    return [e for e in load_catalogue(cfg.difficulty.catalogue)
+            if e.name not in present and e.category != exclude_category]
 
 
 def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
@@ -39,14 +41,16 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
     occupied = occupied_boxes(scene, skip=obj.uid)
     for idx in rng.permutation(len(pool))[:12]:
         fresh = random_object(rng, obj.uid, pool[idx], surface_colour(scene), cfg, scene.palette)
-        fresh = legible_look(dataclasses.replace(fresh, size=obj.size, cx=obj.cx, cy=obj.cy), surface_colour(scene), cfg)
+        fresh = legible_look(dataclasses.replace(fresh, size=obj.size, cx=obj.cx, cy=obj.cy), surface_colour(scene),
+                             cfg)
         new = place(rng, scene, fresh, occupied, cfg, tries=1, near=(obj.cx, obj.cy, 0))
         if new is None:
             continue
         a, b = footprint(obj), footprint(new)
         return SceneEdit(
             scene=scene.replace_object(obj.uid, new),
-            text=capitalised(f"{refer(look(obj), cfg)} {pronouns(obj.name)['was']} replaced by {kind_phrase(look(new))}."),
+            text=capitalised(f"{refer(look(obj), cfg)} {pronouns(obj.name)['was']} replaced by "
+                             f"{kind_phrase(look(new))}."),
             subject=obj.name,
             dirty=(bounding((a, b)),),
             cues=(Cue(0, a, obj.name), Cue(1, b, new.name)),
@@ -102,7 +106,8 @@ def add(rng: np.random.Generator, scene: Scene, taken: frozenset[str] = frozense
 PAIRS = ("swap", "vanish", "appear")  # two replacements; a replacement and a removal; one new object in two looks
 
 
-def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, pair: str, taken: frozenset[str] = frozenset(),
+def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, pair: str,
+                taken: frozenset[str] = frozenset(),
                 cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
     """Two entity edits about one object that a person tells apart: `swap`, `obj` replaced by one
     object or by another that does not look like it; `vanish`, replaced or gone; `appear`, a new
@@ -120,7 +125,8 @@ def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, pair:
     return (first, second) if second else None
 
 
-def _other_colour(rng: np.random.Generator, scene: Scene, edit: SceneEdit, cfg: SceneConfig) -> tuple[SceneEdit, SceneEdit] | None:
+def _other_colour(rng: np.random.Generator, scene: Scene, edit: SceneEdit,
+                  cfg: SceneConfig) -> tuple[SceneEdit, SceneEdit] | None:
     """`edit` (a new object appeared) and the same object appearing there in a clearly different colour."""
     new = edit.scene.objects[-1]
     surface = surface_colour(scene)
@@ -130,5 +136,6 @@ def _other_colour(rng: np.random.Generator, scene: Scene, edit: SceneEdit, cfg: 
     if not colours:
         return None
     twin = dataclasses.replace(new, colour=colours[rng.integers(len(colours))])
-    return edit, dataclasses.replace(edit, scene=scene.add(obj=twin), text=capitalised(f"{kind_phrase(look(twin))} appeared."),
+    return edit, dataclasses.replace(edit, scene=scene.add(obj=twin),
+                                     text=capitalised(f"{kind_phrase(look(twin))} appeared."),
                                      states=(Looks(twin), Looks(twin)))

@@ -87,7 +87,8 @@ def move_beside(rng: np.random.Generator, scene: Scene, obj: PlacedObject, ref: 
         if after and after != before and after not in not_into and moved >= max(a[2], a[3]):
             if indefinite(cfg):
                 it = pronouns(ref.name)["them"]
-                text = capitalised(f"{kind_phrase(look(obj))} moved from {before} {kind_phrase(look(ref))} to {after} {it}.")
+                text = capitalised(f"{kind_phrase(look(obj))} moved from {before} {kind_phrase(look(ref))} "
+                                   f"to {after} {it}.")
             else:
                 mover, landmark = called(obj, scene), called(ref, scene)
                 text = f"The {mover} moved from {before} the {landmark} to {after} the {landmark}."

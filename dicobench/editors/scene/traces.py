@@ -23,9 +23,11 @@ from dicobench.kit.scene.render import footprint, trace_box, trace_extent
 from dicobench.kit.scene.trace_kernels import KERNELS, origin
 from dicobench.looks import called, look, namesakes
 
-HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture", "vehicle"}
+HARD = {"tool", "kitchenware", "drink", "electronics", "sports", "music", "toy", "household", "medical", "furniture",
+        "vehicle"}
 FLAMMABLE = {"electronics", "household", "furniture", "stationery", "clothing", "food", "toy"}
-WET = {"umbrella", "beach umbrella", "bucket", "faucet", "water bottle", "glass of water", "sink", "bathtub", "watering can"}
+WET = {"umbrella", "beach umbrella", "bucket", "faucet", "water bottle", "glass of water", "sink", "bathtub",
+       "watering can"}
 LIQUIDS = {"coffee": (92, 58, 34), "red wine": (112, 22, 44), "milk": (238, 236, 228), "green juice": (110, 160, 50)}
 DARK_PRINTS, LIGHT_PRINTS = (62, 46, 34), (226, 220, 206)
 
@@ -34,19 +36,29 @@ DARK_PRINTS, LIGHT_PRINTS = (62, 46, 34), (226, 220, 206)
 class TraceKind:
     name: str
     applies: callable
-    sentence: str  # {obj} is the object as the option calls it, {liquid} the spilled drink; {it} {was} ... {them} agree with its name
+    # {obj} is the object as the option calls it, {liquid} the spilled drink; {it} {was} ... {them} agree with its name
+    sentence: str
 
 
 KINDS = (
-    TraceKind("crack", lambda e: e.category in HARD, "A crack has appeared on {obj}, so {it} {was} dropped or struck."),
-    TraceKind("scorch", lambda e: e.category in FLAMMABLE, "Scorch marks have appeared on {obj}, so {it} {was} burned or overheated."),
-    TraceKind("spill", lambda e: e.category in {"drink", "kitchenware"}, "A {liquid} spill has appeared beside {obj}, so {it} {was} knocked over."),
-    TraceKind("footprints", lambda e: True, "A trail of shoe prints now leads to {obj}, so someone walked up to {them}."),
-    TraceKind("paw_prints", lambda e: True, "A trail of paw prints now leads to {obj}, so an animal walked up to {them}."),
-    TraceKind("crumbs", lambda e: e.category == "food", "Crumbs are scattered beside {obj}, so someone has been eating {them}."),
-    TraceKind("shards", lambda e: e.category == "drink", "Glass shards lie beside {obj}, so a glass was broken next to {them}."),
-    TraceKind("tyre_tracks", lambda e: e.category == "vehicle", "Tyre tracks now lead away from {obj}, so {it} {was} driven."),
-    TraceKind("puddle", lambda e: e.name in WET, "A puddle of water has formed beside {obj}, so water dripped from {them}."),
+    TraceKind("crack", lambda e: e.category in HARD,
+              "A crack has appeared on {obj}, so {it} {was} dropped or struck."),
+    TraceKind("scorch", lambda e: e.category in FLAMMABLE,
+              "Scorch marks have appeared on {obj}, so {it} {was} burned or overheated."),
+    TraceKind("spill", lambda e: e.category in {"drink", "kitchenware"},
+              "A {liquid} spill has appeared beside {obj}, so {it} {was} knocked over."),
+    TraceKind("footprints", lambda e: True,
+              "A trail of shoe prints now leads to {obj}, so someone walked up to {them}."),
+    TraceKind("paw_prints", lambda e: True,
+              "A trail of paw prints now leads to {obj}, so an animal walked up to {them}."),
+    TraceKind("crumbs", lambda e: e.category == "food",
+              "Crumbs are scattered beside {obj}, so someone has been eating {them}."),
+    TraceKind("shards", lambda e: e.category == "drink",
+              "Glass shards lie beside {obj}, so a glass was broken next to {them}."),
+    TraceKind("tyre_tracks", lambda e: e.category == "vehicle",
+              "Tyre tracks now lead away from {obj}, so {it} {was} driven."),
+    TraceKind("puddle", lambda e: e.name in WET,
+              "A puddle of water has formed beside {obj}, so water dripped from {them}."),
 )
 DAMAGE = ("crack", "scorch")  # marks on the object itself; the others lie on the surface beside it
 TRAILS = tuple(kind for kind, drawn in KERNELS.items() if drawn.trail)
@@ -140,19 +152,22 @@ def _place_surface_trace(rng, scene: Scene, obj: PlacedObject, kind: str, colour
                 ex, ey = cx - gap * math.cos(theta), cy - gap * math.sin(theta)
                 sx, sy = ex - span * math.cos(theta), ey - span * math.sin(theta)
                 heading, near = theta, (ex, ey)
-            probe = Trace(kind, 0, 0, angle=int(round(math.degrees(heading))) % 360, length=length, colour=colour, scale=scale)
+            probe = Trace(kind, 0, 0, angle=int(round(math.degrees(heading))) % 360, length=length, colour=colour,
+                          scale=scale)
             ox, oy = origin(probe, trace_extent(probe))
-            trace = dataclasses.replace(probe, x=int(round(sx - ox)), y=int(round(sy - oy)), seed=int(rng.integers(2**31)))
+            trace = dataclasses.replace(probe, x=int(round(sx - ox)), y=int(round(sy - oy)),
+                                        seed=int(rng.integers(2**31)))
         else:
             length = _scaled(int(rng.integers(50, 80)), scale, 20)
             dist = reach + length * 0.6 + 10
             px, py = cx + dist * math.cos(theta), cy + dist * math.sin(theta)
             side = trace_extent(Trace(kind, 0, 0, length=length, scale=scale))
-            trace = Trace(kind, int(px - side / 2), int(py - side / 2), length=length, colour=colour, seed=int(rng.integers(2**31)),
-                          scale=scale)
+            trace = Trace(kind, int(px - side / 2), int(py - side / 2), length=length, colour=colour,
+                          seed=int(rng.integers(2**31)), scale=scale)
             near = (px, py)
         tbox = trace_box(trace)
-        if inside(tbox, scene.width, scene.height) and not overlaps(tbox, occupied, gap=3) and _yours(near, box, others):
+        if (inside(tbox, scene.width, scene.height) and not overlaps(tbox, occupied, gap=3)
+                and _yours(near, box, others)):
             return trace, near
     return None
 
@@ -275,7 +290,8 @@ class Traced:
             obj = place_among(rng, scene, dataclasses.replace(self.obj, damage=self.kind), cfg, blocked, uid)
             return None if obj is None else ((obj,), ())
         obj = dataclasses.replace(twin(rng, self.obj, uid), cx=scene.width // 2, cy=scene.height // 2)
-        placed = _surface_trace(rng, dataclasses.replace(scene, objects=(obj,), traces=()), obj, self.kind, self.colour, cfg)
+        placed = _surface_trace(rng, dataclasses.replace(scene, objects=(obj,), traces=()), obj, self.kind,
+                                self.colour, cfg)
         if placed is None:
             return None
         trace, near = placed

@@ -116,7 +116,8 @@ def _warnings_to_stderr() -> None:
             logger.addHandler(_Stderr(logging.WARNING))
 
 
-BUILD_MARKERS = {".dicobench": "dicobench", ".multipanelvqa": "multipanelvqa"}  # a build's manifest folder -> its command
+# a build's manifest folder -> its command
+BUILD_MARKERS = {".dicobench": "dicobench", ".multipanelvqa": "multipanelvqa"}
 
 
 def _check_benchmark(prog: str, args: argparse.Namespace) -> None:
@@ -208,7 +209,8 @@ def describe_os_error(exc: OSError) -> str:
 def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | None = 1,
                         compress_note: str = "default 1") -> None:
     """The options every `build` command shares (`compress_level`: its default, and the help's note on it)."""
-    parser.add_argument("--out", required=True, help="output folder (created; must be empty unless resuming or --overwrite)")
+    parser.add_argument("--out", required=True,
+                        help="output folder (created; must be empty unless resuming or --overwrite)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="root seed, 0 or more (default 0)")
     parser.add_argument("--num-proc", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing build")
@@ -216,11 +218,14 @@ def add_build_arguments(parser: argparse.ArgumentParser, compress_level: int | N
                         help=f"PNG compress level 0-9 ({compress_note}; lossless at any level)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--engine", default="local", choices=["local", "ray"],
-                        help="local: worker processes here (default); ray: Ray Data on a Ray cluster (pip install 'dicobench[scale]')")
+                        help="local: worker processes here (default); ray: Ray Data on a Ray cluster "
+                             "(pip install 'dicobench[scale]')")
     parser.add_argument("--ray-address", default=None,
-                        help="with --engine ray: auto (the running cluster) or ray://HOST:PORT; default: a local Ray with --num-proc CPUs")
+                        help="with --engine ray: auto (the running cluster) or ray://HOST:PORT; "
+                             "default: a local Ray with --num-proc CPUs")
     parser.add_argument("--num-shards", type=int, default=None,
-                        help="Parquet shards per config, at most (overrides the rows per shard); fixes file names across rebuilds")
+                        help="Parquet shards per config, at most (overrides the rows per shard); "
+                             "fixes file names across rebuilds")
 
 
 def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
@@ -233,13 +238,14 @@ def add_score_arguments(p: argparse.ArgumentParser, config_help: str) -> None:
     p.add_argument("--out", type=Path, help="output folder (default: PREDICTIONS without suffix + '.scores')")
     p.add_argument("--name", help="model name on the charts and leaderboards (default: the predictions file name)")
     p.add_argument("--model", dest="model", help=argparse.SUPPRESS)  # the first release's name for --model-id
-    p.add_argument("--model-id", dest="model", help="the model's id, recorded in scores.json (default: from run.json beside "
-                                   "PREDICTIONS, written by eval)")
+    p.add_argument("--model-id", dest="model",
+                   help="the model's id, recorded in scores.json (default: from run.json beside "
+                        "PREDICTIONS, written by eval)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the CIs")
     p.add_argument("--limit", type=positive_int, metavar="N",
-                   help="the predictions answer the first N rows of each config (eval --limit N, lmms-eval --limit N): "
-                        "the other rows are unscored, so the result is incomplete and reports accuracy bounds over "
-                        "the whole split")
+                   help="the predictions answer the first N rows of each config (eval --limit N, lmms-eval "
+                        "--limit N): the other rows are unscored, so the result is incomplete and reports accuracy "
+                        "bounds over the whole split")
     p.add_argument("--allow-partial", action="store_true",
                    help="score predictions that answer only some rows (a smoke test such as lmms-eval --limit): "
                         "the rows without a prediction are unscored and the result reports bounds, not an accuracy")
@@ -256,7 +262,8 @@ def run_options(args: argparse.Namespace):
     return RunOptions(args.split, args.overwrite, args.engine, args.num_proc, args.ray_address, not args.quiet)
 
 
-def build_handler(build: Callable, options: Callable[[argparse.Namespace], object]) -> Callable[[argparse.Namespace], int]:
+def build_handler(build: Callable,
+                  options: Callable[[argparse.Namespace], object]) -> Callable[[argparse.Namespace], int]:
     """The handler of a `build` subcommand: build the options the arguments give, then say how to load the result."""
 
     def handle(args: argparse.Namespace) -> int:

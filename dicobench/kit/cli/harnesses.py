@@ -57,8 +57,9 @@ def _vlmevalkit_export(harness: argparse._SubParsersAction, benchmark: Benchmark
                            "images) and name.py beside it, the dataset class NAME that makes VLMEvalKit ask this "
                            "project's prompt and score by its rules.")
     v.add_argument("--dataset", required=True, metavar="DIR_OR_REPO", help="dataset folder or Hub repo id")
-    v.add_argument("--out", required=True, type=Path, help="the TSV to write, NAME.tsv: NAME is the dataset and class name in "
-                                                               f"VLMEvalKit (e.g. ~/LMUData/{name}.tsv)")
+    v.add_argument("--out", required=True, type=Path,
+                   help="the TSV to write, NAME.tsv: NAME is the dataset and class name in "
+                        f"VLMEvalKit (e.g. ~/LMUData/{name}.tsv)")
     v.add_argument("--config", default=benchmark.default_config,
                    help=f"dataset config to export (default {benchmark.default_config})")
     v.add_argument("--split", default="test", help="split to export (default test)")
@@ -170,7 +171,8 @@ def _import_inspect(args: argparse.Namespace, benchmark: Benchmark) -> int:
 def _import_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
     settings = benchmark.harnesses
     n = lmms_eval.import_samples(args.samples, args.out, dataset=args.dataset, group=benchmark.name,
-                                 module=settings.lmms_eval_module, text_columns=settings.text_columns, split=args.split)
+                                 module=settings.lmms_eval_module, text_columns=settings.text_columns,
+                                 split=args.split)
     print(f"wrote {n} predictions to {args.out}")
     return 0
 

@@ -25,7 +25,8 @@ def make_register(drawer: Drawer) -> Registrar:
         parser.add_argument("--config", default="all", help="config to read (default: all)")
         parser.add_argument("--split", default="test", help="split to read (default: test)")
         parser.add_argument("-n", "--n", dest="n", type=int, default=8, help="rows to draw, 1 to 64 (default: 8)")
-        parser.add_argument("--thumb", type=int, default=256, help="thumbnail size in pixels, 16 to 1024 (default: 256)")
+        parser.add_argument("--thumb", type=int, default=256,
+                            help="thumbnail size in pixels, 16 to 1024 (default: 256)")
         parser.set_defaults(func=lambda args: _preview(args, drawer))
 
     return register

@@ -22,7 +22,8 @@ def add_judge_arguments(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--judge-concurrency", type=positive_int, default=8, help="judge requests in flight (default 8)")
     p.add_argument("--judge-timeout", type=float, default=60.0, help="seconds per judge request (default 60)")
     p.add_argument("--judge-retries", type=non_negative_int, default=5,
-                   help="retries of a judge request that timed out, was rate limited or met a server error (default 5)")
+                   help="retries of a judge request that timed out, was rate limited or met a server error "
+                        "(default 5)")
 
 
 def judge_from_args(args: argparse.Namespace):

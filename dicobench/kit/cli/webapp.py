@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 def add_server_arguments(p: argparse.ArgumentParser, dataset_help: str = "build folder") -> None:
     add_dataset_argument(p, dataset_help, dest="dir")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; any other needs a token)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; any other needs a token)")
     p.add_argument("--port", type=port, default=8765, help="port (default 8765; 0 picks a free one)")
     p.add_argument("--page-token", dest="token", default=None,
                    help="the page's access token (default: a fresh one, printed in the URL, where needed)")
@@ -58,12 +59,13 @@ def make_review_register(spec: BenchmarkSpec, annotations: bool = False, results
 
     def register(sub: argparse._SubParsersAction) -> None:
         p = sub.add_parser("review", help=HELP["review"])
-        add_server_arguments(p, "build folder" + (", or a COCO annotation file (with --photos)" if annotations else ""))
+        add_server_arguments(p, "build folder"
+                             + (", or a COCO annotation file (with --photos)" if annotations else ""))
         if results is not None:
             p.add_argument("--predictions", action="append", metavar="RUN_DIR", default=[],
-                           help="a scored run folder (`eval --out`, `score --out`) of this build: browse its answers "
-                                "(each reply, what was read, the error type, the judge's verdict) instead of reviewing "
-                                "rows; give it twice to compare two runs where they disagree")
+                           help="a scored run folder (`eval --out`, `score --out`) of this build: browse its "
+                                "answers (each reply, what was read, the error type, the judge's verdict) instead "
+                                "of reviewing rows; give it twice to compare two runs where they disagree")
         p.add_argument("--reviewer", default=None, help="your name in the review log (default: $USER)")
         p.add_argument("--config", default="all", help="one config or all (default)")
         if annotations:
@@ -95,8 +97,10 @@ def make_study_register(spec: BenchmarkSpec):
         add_server_arguments(p)
         p.add_argument("--time-limit", required=True, type=_time_limit, metavar="30|60|120|none",
                        help="seconds per item, or none")
-        p.add_argument("--participant", default="participant", help="name in the answers file (letters, digits, _ - .)")
-        p.add_argument("-n", "--n", dest="n", type=int, default=40, help="items, balanced over tasks (DiCoBench) or question types (MultipanelVQA); default 40")
+        p.add_argument("--participant", default="participant",
+                       help="name in the answers file (letters, digits, _ - .)")
+        p.add_argument("-n", "--n", dest="n", type=int, default=40,
+                       help="items, balanced over tasks (DiCoBench) or question types (MultipanelVQA); default 40")
         p.add_argument("--seed", type=int, default=0, help="sample seed; the order is also seeded by the participant")
         p.add_argument("--config", default="all", help="one config or all (default)")
         p.set_defaults(func=handle)

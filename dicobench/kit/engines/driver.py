@@ -83,8 +83,9 @@ def check_compress_level(level: int) -> None:
 @contextmanager
 def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Sequence[str], run: RunOptions,
             what: str, config: dict) -> Iterator[None]:
-    """Record the manifest (with the build `config` it was resolved from) in `out`, refusing a folder holding another build (`--overwrite` first
-    deletes this split's shards in every config folder), for the build inside the block.
+    """Record the manifest (with the build `config` it was resolved from) in `out`, refusing a folder holding
+    another build (`--overwrite` first deletes this split's shards in every config folder), for the build inside the
+    block.
 
     A first build that fails before any shard of its split is written takes its manifest and the
     empty folders it made away with it: it would otherwise hold the folder for options that made
@@ -127,7 +128,8 @@ def _prune(out: Location, before: set[Path] | None) -> None:
 
 def other_split_shards(out: Location, configs: Sequence[str], split: str) -> list[Location]:
     """The shards of the folder's other splits: what this split must not reuse comes from them."""
-    return [f for config in configs for other in SPLITS if other != split for f in glob(child(out, config), f"{other}-*.parquet")]
+    return [f for config in configs for other in SPLITS if other != split
+            for f in glob(child(out, config), f"{other}-*.parquet")]
 
 
 def missing_shards(out: Location, configs: Sequence[str], split: str, ranges: Sequence[range], rows_per_item: int = 1,

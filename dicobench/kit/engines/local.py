@@ -115,7 +115,8 @@ def refuse_unguarded_main() -> None:
 def _main_frame() -> FrameType | None:
     """The frame of the main script's top-level code on the current stack, if any."""
     frame = sys._getframe(1)
-    while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__"):
+    while frame is not None and not (frame.f_code.co_name == "<module>"
+                                     and frame.f_globals.get("__name__") == "__main__"):
         frame = frame.f_back
     return frame
 

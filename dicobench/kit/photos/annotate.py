@@ -156,7 +156,8 @@ def _append(log, entry: dict) -> None:
 
 def _object(det, mask: np.ndarray | None) -> dict:
     x0, y0, x1, y1 = det.box
-    obj = {"label": det.label, "score": round(det.score, 4), "box": [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]}
+    obj = {"label": det.label, "score": round(det.score, 4),
+           "box": [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]}
     if mask is not None and mask.any():
         from pycocotools import mask as mask_utils
 
@@ -176,7 +177,8 @@ def _resume(out: Path, info: dict) -> dict:
             raise UserError(f"{out} was annotated with other models, thresholds or labels; choose another --out")
         names = {c["id"]: c["name"] for c in data["categories"]}
         for img in data["images"]:
-            records[img["file_name"]] = {"file": img["file_name"], "height": img["height"], "width": img["width"], "objects": []}
+            records[img["file_name"]] = {"file": img["file_name"], "height": img["height"], "width": img["width"],
+                                         "objects": []}
         by_id = {img["id"]: img["file_name"] for img in data["images"]}
         for ann in data["annotations"]:
             obj = {"label": names[ann["category_id"]], "score": ann["score"], "box": ann["bbox"]}
@@ -193,7 +195,8 @@ def _resume(out: Path, info: dict) -> dict:
             except ValueError:
                 break  # the line a kill cut off, and nothing after it
         if entries and entries[0].get("info") != info:
-            raise UserError(f"{partial} was started with other models, thresholds or labels; remove it or use the same options")
+            raise UserError(f"{partial} was started with other models, thresholds or labels; "
+                            "remove it or use the same options")
         records.update({e["file"]: e for e in entries[1:]})
         if len(entries) < len(lines):
             partial.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
@@ -203,7 +206,8 @@ def _resume(out: Path, info: dict) -> dict:
 def _read_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or not all(isinstance(data.get(k), list) for k in ("images", "annotations", "categories")):
+        if not isinstance(data, dict) or not all(isinstance(data.get(k), list)
+                                                 for k in ("images", "annotations", "categories")):
             raise ValueError("not a COCO instances file")
         return data
     except ValueError as exc:
@@ -214,7 +218,8 @@ def _write_coco(out: Path, info: dict, records: list[dict]) -> None:
     categories = {name: i for i, name in enumerate(info["labels"], 1)}
     images, annotations = [], []
     for image_id, record in enumerate(records, 1):
-        images.append({"id": image_id, "file_name": record["file"], "width": record["width"], "height": record["height"]})
+        images.append({"id": image_id, "file_name": record["file"], "width": record["width"],
+                       "height": record["height"]})
         for obj in record["objects"]:
             ann = {"id": len(annotations) + 1, "image_id": image_id, "category_id": categories[obj["label"]],
                    "bbox": obj["box"], "area": obj.get("area", round(obj["box"][2] * obj["box"][3], 2)),

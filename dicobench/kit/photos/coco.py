@@ -35,7 +35,8 @@ def require_pycocotools():
     try:
         from pycocotools import coco, mask  # noqa: F401
     except ImportError:
-        raise UserError("coco: sources need pycocotools, which the edit extra installs: pip install 'dicobench[edit]'") from None
+        raise UserError("coco: sources need pycocotools, which the edit extra installs: "
+                        "pip install 'dicobench[edit]'") from None
     return coco
 
 
@@ -57,7 +58,8 @@ class CocoSource(PhotoSource):
     def __init__(self, annotations: str | Path, images: str | Path | None = None, policy: SizePolicy = SizePolicy(),
                  max_edit_share: float = MAX_EDIT_SHARE):
         super().__init__(policy)
-        self.path = Path(annotations).expanduser()  # a spec's `~` is the user's home: no shell expands it after `coco:`
+        # a spec's `~` is the user's home: no shell expands it after `coco:`
+        self.path = Path(annotations).expanduser()
         self.images_dir = Path(images).expanduser() if images else self.path.parent
         if not self.images_dir.is_dir():
             raise UserError(f"coco: image folder {self.images_dir} does not exist")
@@ -106,8 +108,9 @@ class CocoSource(PhotoSource):
         img = self.image(index)
         h, w = pixels.shape[:2]
         if (int(img["height"]), int(img["width"])) != (h, w):
-            raise PhotoSkipped("annotation_mismatch", f"{self.photo_id(index)}: annotated as {img['width']}x{img['height']}, "
-                                                      f"the file is {w}x{h}")
+            raise PhotoSkipped("annotation_mismatch",
+                               f"{self.photo_id(index)}: annotated as {img['width']}x{img['height']}, "
+                               f"the file is {w}x{h}")
         objects = []
         for ann, obj in zip(self._annotations(index), self.annotations(index)):
             full = decode_mask(mask_utils, self.coco.annToRLE(ann)) if ann.get("segmentation") else None
@@ -155,8 +158,10 @@ def _read(path: Path) -> dict:
         raise UserError(f"coco: annotation file {path} does not exist") from None
     except (OSError, ValueError) as exc:
         raise UserError(f"coco: {path} is not a JSON file ({type(exc).__name__}: {exc})") from None
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), list) for k in ("images", "annotations", "categories")):
-        raise UserError(f"coco: {path} is not a COCO instances file (it needs images, annotations and categories lists)")
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), list)
+                                             for k in ("images", "annotations", "categories")):
+        raise UserError(f"coco: {path} is not a COCO instances file "
+                        "(it needs images, annotations and categories lists)")
     return data
 
 
@@ -173,7 +178,8 @@ def _index(data: dict, path: Path):
     for ann in data["annotations"]:
         problem = _problem(ann, images, categories)
         if problem:
-            raise UserError(f"coco: {path}: annotation {ann.get('id') if isinstance(ann, dict) else ann!r:.40}: {problem}")
+            raise UserError(f"coco: {path}: annotation {ann.get('id') if isinstance(ann, dict) else ann!r:.40}: "
+                            f"{problem}")
     with contextlib.redirect_stdout(io.StringIO()):  # pycocotools prints its progress
         index = coco.COCO()
         index.dataset = data
@@ -195,7 +201,8 @@ def _problem(ann, images: dict, categories: set) -> str | None:
     if seg in (None, [], {}):
         return None
     if isinstance(seg, list):
-        if not all(isinstance(p, list) and len(p) >= 6 and len(p) % 2 == 0 and all(isinstance(v, (int, float)) for v in p)
+        if not all(isinstance(p, list) and len(p) >= 6 and len(p) % 2 == 0
+                   and all(isinstance(v, (int, float)) for v in p)
                    for p in seg):
             return "a polygon segmentation is a list of [x1, y1, x2, y2, ...] lists of 3 points or more"
         return None

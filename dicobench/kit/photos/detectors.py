@@ -53,7 +53,8 @@ class Detector:
         from PIL import Image
 
         found = self.pipe(Image.fromarray(pixels), candidate_labels=labels, threshold=threshold)
-        return [Detection(d["label"], float(d["score"]), (d["box"]["xmin"], d["box"]["ymin"], d["box"]["xmax"], d["box"]["ymax"]))
+        return [Detection(d["label"], float(d["score"]),
+                          (d["box"]["xmin"], d["box"]["ymin"], d["box"]["xmax"], d["box"]["ymax"]))
                 for d in found]
 
 

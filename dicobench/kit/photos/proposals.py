@@ -17,7 +17,8 @@ def require_opencv() -> None:
     try:
         import cv2  # noqa: F401
     except ImportError:
-        raise UserError("photo sources need OpenCV, which the edit extra installs: pip install 'dicobench[edit]'") from None
+        raise UserError("photo sources need OpenCV, which the edit extra installs: "
+                        "pip install 'dicobench[edit]'") from None
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ def propose_regions(pixels: np.ndarray, cfg: ProposalConfig = ProposalConfig()) 
     scale = cfg.work_side / max(pixels.shape[:2])
     if scale < 1:
         size = (round(pixels.shape[1] * scale), round(pixels.shape[0] * scale))
-        found = propose_regions(cv2.resize(pixels, size, interpolation=cv2.INTER_AREA), replace(cfg, work_side=max(size)))
+        found = propose_regions(cv2.resize(pixels, size, interpolation=cv2.INTER_AREA),
+                                replace(cfg, work_side=max(size)))
         return [_scaled(p, 1 / scale, pixels.shape) for p in found]
     h, w = pixels.shape[:2]
     lab = cv2.cvtColor(pixels, cv2.COLOR_RGB2LAB).astype(np.float32)

@@ -123,7 +123,8 @@ def split_photos(source: PhotoSource, split: str, test_share: float | None) -> P
     share or the rest, disjoint by construction."""
     if test_share is None:
         return source
-    return PhotoSubset(source, [i for i in range(len(source)) if in_test_share(source.photo_id(i), test_share) == (split == "test")])
+    return PhotoSubset(source, [i for i in range(len(source))
+                                if in_test_share(source.photo_id(i), test_share) == (split == "test")])
 
 
 def _objects(entries) -> tuple[PhotoObject, ...]:
@@ -186,7 +187,8 @@ class FolderSource(PhotoSource):
         if path.exists():
             self.objects.update(_jsonl(path, lambda e: (e["file"], _objects(e["objects"]))))
         for path in sorted(self.root.rglob("metadata.jsonl")):
-            self.objects.update(_jsonl(path, functools.partial(_imagefolder_entry, path.parent.relative_to(self.root))))
+            self.objects.update(_jsonl(path, functools.partial(_imagefolder_entry,
+                                                               path.parent.relative_to(self.root))))
 
     def __len__(self) -> int:
         return len(self.files)
@@ -232,7 +234,8 @@ class VStarSource(PhotoSource):
 def _vstar_objects(meta_path: Path) -> tuple[PhotoObject, ...]:
     try:
         meta = json.loads(meta_path.read_text())
-        return tuple(PhotoObject(tuple(box), name) for name, box in zip(meta["target_object"], meta["bbox"], strict=True))
+        return tuple(PhotoObject(tuple(box), name)
+                     for name, box in zip(meta["target_object"], meta["bbox"], strict=True))
     except (ValueError, KeyError, TypeError) as exc:
         raise UserError(f"{meta_path}: not a V* annotation ({type(exc).__name__}: {exc})") from None
 

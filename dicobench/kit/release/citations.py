@@ -17,7 +17,8 @@ DICOBENCH = """\
 MULTIPANELVQA = """\
 @misc{fan_multipanelvqa,
   title = {Muffin or Chihuahua? Challenging Multimodal Large Language Models with Multipanel VQA},
-  author = {Fan, Yue and Gu, Jing and Zhou, Kaiwen and Yan, Qianqi and Jiang, Shan and Kuo, Ching-Chen and Zhao, Yang and Guan, Xinze and Wang, Xin Eric}
+  author = {Fan, Yue and Gu, Jing and Zhou, Kaiwen and Yan, Qianqi and Jiang, Shan and Kuo, Ching-Chen and \
+Zhao, Yang and Guan, Xinze and Wang, Xin Eric}
 }"""
 
 BOTH = DICOBENCH + "\n\n" + MULTIPANELVQA

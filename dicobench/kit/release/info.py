@@ -45,7 +45,8 @@ def describe(dataset: str) -> str:
     names = [c["config_name"] + (" (default)" if c.get("default") else "") for c in configs]
     licence = meta.get("license", "unknown")
     if meta.get("license_name"):
-        licence += f" ({meta['license_name']}" + (f", {meta['license_link']}" if meta.get("license_link") else "") + ")"
+        licence += (f" ({meta['license_name']}" + (f", {meta['license_link']}" if meta.get("license_link") else "")
+                    + ")")
     lines = [f"{meta.get('pretty_name', dataset)}: {dataset}", f"licence: {licence}", "configs: " + ", ".join(names)]
     stats = meta.get(STATS_KEY)
     if not stats:
@@ -57,7 +58,8 @@ def describe(dataset: str) -> str:
             side = s.get("image_long_side")
             rows.append([config, s["rows"], _answers(s.get("answers") or {}),
                          f"{side['min']}-{side['max']} (mean {side['mean']})" if side else "-", s["bytes_per_row"]])
-        lines += [f"split {split}:", markdown_table(["config", "rows", "answers", "image long side px", "bytes/row"], rows)]
+        lines += [f"split {split}:",
+                  markdown_table(["config", "rows", "answers", "image long side px", "bytes/row"], rows)]
     lines.append("review: " + review_coverage(card))
     return "\n".join(lines)
 
@@ -65,5 +67,6 @@ def describe(dataset: str) -> str:
 def _answers(answers: dict) -> str:
     """{A: 3, B: 2} -> "A 3, B 2"; nested groups (MultipanelVQA's q1/q3) as "q1 no 2 yes 2; q3 a 1"."""
     if all(isinstance(v, dict) for v in answers.values()):
-        return "; ".join(f"{group} " + " ".join(f"{k} {v}" for k, v in inner.items()) for group, inner in answers.items())
+        return "; ".join(f"{group} " + " ".join(f"{k} {v}" for k, v in inner.items())
+                         for group, inner in answers.items())
     return ", ".join(f"{k} {v}" for k, v in answers.items())

@@ -60,6 +60,7 @@ def section(out: Location, usage: Usage) -> Section:
         f"{load}\n"
         f"replies = [\"The answer is (A).\"] * len(ds)  # your model's replies, one per row\n"
         f"metric = evaluate.load({usage.metric})\n"
-        f"print(metric.compute(predictions=replies, references=ds[\"answer\"], {usage.metric_inputs})[\"accuracy\"])\n```"
+        f"print(metric.compute(predictions=replies, references=ds[\"answer\"], {usage.metric_inputs})"
+        f"[\"accuracy\"])\n```"
     )
     return Section("load", "Load and score", body)

@@ -25,7 +25,8 @@ from dicobench.kit.errors import UserError, first_line
 from dicobench.kit.io.shards import altered, sidecar_path
 from dicobench.kit.release.layout import README, card_patterns, glob_regex, read_configs, read_metadata
 
-REMEDY = "rerun the build that wrote it with the same options (a resumed build rewrites damaged shards), or copy it again"
+REMEDY = ("rerun the build that wrote it with the same options (a resumed build rewrites damaged shards), "
+          "or copy it again")
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,8 @@ def _check_schema(path: Path, found: pa.Schema, expected: pa.Schema | None, need
         if column not in found.names:
             raise UserError(f"{path}: no {column!r} column: not a build of this benchmark, a build of an older "
                             "version, or a damaged shard")
-        if expected is not None and column in expected.names and found.field(column).type != expected.field(column).type:
+        if (expected is not None and column in expected.names
+                and found.field(column).type != expected.field(column).type):
             raise UserError(f"{path}: column {column!r} is {found.field(column).type}, the card says "
                             f"{expected.field(column).type}: the shard is damaged or from another build; {REMEDY}")
 

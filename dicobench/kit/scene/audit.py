@@ -79,8 +79,8 @@ def alike(a: str, b: str, size: int = 22) -> float:
     return max(_overlap(_squares(x, size)[0], _squares(y, size)[t]) for x, y in ((a, b), (b, a)) for t in TURNS)
 
 
-def marking_reads(entries: Sequence[CatalogueEntry], sizes: Sequence[int], fitted: bool, turns: Sequence[int] = (0, 40),
-                  drawn_only: bool = True) -> Counter:
+def marking_reads(entries: Sequence[CatalogueEntry], sizes: Sequence[int], fitted: bool,
+                  turns: Sequence[int] = (0, 40), drawn_only: bool = True) -> Counter:
     """How each marking the catalogue draws reads from its pixels (`dicobench.kit.scene.markings.
     read_marking`): (marking, read) -> how many of `entries` x `sizes` x `turns` read so. Each object
     is drawn blue with yellow marks, unlit and turned as a scene turns it, and its yellow pixels
@@ -97,6 +97,7 @@ def marking_reads(entries: Sequence[CatalogueEntry], sizes: Sequence[int], fitte
                     continue
                 for turn in turns:
                     patch = object_patch(dataclasses.replace(obj, rotation=turn))
-                    yellow = (np.abs(patch.rgb - mark).sum(axis=2) < np.abs(patch.rgb - body).sum(axis=2)) & (patch.alpha > 0.5)
+                    yellow = ((np.abs(patch.rgb - mark).sum(axis=2) < np.abs(patch.rgb - body).sum(axis=2))
+                              & (patch.alpha > 0.5))
                     out[marking, read_marking(yellow)] += 1
     return out

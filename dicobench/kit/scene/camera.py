@@ -32,7 +32,8 @@ CAMERA_STREAM = 0xCA3E7A  # the cameras' random stream, apart from everything a 
 # px: the most a shot's turn may move an object's outline (about radians x size: no point of a
 # glyph lies farther than its size from its centre) and still leave the object drawn unturned
 POSE_TOLERANCE = 0.25
-CUE_MARGIN = 3  # px a mapped box grows by (pixel rounding of placed objects, the resampling kernel's reach) and may leave the frame by
+# px a mapped box grows by (pixel rounding of placed objects, the resampling kernel's reach) and may leave the frame by
+CUE_MARGIN = 3
 
 
 @dataclass(frozen=True)

@@ -180,14 +180,16 @@ FORMER_NAMES: dict[str, str] = {
 DROPPED: dict[str, str] = {
     # names that contain another, or a kind another name already is
     "car-battery": "contains 'battery'", "bucket": "'paint bucket' contains it; reads as a padlock",
-    "camera-retro": "contains 'camera'", "compass-drafting": "contains 'compass'", "fish": "'fish' (fish-fins) is the same fish",
+    "camera-retro": "contains 'camera'", "compass-drafting": "contains 'compass'",
+    "fish": "'fish' (fish-fins) is the same fish",
     "beer-mug-empty": "contains 'mug'", "pen": "'fountain pen' contains it; reads as a pencil",
     "toilet": "'toilet paper' contains it; reads as a jar", "truck-pickup": "contains 'truck'",
     "umbrella-beach": "a beach umbrella is an umbrella", "taxi": "a taxi is a car",
     "headset": "a headset is headphones", "shuttle-space": "reads as a rocket",
     "drum-steelpan": "contains 'drum'; a blob at cue size",
     # glyphs a person reads as another catalogue object at cue size (one of each close pair stays)
-    "mosquito": "reads as a beetle or a spider", "bag-shopping": "reads as a padlock", "hippo": "reads as a cow", "whiskey-glass": "reads as a glass of water",
+    "mosquito": "reads as a beetle or a spider", "bag-shopping": "reads as a padlock", "hippo": "reads as a cow",
+    "whiskey-glass": "reads as a glass of water",
     "wine-bottle": "a generic bottle", "bottle-droplet": "a generic bottle", "sd-card": "reads as a SIM card",
     "tablet": "reads as a phone", "bowl-food": "reads as a rice bowl", "capsules": "reads as a pill",
     "broom": "reads as a paintbrush", "toolbox": "reads as a briefcase", "baseball": "reads as another ball",
@@ -218,7 +220,8 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("bowling ball", "clock", "vinyl record", "compass", "basketball", "soccer ball", "globe", "golf ball"),
     ("television", "desktop computer", "laptop"), ("hard drive", "server rack"), ("briefcase", "suitcase"),
     ("paintbrush", "paint roller"), ("test tube", "syringe"), ("pencil", "fountain pen"),
-    ("hard drive", "wallet"), ("feather", "leaf"), ("cow", "horse"), ("bread slice", "ghost figure"), ("gamepad", "carnival mask"),
+    ("hard drive", "wallet"), ("feather", "leaf"), ("cow", "horse"), ("bread slice", "ghost figure"),
+    ("gamepad", "carnival mask"),
     ("egg", "lemon"), ("detergent jug", "soap dispenser"), ("jar", "medicine bottle", "glass of water"),
     ("credit card", "wallet", "banknote", "ticket"), ("phone", "document", "bookmark"),
     ("chess pawn", "chess bishop"), ("padlock", "calendar"), ("beetle", "spider"), ("crow", "dove"),
@@ -284,7 +287,8 @@ def load_catalogue(version: str = "first-release") -> tuple[CatalogueEntry, ...]
             raise RuntimeError(f"Font Awesome icon {icon!r} is missing; fontawesomefree>=6.5 is required")
         styles = tuple(s for s in ("solid", "regular") if s in meta["free"])
         entries.append(
-            CatalogueEntry(icon, name, category, _synonyms(name, meta["search"]["terms"]), int(meta["unicode"], 16), styles)
+            CatalogueEntry(icon, name, category, _synonyms(name, meta["search"]["terms"]), int(meta["unicode"], 16),
+                           styles)
         )
     names = [e.name for e in entries]
     if len(set(names)) != len(names):

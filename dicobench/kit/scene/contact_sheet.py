@@ -55,8 +55,8 @@ def _patch_on_surface(patch: Patch, side: int) -> np.ndarray:
 
 
 def _object(entry: CatalogueEntry, look: Look, size: int, colouring: tuple[str, str], fitted: bool) -> PlacedObject:
-    return PlacedObject(0, entry.name, colouring[0], size, 0, 0, style=look.style, accent=colouring[1], marking=look.marking,
-                        marking_fit=fitted and look.marking is not None)
+    return PlacedObject(0, entry.name, colouring[0], size, 0, 0, style=look.style, accent=colouring[1],
+                        marking=look.marking, marking_fit=fitted and look.marking is not None)
 
 
 def drawn(entry: CatalogueEntry, look: Look, size: int, colouring: tuple[str, str], fitted: bool = True) -> np.ndarray:
@@ -86,14 +86,16 @@ def catalogue_pages(entries: Sequence[CatalogueEntry], size: int, *, zoom: int =
         draw = ImageDraw.Draw(page)
         for k, entry in enumerate(chunk):
             left, top = (k % columns) * cell_w, (k // columns) * cell_h
-            draw.text((left + PAD, top + 1), f"{entry.name}  ({entry.icon}, {entry.category})", fill="black", font=font)
+            draw.text((left + PAD, top + 1), f"{entry.name}  ({entry.icon}, {entry.category})", fill="black",
+                      font=font)
             for j, look in enumerate(kinds):
                 pixels = drawn(entry, look, size, COLOURINGS[(start + k + j) % len(COLOURINGS)], rules)
                 x = left + PAD + j * (tile * zoom + PAD)
                 page.paste(Image.fromarray(pixels), (x, top + LABEL))
                 page.paste(Image.fromarray(pixels).resize((tile * zoom, tile * zoom), Image.Resampling.NEAREST),
                            (x, top + LABEL + tile + PAD))
-                if rules and not legible(_object(entry, look, size, COLOURINGS[(start + k + j) % len(COLOURINGS)], rules), SURFACE):
+                if rules and not legible(_object(entry, look, size, COLOURINGS[(start + k + j) % len(COLOURINGS)],
+                                                 rules), SURFACE):
                     y0 = top + LABEL + tile + PAD
                     draw.line((x, y0, x + tile * zoom, y0 + tile * zoom), fill=STRUCK, width=3)
         pages.append(page)

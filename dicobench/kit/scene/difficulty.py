@@ -40,7 +40,8 @@ class Dials:
     def manifest(self) -> dict:
         """The dials as a build's manifest records them: a later dial at its default is left out."""
         return {k: v for k, v in dataclasses.asdict(self).items()
-                if not (self.__dataclass_fields__[k].metadata.get("later") and v == self.__dataclass_fields__[k].default)}
+                if not (self.__dataclass_fields__[k].metadata.get("later")
+                        and v == self.__dataclass_fields__[k].default)}
 
     @classmethod
     def axis_fields(cls):
@@ -57,11 +58,14 @@ class Difficulty(Dials):
     max_canvas: int = dial("resolution", "longest long side of a canvas, px (up to 8192)", 2048)
     min_size: int = dial("cue scale", "smallest glyph em size of an object, px", 34)
     max_size: int = dial("cue scale", "largest glyph em size of an object, px", 92)
-    cue_max_size: int = dial("cue scale", "edits and shared objects only use objects up to this em size, px (0: any)", 0)
+    cue_max_size: int = dial("cue scale",
+                             "edits and shared objects only use objects up to this em size, px (0: any)", 0)
     min_objects: int = dial("clutter", "fewest objects in a scene", 25)
-    max_objects: int = dial("clutter", "most objects of distinct names in a scene (two scenes of a commonality row share none: keep it under half the catalogue)", 80)
-    same_kind: int = dial("clutter", "further objects in a difference scene, each of the name of an editable object, in a "
-                                      "clearly different colour and beside it (options then name such objects by their look)", 0)
+    max_objects: int = dial("clutter", "most objects of distinct names in a scene (two scenes of a commonality row "
+                                       "share none: keep it under half the catalogue)", 80)
+    same_kind: int = dial("clutter", "further objects in a difference scene, each of the name of an editable object, "
+                                      "in a clearly different colour and beside it (options then name such objects by "
+                                      "their look)", 0)
     overlap: float = dial("clutter", "share of an object's width and height a neighbour may cover on each side "
                                       "(0: objects keep apart)", 0.0)
     palette: int = dial("clutter", "named colours one scene draws its objects from (0: all), so that similar-coloured "
@@ -71,23 +75,28 @@ class Difficulty(Dials):
     cell: int = dial("background", "side of the surface's texture cells, px: texture, marks and grain are drawn at "
                                     "1/cell of the canvas and enlarged, which keeps a page of rows within the Dataset "
                                     "Viewer's limit (objects and edits stay at full resolution)", 1)
-    recolour_distance: float = dial("subtlety", "least Lab distance between a recoloured object's old and new colour", 40.0)
+    recolour_distance: float = dial("subtlety",
+                                    "least Lab distance between a recoloured object's old and new colour", 40.0)
     move_reach: int = dial("subtlety", "how far from its reference a moved object may land, px", 260)
     trace_opacity: float = dial("subtlety", "opacity of surface traces (prints, spills, crumbs), times their own", 1.0)
     trace_scale: float = dial("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
-    distractors: str = dial("subtlety", "options A-D of a difference row: objects (four objects, one edit each) or pairs "
-                                         "(two objects, two edits each: seeing where the change is does not say what it is)",
+    distractors: str = dial("subtlety", "options A-D of a difference row: objects (four objects, one edit each) or "
+                                         "pairs (two objects, two edits each: seeing where the change is does not say "
+                                         "what it is)",
                             "objects")
-    parts: float = dial("subtlety", "share of attribute edits that change one part of an object (one half of a two-tone "
-                                    "object, its stripes or its dots) while the rest stays; such edits may take objects up "
-                                    "to twice the cue scale, since only the part changes (0: whole objects only)", 0.0, later=True)
+    parts: float = dial("subtlety", "share of attribute edits that change one part of an object (one half of a "
+                                    "two-tone object, its stripes or its dots) while the rest stays; such edits may "
+                                    "take objects up to twice the cue scale, since only the part changes (0: whole "
+                                    "objects only)", 0.0, later=True)
     decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
-                                 "object), 1 to this many per state and row: the text then says what kind of change to "
-                                 "look for, never where (0: none, options name each object as the only one of its look)", 0, later=True)
+                                 "object), 1 to this many per state and row: the text then says what kind of change "
+                                 "to look for, never where (0: none, options name each object as the only one of its "
+                                 "look)", 0, later=True)
     catalogue: str = dial("names and looks", "objects and looks scenes draw from: first-release, or audited (no name "
-                                             "containing another, no glyphs alike at cue size, patterns and markings only "
-                                             "where a person sees them; dicobench.kit.scene.catalogue)", "first-release")
+                                             "containing another, no glyphs alike at cue size, patterns and markings "
+                                             "only where a person sees them; dicobench.kit.scene.catalogue)",
+                          "first-release")
     # not a dial of the scenes: the PNG compress level builds at this difficulty write unless told
     # otherwise (lossless at any level; `easy` keeps the first release's 1, the others pay for a
     # 100-row page within the Dataset Viewer's limit, see dicobench.kit.release.viewer)
@@ -111,22 +120,26 @@ class Difficulty(Dials):
         if self.distractors not in DISTRACTORS:
             problems.append(f"distractors must be one of {', '.join(DISTRACTORS)}, got {self.distractors!r}")
         if not 256 <= self.min_canvas <= self.max_canvas <= 8192:
-            problems.append(f"canvas long sides must satisfy 256 <= min <= max <= 8192 (got {self.min_canvas}, {self.max_canvas})")
+            problems.append(f"canvas long sides must satisfy 256 <= min <= max <= 8192 "
+                            f"(got {self.min_canvas}, {self.max_canvas})")
         if not 8 <= self.min_size <= self.max_size:
             problems.append(f"object sizes must satisfy 8 <= min <= max (got {self.min_size}, {self.max_size})")
         if self.cue_max_size and self.cue_max_size < self.min_size:
             problems.append(f"cue-max-size {self.cue_max_size} is below the smallest object ({self.min_size})")
         if not 1 <= self.min_objects <= self.max_objects <= 1000:
-            problems.append(f"object counts must satisfy 1 <= min <= max <= 1000 (got {self.min_objects}, {self.max_objects})")
+            problems.append(f"object counts must satisfy 1 <= min <= max <= 1000 "
+                            f"(got {self.min_objects}, {self.max_objects})")
         if not 0 <= self.same_kind <= 1000 - self.max_objects:
-            problems.append(f"same-kind objects must be within 0-{1000 - self.max_objects} (1000 objects in all), got {self.same_kind}")
+            problems.append(f"same-kind objects must be within 0-{1000 - self.max_objects} (1000 objects in all), "
+                            f"got {self.same_kind}")
         if not 0 <= self.overlap <= 0.25:
             problems.append(f"overlap must be within 0-0.25, got {self.overlap}")
         if self.palette and not 3 <= self.palette <= 12:
             problems.append(f"palette must be 0 (all) or 3-12 colours, got {self.palette}")
         if self.marks < 0 or self.grain < 0 or not 0 < self.trace_opacity <= 1 or not 0.2 <= self.trace_scale <= 1 \
                 or self.move_reach < 40:
-            problems.append("marks and grain must be >= 0, trace opacity within (0, 1], trace scale within 0.2-1, move reach >= 40")
+            problems.append("marks and grain must be >= 0, trace opacity within (0, 1], trace scale within 0.2-1, "
+                            "move reach >= 40")
         if not 1 <= self.cell <= 4:
             problems.append(f"cell must be within 1-4 px, got {self.cell}")
         if not 0 <= self.parts <= 1 or not 0 <= self.decoys <= 4:

@@ -39,7 +39,8 @@ class NameEmbeddings:
             va = self.vectors[[self._index[n] for n in a]]
             vb = self.vectors[[self._index[n] for n in b]]
         except KeyError as exc:
-            raise KeyError(f"{exc.args[0]!r} has no embedding; recompute the table: python -m dicobench.cli.name_embeddings --out FILE") from None
+            raise KeyError(f"{exc.args[0]!r} has no embedding; recompute the table: "
+                           "python -m dicobench.cli.name_embeddings --out FILE") from None
         return va @ vb.T
 
     def near(self, name: str, threshold: float) -> frozenset[str]:
@@ -61,7 +62,8 @@ def save(table: NameEmbeddings, path: str | os.PathLike) -> Path:
     """Write the table as float16 (a few hundred KB; cosine ranks are unchanged at this precision)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, names=np.array(table.names), vectors=table.vectors.astype(np.float16), model=np.array(table.model))
+    np.savez_compressed(path, names=np.array(table.names), vectors=table.vectors.astype(np.float16),
+                        model=np.array(table.model))
     return path
 
 
@@ -84,8 +86,10 @@ def shipped() -> NameEmbeddings:
     return NameEmbeddings(table.names + tuple(extra), np.vstack([table.vectors, rows]), table.model)
 
 
-def openai_embedder(model: str, *, base_url: str | None = None, api_key: str | None = None, batch_size: int = 256, timeout: float = 60.0) -> Embedder:
-    """`embed(texts) -> array` over any OpenAI-compatible /v1/embeddings endpoint (retried by `dicobench.kit.eval.retry`)."""
+def openai_embedder(model: str, *, base_url: str | None = None, api_key: str | None = None, batch_size: int = 256,
+                    timeout: float = 60.0) -> Embedder:
+    """`embed(texts) -> array` over any OpenAI-compatible /v1/embeddings endpoint (retried by
+    `dicobench.kit.eval.retry`)."""
     from openai import OpenAI
 
     from dicobench.kit.eval.retry import call_with_retries

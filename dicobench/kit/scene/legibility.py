@@ -139,13 +139,15 @@ def legible(obj: PlacedObject, surface: tuple[int, int, int]) -> bool:
         return False
     if (patterned or obj.marking == "band") and not _distinct(obj.accent, surface):  # what reaches the outline
         return False
-    if obj.style in ("striped", "dotted") and (obj.size < PATTERN_MIN_SIZE or edge_share(obj.name, obj.size) > MAX_EDGE_SHARE):
+    if obj.style in ("striped", "dotted") and (obj.size < PATTERN_MIN_SIZE
+                                               or edge_share(obj.name, obj.size) > MAX_EDGE_SHARE):
         return False
     if obj.style == "two_tone" and not two_tone_holds(obj.name, obj.size):
         return False
     if obj.style == "outline" and hollow_share(obj.name, obj.size) < MIN_HOLLOW:
         return False
-    if obj.marking is not None and (obj.style != "plain" or not obj.marking_fit or not marking_holds(obj.name, obj.size, obj.marking)
+    if obj.marking is not None and (obj.style != "plain" or not obj.marking_fit
+                                    or not marking_holds(obj.name, obj.size, obj.marking)
                                     or lab_distance(COLOURS[obj.accent], COLOURS[obj.colour]) < MARK_CONTRAST):
         return False
     return True

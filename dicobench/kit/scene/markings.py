@@ -274,7 +274,8 @@ def read_marking(mark: np.ndarray) -> str:
         if len(pieces) == 1:
             return "sticker"
         sizes = [len(p) for p in pieces]
-        return "spots" if min(sizes) >= ALIKE * max(sizes) else "unclear"  # a spot cut by the outline is a bit, not a spot
+        # a spot cut by the outline is a bit, not a spot
+        return "spots" if min(sizes) >= ALIKE * max(sizes) else "unclear"
     return "unclear"
 
 

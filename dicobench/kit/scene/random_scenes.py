@@ -178,7 +178,8 @@ def surface_colour(scene: Scene) -> tuple[int, int, int]:
     return base_colour(scene.background, scene.variant)
 
 
-def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exclude_names: frozenset[str] = frozenset()) -> Scene:
+def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(),
+                 exclude_names: frozenset[str] = frozenset()) -> Scene:
     """A scene of uniquely named objects (so every option can name its object unambiguously)."""
     width, height = canvas_size(rng, cfg)
     kind = cfg.backgrounds[rng.integers(len(cfg.backgrounds))]
@@ -199,7 +200,8 @@ def random_scene(rng: np.random.Generator, cfg: SceneConfig = SceneConfig(), exc
     for idx in order:
         if len(objects) == target:
             break
-        obj = place(rng, scene, random_object(rng, len(objects), pool[idx], surface, cfg, scene.palette), occupied, cfg)
+        obj = place(rng, scene, random_object(rng, len(objects), pool[idx], surface, cfg, scene.palette), occupied,
+                    cfg)
         if obj is not None:
             objects.append(obj)
             occupied.append(footprint(obj))
@@ -242,7 +244,8 @@ def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, nam
         template = random_object(rng, uid, entries[original.name], surface, cfg, scene.palette, colours, cue=True)
         if not all(tell_apart(template, o) for o in same):
             continue
-        obj = place(rng, scene, template, occupied, cfg, tries=30, near=(original.cx, original.cy, TWIN_REACH * original.size))
+        obj = place(rng, scene, template, occupied, cfg, tries=30,
+                    near=(original.cx, original.cy, TWIN_REACH * original.size))
         if obj is not None:
             objects.append(obj)
             occupied.append(footprint(obj))

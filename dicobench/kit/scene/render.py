@@ -170,7 +170,8 @@ def _body(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[np.nd
     mask = glyph_mask(codepoint, font_style, size)
     if ring:
         k = max(3, (size // 10) | 1)
-        eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)), np.float32) / 255
+        eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)),
+                            np.float32) / 255
         mask = np.clip(mask - eroded, 0, 1)
     # A dark rim, as a real object's edge has, keeps it visible on any surface.
     rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
@@ -243,8 +244,8 @@ def _background(scene_key: tuple) -> np.ndarray:
 
 def background(scene: Scene, camera: Camera | None = None) -> np.ndarray:
     """The scene's bare surface, or the surface as `camera` takes it."""
-    view = None if camera is None else SurfaceView(tuple(camera.matrix(scene.width, scene.height).ravel()), camera.gains,
-                                                   camera.noise)
+    view = None if camera is None else SurfaceView(tuple(camera.matrix(scene.width, scene.height).ravel()),
+                                                   camera.gains, camera.noise)
     return _background((scene.background, scene.variant, scene.tint, scene.width, scene.height, scene.texture_seed,
                         scene.marks, scene.grain, scene.cell) + ((view,) if view else ()))
 
@@ -292,7 +293,8 @@ def _layout(scene: Scene, camera: Camera | None) -> _Layout:
     """A row renders one scene region by region many times (each edit's boxes, each camera's
     view of each change): its patches are gathered once per view."""
     patches = tuple(element_patches(scene, camera))
-    spans = np.array([(p.x, p.y, p.x + p.alpha.shape[1], p.y + p.alpha.shape[0]) for p in patches], np.int64).reshape(-1, 4)
+    spans = np.array([(p.x, p.y, p.x + p.alpha.shape[1], p.y + p.alpha.shape[0]) for p in patches],
+                     np.int64).reshape(-1, 4)
     return _Layout(patches, spans)
 
 
@@ -362,7 +364,8 @@ def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Bo
     None where no pixel can differ."""
     objects, traces = set(before.objects) ^ set(after.objects), set(before.traces) ^ set(after.traces)
     shared = [o for o in before.objects if o not in objects], [o for o in after.objects if o not in objects]
-    if shared[0] != shared[1] or [t for t in before.traces if t not in traces] != [t for t in after.traces if t not in traces]:
+    if (shared[0] != shared[1]
+            or [t for t in before.traces if t not in traces] != [t for t in after.traces if t not in traces]):
         return (0, 0, after.width, after.height)
     if not objects and not traces:
         return None

@@ -170,8 +170,8 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     drawn again where they land, the exposure applied through the colour table, and the grain, the
     sensor's noise, drawn anew from the shot's own seed."""
     if cell > 1:
-        small = make_background(kind, variant, tint, -(-width // cell), -(-height // cell), seed, marks * cell * cell, grain,
-                                view=None if view is None else view.at_cell(cell))
+        small = make_background(kind, variant, tint, -(-width // cell), -(-height // cell), seed, marks * cell * cell,
+                                grain, view=None if view is None else view.at_cell(cell))
         wide = small.repeat(cell, axis=1)[:, :width]
         out = np.empty((height, width, 3), np.uint8)
         for row in range(cell):  # each row of cells is `cell` rows of the canvas
@@ -224,13 +224,15 @@ def _marks(rng: np.random.Generator, w: int, h: int, marks: int, view: SurfaceVi
                 _ellipse(draw, at(x + dx, y + dy), r / 2 * k, r / 2 * k, tone)
         else:
             a, length = float(rng.uniform(0, np.pi)), float(rng.uniform(6, 20))
-            draw.line(at(x, y) + at(x + length * np.cos(a), y + length * np.sin(a)), fill=tone, width=int(rng.integers(1, 3)))
+            draw.line(at(x, y) + at(x + length * np.cos(a), y + length * np.sin(a)), fill=tone,
+                      width=int(rng.integers(1, 3)))
     factor = np.asarray(layer, np.uint8)
     ys, xs = np.nonzero(factor != 100)  # elsewhere the factor is 1: each pixel stays as it is
     return ys, xs, factor[ys, xs]
 
 
-def _coloured(lut: np.ndarray, index: np.ndarray, marked: tuple | None, rng: np.random.Generator, grain: float) -> np.ndarray:
+def _coloured(lut: np.ndarray, index: np.ndarray, marked: tuple | None, rng: np.random.Generator,
+              grain: float) -> np.ndarray:
     """The surface's pixels: `lut[index]`, the `marked` pixels scaled by their factors, then
     `grain` drawn from `rng` (the sensor's noise) added to every pixel, band by band.
 
@@ -239,7 +241,8 @@ def _coloured(lut: np.ndarray, index: np.ndarray, marked: tuple | None, rng: np.
     marked ones are worked out apart, in the order the table folds together."""
     h, w = index.shape
     steps = GRAIN_STEPS * np.float32(grain) if grain else np.zeros(1, np.float32)
-    with_grain = np.clip(np.arange(256, dtype=np.uint8) + steps[:, None] + 0.5, 0, 255).astype(np.uint8)  # step x level
+    # step x level
+    with_grain = np.clip(np.arange(256, dtype=np.uint8) + steps[:, None] + 0.5, 0, 255).astype(np.uint8)
     tables = [with_grain[:, lut[:, c]].ravel() for c in range(3)]  # step x brightness, for each channel
     out = np.empty((h, w, 3), np.uint8)
     for y0 in range(0, h, ROWS_AT_ONCE):
@@ -262,7 +265,8 @@ def _seen(view: SurfaceView | None):
     if view is None:
         return (lambda x, y: (x, y)), 1.0
     m = view.affine()
-    return (lambda x, y: (m[0, 0] * x + m[0, 1] * y + m[0, 2], m[1, 0] * x + m[1, 1] * y + m[1, 2])), math.hypot(m[0, 0], m[1, 0])
+    return ((lambda x, y: (m[0, 0] * x + m[0, 1] * y + m[0, 2], m[1, 0] * x + m[1, 1] * y + m[1, 2])),
+            math.hypot(m[0, 0], m[1, 0]))
 
 
 def _ellipse(draw: ImageDraw.ImageDraw, centre: tuple[float, float], rx: float, ry: float, tone: int) -> None:

@@ -20,7 +20,8 @@ def inverse(matrix: np.ndarray) -> np.ndarray:
 def source_box(matrix: np.ndarray, box: Box) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) of the source that output `box` reads through the affine `matrix`."""
     bx, by, bw, bh = box
-    corners = np.array([[bx, by, 1], [bx + bw, by, 1], [bx, by + bh, 1], [bx + bw, by + bh, 1]], float) @ inverse(matrix).T
+    corners = np.array([[bx, by, 1], [bx + bw, by, 1], [bx, by + bh, 1], [bx + bw, by + bh, 1]],
+                       float) @ inverse(matrix).T
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - KERNEL_REACH
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + KERNEL_REACH
     return int(x0), int(y0), int(x1), int(y1)
@@ -45,6 +46,6 @@ def warp(pixels: np.ndarray, matrix: np.ndarray, box: Box | None = None, edges: 
     a, b, d, e = back[0, 0], back[0, 1], back[1, 0], back[1, 1]
     c = a * bx + b * by + back[0, 2] - x0
     f = d * bx + e * by + back[1, 2] - y0
-    out = Image.fromarray(np.ascontiguousarray(crop), mode).transform((bw, bh), Image.Transform.AFFINE, (a, b, c, d, e, f),
-                                                                       resample=resample)
+    out = Image.fromarray(np.ascontiguousarray(crop), mode).transform((bw, bh), Image.Transform.AFFINE,
+                                                                       (a, b, c, d, e, f), resample=resample)
     return np.asarray(out)
