@@ -11,6 +11,7 @@ only the missing ones, on any engine, with the same bytes.
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,10 +33,12 @@ from dicobench.kit.io.shards import (
     remove_shards,
     shard_name,
 )
+from dicobench.kit.people.decisions import set_aside
 
 if TYPE_CHECKING:
     import datasets  # type hints only: `datasets` (and pandas) load when a shard is written
 
+logger = logging.getLogger(__name__)
 SPLITS = {"test": 0, "train": 1}  # each split owns a disjoint range of seeds (or image sets)
 
 
@@ -84,7 +87,8 @@ def check_compress_level(level: int) -> None:
 def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Sequence[str], run: RunOptions,
             what: str, config: dict) -> Iterator[None]:
     """Record the manifest (with the build `config` it was resolved from) in `out`, refusing a folder holding another build (`--overwrite` first
-    deletes this split's shards in every config folder), for the build inside the block.
+    deletes this split's shards in every config folder, and over a build of other options sets the
+    review log aside, saying so: its decisions judged the previous rows), for the build inside the block.
 
     A first build that fails before any shard of its split is written takes its manifest and the
     empty folders it made away with it: it would otherwise hold the folder for options that made
@@ -92,7 +96,9 @@ def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Seq
     before = _folders(out)
     fresh = run.overwrite or not exists(manifest_path)
 
-    def clear() -> None:
+    def clear(other_options: bool) -> None:
+        if other_options and (line := set_aside(out)):  # reviewers judged rows that are no more: no
+            logger.warning(line)  # decision of theirs applies to the new ones
         for config in configs:
             remove_shards(child(out, config), run.split)
 
