@@ -15,11 +15,11 @@ import logging
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from tqdm.auto import tqdm
 
-from dicobench.kit.engines.local import check_engine, map_jobs
+from dicobench.kit.engines.local import Engine, check_engine, map_jobs
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.manifest import claim_folder
 from dicobench.kit.io.shards import (
@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     import datasets  # type hints only: `datasets` (and pandas) load when a shard is written
 
 logger = logging.getLogger(__name__)
-SPLITS = {"test": 0, "train": 1}  # each split owns a disjoint range of seeds (or image sets)
+Split = Literal["test", "train"]  # the splits a build makes: the one definition of their names
+SPLITS: dict[Split, int] = {"test": 0, "train": 1}  # each split owns a disjoint range of seeds (or image sets)
 
 
 def code_range(code: int, bits: int) -> range:
@@ -51,9 +52,9 @@ def code_range(code: int, bits: int) -> range:
 class RunOptions:
     """How a build runs, as opposed to what it builds: none of these changes a byte."""
 
-    split: str = "test"
+    split: Split = "test"
     overwrite: bool = False
-    engine: str = "local"
+    engine: Engine = "local"
     num_proc: int | None = None
     ray_address: str | None = None
     progress: bool = True

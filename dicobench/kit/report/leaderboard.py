@@ -15,7 +15,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Literal, Mapping, Sequence
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.completeness import span
@@ -53,10 +53,13 @@ class Cell:
         return f"{100 * self.mean:.1f} ± {100 * self.std:.1f}"
 
 
+RowKind = Literal["model", "view", "chance", "human"]  # a model's row, another view of a model, random chance, people
+
+
 @dataclass
 class Row:
     name: str
-    kind: str  # "model", "chance" or "human"
+    kind: RowKind
     cells: list[Cell | None]
     best: int | None = None  # index of the column marked best for this row
     worst: int | None = None
