@@ -11,12 +11,6 @@ from dicobench.kit.people.webapp.spec import BenchmarkSpec
 from dicobench.kit.registry import Ref
 from dicobench.schema import CONFIG_COLUMN, CONFIGS, MANIFEST_DIR, TASKS, features
 
-
-def _own(name: str, help: str) -> Command:
-    """A subcommand of this package: `dicobench.cli.<module>.register`."""
-    return Command(name, help, Ref(f"dicobench.cli.{name}:register"))
-
-
 BENCHMARK = Benchmark(
     name="dicobench",
     description="Generate, ship and score DiCoBench.",
@@ -41,12 +35,12 @@ BENCHMARK = Benchmark(
     ),
     preview=Preview(preview.item, preview.COLUMNS),
     harnesses=Harnesses(
-        lmms_eval_module="dicobench.harnesses.lmms_eval_task",
+        lmms_eval_callbacks=Ref("dicobench.harnesses.lmms_eval_task:doc_to_text"),
         text_columns=("question", "options"),
-        vlmevalkit_module="dicobench.harnesses.vlmevalkit_task",
+        vlmevalkit_flavour=Ref("dicobench.harnesses.vlmevalkit_task:VLMEVALKIT"),
         inspect_task=Ref("dicobench.harnesses.inspect_tasks:dicobench"),
     ),
-    human=Human("dicobench.human"),
+    human=Human(Ref("dicobench.human:FIGURE")),
     results=Results(
         outcomes=Ref("dicobench.outcomes:row_outcomes"),
         error_types=Ref("dicobench.analysis:ERROR_TYPES"),
@@ -55,13 +49,19 @@ BENCHMARK = Benchmark(
         figures=Ref("dicobench.results:figures"),
     ),
     commands=(
-        _own("build", "generate the benchmark into a folder of Parquet shards with a dataset card"),
-        _own("annotate", "detect and segment named objects in plain photos, written as a COCO file"),
-        _own("eval", "run a model on DiCoBench and score it"),
-        _own("score", "score a predictions file against a DiCoBench dataset"),
+        Command("build", "generate the benchmark into a folder of Parquet shards with a dataset card",
+                Ref("dicobench.cli.build:register")),
+        Command("annotate", "detect and segment named objects in plain photos, written as a COCO file",
+                Ref("dicobench.cli.annotate:register")),
+        Command("eval", "run a model on DiCoBench and score it",
+                Ref("dicobench.cli.eval:register")),
+        Command("score", "score a predictions file against a DiCoBench dataset",
+                Ref("dicobench.cli.score:register")),
         *shared("push", "info", "publish-metric", "preview", "review", "study", "human", "report"),
-        _own("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts"),
+        Command("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts",
+                Ref("dicobench.cli.leaderboard:register")),
         *shared("export", "import"),
-        _own("catalogue", "list the object catalogue, draw its contact sheets, rank its look-alike glyphs"),
+        Command("catalogue", "list the object catalogue, draw its contact sheets, rank its look-alike glyphs",
+                Ref("dicobench.cli.catalogue:register")),
     ),
 )

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from dicobench.editors.models import Endpoint, ModelOptions
 from dicobench.kit.engines.config import recorded, unrecorded
-from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count
+from dicobench.kit.engines.driver import RunOptions, Split, check_compress_level, check_count
+from dicobench.kit.engines.local import Engine
 from dicobench.kit.errors import UserError
 from dicobench.kit.scene.camera import CameraBounds
 from dicobench.kit.scene.difficulty import DEFAULT, Difficulty, preset
@@ -82,12 +83,12 @@ class BuildConfig:
     edit_steps: int | None = None
     edit_size: int | None = None
     num_proc: int | None = unrecorded()
-    split: str = "test"
+    split: Split = "test"
     overwrite: bool = unrecorded(False)
     rows_per_shard: int = 48
     num_shards: int | None = None
     compress_level: int | None = None
-    engine: str = unrecorded("local")
+    engine: Engine = unrecorded("local")
     ray_address: str | None = unrecorded()
     progress: bool = unrecorded(True)
     difficulty: str | Difficulty = DEFAULT

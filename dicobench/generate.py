@@ -44,7 +44,7 @@ MAX_ATTEMPTS = 40
 class BuildOptions:
     per_task: int = 96
     seed: int = 0
-    split: str = "test"
+    split: driver.Split = "test"
     compress_level: int = 1
     png_writer: str = "pillow"  # dicobench.kit.io.imageio.WRITERS; procedural builds take their difficulty's
     rows_per_shard: int = 48
@@ -58,17 +58,17 @@ class BuildOptions:
     detection: AnnotateOptions | None = None  # how the source's objects were detected
 
 
-def seed_range(split: str) -> range:
+def seed_range(split: driver.Split) -> range:
     """The seeds of `split`: disjoint ranges by construction, recorded in the card."""
     return driver.code_range(SPLITS[split], SEED_BITS)
 
 
-def sample_seed(root: int, split: str, task: str, index: int, attempt: int) -> int:
+def sample_seed(root: int, split: driver.Split, task: str, index: int, attempt: int) -> int:
     ss = np.random.SeedSequence([root, SPLITS[split], TASKS.index(task), index, attempt])
     return seed_range(split).start + int(ss.generate_state(1, np.uint64)[0] >> np.uint64(64 - SEED_BITS))
 
 
-def letter_schedule(task: str, n: int, root: int, split: str) -> list[str]:
+def letter_schedule(task: str, n: int, root: int, split: driver.Split) -> list[str]:
     """Correct letters for rows 0..n-1: every letter n/5 times (+-1), in seeded order."""
     rng = np.random.default_rng([root, SPLITS[split], TASKS.index(task), 7919])
     cycles, rest = divmod(n, len(LETTERS))
@@ -76,7 +76,7 @@ def letter_schedule(task: str, n: int, root: int, split: str) -> list[str]:
     return [str(letters[i]) for i in rng.permutation(n)]
 
 
-def row_id(task: str, split: str, root: int, index: int) -> str:
+def row_id(task: str, split: driver.Split, root: int, index: int) -> str:
     return f"{task}-{split}-s{root}-{index:05d}"
 
 
@@ -90,7 +90,7 @@ class RowInfo:
 
 
 @functools.lru_cache(maxsize=2)
-def photo_source(spec: str, policy: SizePolicy, split: str = "test", test_share: float | None = None):
+def photo_source(spec: str, policy: SizePolicy, split: driver.Split = "test", test_share: float | None = None):
     """The photos a split may use, opened once per process (file lists are read on opening)."""
     from dicobench.kit.photos.registry import open_source  # deferred: photos need OpenCV, scenes do not
     from dicobench.kit.photos.sources import split_photos

@@ -4,6 +4,7 @@ clustered by row (several participants answer the same row)."""
 
 from __future__ import annotations
 
+from dicobench.kit.people.human import HumanFigure
 from dicobench.schema import TRACKS
 from dicobench.scoring import score
 
@@ -16,3 +17,6 @@ def score_lines(lines: list[dict], rows: list[dict], n_boot: int = 2000) -> dict
                    [r["options"] for r in rows], [r["id"] for r in rows], n_boot=n_boot)
     return {"overall": {"n": result["n"], "accuracy": result["accuracy"], "ci": result["accuracy_ci"]},
             **{f"{t} track": result["per_track"].get(t) for t in TRACKS}}
+
+
+FIGURE = HumanFigure(SERIES, TITLE, score_lines)

@@ -74,4 +74,4 @@ def leaderboard(results: Sequence[str | Path], out: str | Path, *, human: Sequen
     """The leaderboard of `results` (result folders or scores.json files) written to `out`, as the
     `leaderboard` command writes it: (the table, the files written). `human`: scores of study
     sessions, a row per time limit. Bad input raises UserError."""
-    return board.make(SPEC, results, out, human)
+    return board.build_leaderboard(SPEC, results, out, human)

@@ -2,8 +2,8 @@
 composition into it, and how generation treats it (Appendix A.4 and E of the paper).
 
 The order of `AUGMENTATION_REGISTRY` is the order of the configs everywhere (schema, builds,
-cards); `register_augmentation` adds one at the end. Ops are named "module:function" and
-imported on first use, so reading the vocabulary never imports the compositor.
+cards); `register_augmentation` adds one at the end. Ops are named by a `Ref("module:function")`
+and imported on first use, so reading the vocabulary never imports the compositor.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from dicobench.kit.registry import Registry, resolve
+from dicobench.kit.registry import Ref, Registry
 
 
 @dataclass(frozen=True, eq=False)  # one object per config: compared and hashed by identity
 class Augmentation:
-    """A synthetic config. `op` ("module:function" or the function) takes the keywords of
+    """A synthetic config. `op` (a `Ref` to the function, or the function) takes the keywords of
     `multipanelvqa.composite.augment.for_config` (question, answers, replacements,
     replacement_answers, target_index) and returns the op on a `Composition`.
 
@@ -26,16 +26,20 @@ class Augmentation:
     `image_of`: the config whose composite this one reuses byte for byte (rendered once)."""
 
     name: str
-    op: str | Callable
+    op: Ref | Callable
     replaces_panels: bool = False
     caption_in_question: bool = False
     image_of: str | None = None
     _resolved: list = field(default_factory=list, compare=False, repr=False)
 
+    def __post_init__(self):
+        if isinstance(self.op, str):  # a "module:function" string, as the first release took it, is that Ref
+            object.__setattr__(self, "op", Ref(self.op))
+
     def make(self, **inputs) -> Callable:
         """The op for one image, from its inputs."""
         if not self._resolved:
-            self._resolved.append(resolve(self.op) if isinstance(self.op, str) else self.op)
+            self._resolved.append(self.op.load() if isinstance(self.op, Ref) else self.op)
         return self._resolved[0](**inputs)
 
     @property
@@ -44,16 +48,15 @@ class Augmentation:
         return self.image_of or self.name
 
 
-ORIGINAL = Augmentation("original", "multipanelvqa.composite.augment:identity")
-_OPS = "multipanelvqa.composite.augment"
+ORIGINAL = Augmentation("original", Ref("multipanelvqa.composite.augment:identity"))
 AUGMENTATION_REGISTRY: Registry[Augmentation] = Registry("augmentation", [(a.name, a) for a in (
     ORIGINAL,
-    Augmentation("low_similarity", f"{_OPS}:low_similarity", replaces_panels=True),
-    Augmentation("enlarged", f"{_OPS}:enlarged"),
-    Augmentation("chessboard", f"{_OPS}:chessboard"),
-    Augmentation("text_hint", f"{_OPS}:text_hint"),
-    Augmentation("captions", f"{_OPS}:captions"),
-    Augmentation("captions_referenced", f"{_OPS}:captions", caption_in_question=True, image_of="captions"),
+    Augmentation("low_similarity", Ref("multipanelvqa.composite.augment:low_similarity"), replaces_panels=True),
+    Augmentation("enlarged", Ref("multipanelvqa.composite.augment:enlarged")),
+    Augmentation("chessboard", Ref("multipanelvqa.composite.augment:chessboard")),
+    Augmentation("text_hint", Ref("multipanelvqa.composite.augment:text_hint")),
+    Augmentation("captions", Ref("multipanelvqa.composite.augment:captions")),
+    Augmentation("captions_referenced", Ref("multipanelvqa.composite.augment:captions"), caption_in_question=True, image_of="captions"),
 )])
 
 

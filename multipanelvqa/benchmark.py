@@ -11,12 +11,6 @@ from dicobench.kit.registry import Ref
 from multipanelvqa import people, preview
 from multipanelvqa.schema import CONFIG_COLUMN, CONFIGS, DEFAULT_CONFIG, MANIFEST_DIR, features
 
-
-def _own(name: str, help: str, module: str | None = None) -> Command:
-    """A subcommand of this package: `multipanelvqa.cli.<module>.register` (`module` default `name`)."""
-    return Command(name, help, Ref(f"multipanelvqa.cli.{module or name}:register"))
-
-
 BENCHMARK = Benchmark(
     name="multipanelvqa",
     description="Generate, ship and score MultipanelVQA.",
@@ -40,12 +34,12 @@ BENCHMARK = Benchmark(
     ),
     preview=Preview(preview.item, preview.COLUMNS),
     harnesses=Harnesses(
-        lmms_eval_module="multipanelvqa.harnesses.lmms_eval_task",
+        lmms_eval_callbacks=Ref("multipanelvqa.harnesses.lmms_eval_task:doc_to_text"),
         text_columns=("question", "question_type"),
-        vlmevalkit_module="multipanelvqa.harnesses.vlmevalkit_task",
+        vlmevalkit_flavour=Ref("multipanelvqa.harnesses.vlmevalkit_task:VLMEVALKIT"),
         inspect_task=Ref("dicobench.harnesses.inspect_tasks:multipanelvqa"),
     ),
-    human=Human("multipanelvqa.human", judge=True),
+    human=Human(Ref("multipanelvqa.human:FIGURE"), judge=True),
     results=Results(
         outcomes=Ref("multipanelvqa.outcomes:row_outcomes"),
         error_types=Ref("multipanelvqa.outcomes:ERROR_TYPES"),
@@ -54,13 +48,17 @@ BENCHMARK = Benchmark(
         figures=Ref("multipanelvqa.results:figures"),
     ),
     commands=(
-        _own("build", "generate the synthetic configs into a folder of Parquet shards with a dataset card"),
-        _own("eval", "run a model on MultipanelVQA and score it"),
-        _own("import-images", "add a real_world config from a folder of multipanel images and a JSONL of questions",
-             module="import_images"),
-        _own("score", "score a predictions file against a MultipanelVQA dataset"),
+        Command("build", "generate the synthetic configs into a folder of Parquet shards with a dataset card",
+                Ref("multipanelvqa.cli.build:register")),
+        Command("eval", "run a model on MultipanelVQA and score it",
+                Ref("multipanelvqa.cli.eval:register")),
+        Command("import-images", "add a real_world config from a folder of multipanel images and a JSONL of questions",
+                Ref("multipanelvqa.cli.import_images:register")),
+        Command("score", "score a predictions file against a MultipanelVQA dataset",
+                Ref("multipanelvqa.cli.score:register")),
         *shared("push", "info", "publish-metric", "preview", "review", "study", "human", "report"),
-        _own("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts"),
+        Command("leaderboard", "a table of several models' scores (Markdown, CSV, LaTeX) and the papers' charts",
+                Ref("multipanelvqa.cli.leaderboard:register")),
         *shared("export", "import"),
     ),
 )

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from dicobench.kit.engines.config import recorded, unrecorded
-from dicobench.kit.engines.driver import RunOptions, check_compress_level, check_count, check_split
+from dicobench.kit.engines.driver import RunOptions, Split, check_compress_level, check_count, check_split
+from dicobench.kit.engines.local import Engine
 from dicobench.kit.errors import UserError
 from multipanelvqa.difficulty import DEFAULT, PanelDifficulty, resolve
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
@@ -67,9 +68,9 @@ class BuildConfig:
     num_shards: int | None = None
     compress_level: int = 1
     images: int | None = None
-    split: str = "test"
+    split: Split = "test"
     overwrite: bool = unrecorded(False)
-    engine: str = unrecorded("local")
+    engine: Engine = unrecorded("local")
     num_proc: int | None = unrecorded()
     ray_address: str | None = unrecorded()
     progress: bool = unrecorded(True)

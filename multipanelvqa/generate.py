@@ -38,7 +38,7 @@ SPLITS = builds.SPLITS
 SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
 
 
-def set_range(split: str) -> range:
+def set_range(split: builds.Split) -> range:
     """The image-set indices of `split`: disjoint by construction (as dicobench's seed_range),
     so a train image can never be drawn from a test image set; recorded in the card."""
     return builds.code_range(SPLITS[split], SET_BITS)
@@ -56,7 +56,7 @@ class ImageTask:
     configs: tuple[str, ...]
     compress_level: int = 1
     generated: dict | None = None  # checked LLM fields Q1..A3 (questions.parse_generated), else templates
-    split: str = "test"
+    split: builds.Split = "test"
     cycle: int = 0  # pass over the layouts; every pass fills them from fresh image sets
     redo: int = 0  # versions of this image reviewers rejected: its set and seed are drawn afresh this often
     difficulty: PanelDifficulty = EASY  # what the procedural panels hold and how the target is named

@@ -3,6 +3,7 @@ answers scored like a model's (`multipanelvqa.score`: rules, then the optional j
 
 from __future__ import annotations
 
+from dicobench.kit.people.human import HumanFigure
 from multipanelvqa.schema import QUESTION_TYPES
 from multipanelvqa.scoring import score
 
@@ -16,3 +17,6 @@ def score_lines(lines: list[dict], rows: list[dict], n_boot: int = 2000, **judge
                    clusters=[r["id"] for r in rows], n_boot=n_boot, **judge)
     return {"overall": {"n": result["n"], "accuracy": result["accuracy"], "ci": result["accuracy_ci"]},
             **{q: result["per_question_type"].get(q) for q in QUESTION_TYPES}}
+
+
+FIGURE = HumanFigure(SERIES, TITLE, score_lines)

@@ -74,8 +74,8 @@ def charts(table: Table, runs: Mapping[str, Mapping[str, list[Mapping]]], cols: 
     # Tables 3 and 4: the factors as a table and the deltas of every model (mean over runs)
     fcols = factor_columns([r for model_runs in full.values() for r in model_runs])
     if fcols:
-        ftable = board.build("MultipanelVQA interference factors (accuracy % on each side)", fcols, full)
-        written += board.write(ftable, out, "factors")
+        ftable = board.leaderboard_table("MultipanelVQA interference factors (accuracy % on each side)", fcols, full)
+        written += board.write_table(ftable, out, "factors")
         effect = {}
         for name, model_runs in full.items():
             entries: dict[str, dict] = {}
@@ -99,4 +99,4 @@ def leaderboard(results: Sequence[str | Path], out: str | Path, *, human: Sequen
     """The leaderboard of `results` (result folders or scores.json files) written to `out`, as the
     `leaderboard` command writes it: (the table, the files written). `human`: scores of study
     sessions, a row per time limit. Bad input raises UserError."""
-    return board.make(SPEC, results, out, human)
+    return board.build_leaderboard(SPEC, results, out, human)

@@ -4,5 +4,6 @@
 from __future__ import annotations
 
 from dicobench.kit.cli.leaderboard import make_register
+from dicobench.kit.registry import Ref
 
-register = make_register("dicobench.leaderboards")
+register = make_register(Ref("dicobench.leaderboards:leaderboard"))

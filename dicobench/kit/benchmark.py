@@ -15,7 +15,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Callable
 
 from dicobench.kit.people.webapp.spec import BenchmarkSpec
-from dicobench.kit.registry import Ref, resolve
+from dicobench.kit.registry import Ref
 
 if TYPE_CHECKING:
     import datasets
@@ -50,9 +50,9 @@ class Preview:
 class Harnesses:
     """How the benchmark appears in lmms-eval, VLMEvalKit and Inspect."""
 
-    lmms_eval_module: str  # the lmms-eval callbacks, copied into an exported task folder
+    lmms_eval_callbacks: Ref  # the lmms-eval callbacks' doc_to_text: its module is copied into an exported task folder
     text_columns: tuple[str, ...]  # the columns its prompt text is made of
-    vlmevalkit_module: str  # its VLMEVALKIT is the benchmark's `dicobench.kit.eval.harnesses.vlmevalkit.Flavour`
+    vlmevalkit_flavour: Ref  # the benchmark's `dicobench.kit.eval.harnesses.vlmevalkit.Flavour` (its module's VLMEVALKIT)
     inspect_task: Ref  # the Inspect @task (found through the distribution's `inspect_ai` entry point)
     max_new_tokens: int = 64
 
@@ -63,7 +63,7 @@ class Harnesses:
 
     @property
     def flavour(self) -> Flavour:
-        return resolve(f"{self.vlmevalkit_module}:VLMEVALKIT")
+        return self.vlmevalkit_flavour.load()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,10 +80,10 @@ class Results:
 
 @dataclasses.dataclass(frozen=True)
 class Human:
-    """The human figure (`<benchmark> human`): the module with SERIES, TITLE and score_lines,
-    and whether its scoring can ask a judge."""
+    """The human figure (`<benchmark> human`): its `dicobench.kit.people.human.HumanFigure` (series,
+    title, score_lines), and whether its scoring can ask a judge."""
 
-    module: str
+    figure: Ref
     judge: bool = False
 
 

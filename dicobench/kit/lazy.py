@@ -1,21 +1,23 @@
 """Module attributes imported on first use: a package's `__getattr__` (PEP 562) over a table of
 attribute -> module, so that importing the package does not import what scoring or evaluation
-needs (matplotlib, pandas, the Hub client) until someone asks for it."""
+needs (matplotlib, pandas, the Hub client) until someone asks for it. The table names each
+attribute by a `Ref("module:attribute")`, as every declaration names code."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 
+from dicobench.kit.registry import Ref
 
-def lazy_attributes(package: str, table: dict[str, str]):
-    """The `__getattr__` of `package`: `table[name]`'s attribute `name`, imported once and kept."""
+
+def lazy_attributes(package: str, table: dict[str, Ref]):
+    """The `__getattr__` of `package`: what `table[name]` names, imported once and kept."""
 
     def __getattr__(name: str):
         if name not in table:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(table[name]), name)
+        value = table[name].load()
         setattr(sys.modules[package], name, value)
         return value
 
@@ -33,7 +35,7 @@ class _LazyPackage(types.ModuleType):
         super().__setattr__(name, value)
 
 
-def lazy_package(package: str, table: dict[str, str]) -> None:
+def lazy_package(package: str, table: dict[str, Ref]) -> None:
     """Make `package` (a package's `__init__` calls this with its `__name__`) load `table`'s
     attributes on first use, a function keeping its name over a submodule named like it."""
     module = sys.modules[package]

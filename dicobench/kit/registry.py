@@ -37,6 +37,15 @@ class Ref:
         if not module or not name:
             raise ValueError(f"expected module:attribute, got {self.path!r}")
 
+    @property
+    def module(self) -> str:
+        """The module part of the path (what a harness export copies or imports by name)."""
+        return self.path.partition(":")[0]
+
+    @property
+    def attribute(self) -> str:
+        return self.path.partition(":")[2]
+
     def load(self) -> Any:
         return resolve(self.path)
 

@@ -13,7 +13,7 @@ import dicobench
 import multipanelvqa
 from dicobench.cli.main import main as dicobench_cli
 from dicobench.kit.errors import UserError
-from dicobench.kit.eval.evaluation import PREDICTIONS
+from dicobench.kit.eval.run_folder import PREDICTIONS
 from dicobench.kit.eval.runners import RUNNERS, CallableRunner, Reply, Runner, load_runner, register_runner
 from dicobench.kit.io.predictions import first_per_config
 from dicobench.schema import LETTERS, prompt_text

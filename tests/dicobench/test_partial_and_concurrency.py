@@ -11,7 +11,7 @@ import pytest
 
 import dicobench
 from dicobench.cli.main import main as dicobench_cli
-from dicobench.kit.eval.evaluation import PREDICTIONS
+from dicobench.kit.eval.run_folder import PREDICTIONS
 from dicobench.kit.io.predictions import first_per_config
 from dicobench.schema import LETTERS, prompt_text
 

@@ -55,10 +55,11 @@ def test_every_field_the_shared_layer_reads_is_there(bench: Benchmark):
     assert callable(people.review_view) and callable(people.study_view) and callable(bench.preview.item)
     flavour = bench.harnesses.flavour
     assert set(flavour.images) == set(people.image_columns)
-    lmms = __import__(bench.harnesses.lmms_eval_module, fromlist=["doc_to_text"])
+    lmms = __import__(bench.harnesses.lmms_eval_callbacks.module, fromlist=["doc_to_text"])
+    assert bench.harnesses.lmms_eval_callbacks.load() is lmms.doc_to_text
     assert callable(lmms.doc_to_text) and callable(lmms.process_results)
-    human = __import__(bench.human.module, fromlist=["score_lines"])
-    assert human.SERIES and human.TITLE and callable(human.score_lines)
+    human = bench.human.figure.load()
+    assert human.series and human.title and callable(human.score_lines)
     assert bench.drawer().features == features
 
 
@@ -114,6 +115,30 @@ def test_a_ref_names_a_module_attribute():
     assert Ref("dicobench.schema:features").load().__name__ == "features"
     with pytest.raises(ValueError, match="module:attribute"):
         Ref("dicobench.schema.features")
+
+
+def test_code_is_named_lazily_one_way():
+    """Every "module:attribute" naming this project's code is a `Ref`'s, written out (grep finds it): no
+    bare string, no f-string building one."""
+    import ast
+    import re
+
+    from tests.test_import_cycles import ROOT as CHECKOUT
+    from tests.test_import_cycles import modules
+
+    path_like = re.compile(r"^(dicobench|multipanelvqa)(\.\w+)*:\w+$")
+    found = []
+    for name, path in modules(CHECKOUT).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        refs = [node for node in ast.walk(tree)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Ref"]
+        in_ref = {id(arg) for node in refs for arg in node.args}
+        found += [f"{name}:{node.lineno} Ref of an f-string" for node in refs
+                  if any(isinstance(arg, ast.JoinedStr) for arg in node.args)]
+        found += [f"{name}:{node.lineno} {node.value}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and path_like.match(node.value)
+                  and id(node) not in in_ref]
+    assert found == []
 
 
 def test_a_definition_refuses_a_command_declared_twice():

@@ -13,8 +13,8 @@ from tiny_vlm import build_tiny_llava
 from dicobench.cli.eval import DESCRIBE_INSTRUCTION, make_prompt
 from dicobench.cli.main import main as dicobench
 from dicobench.kit.cli.commands import run
-from dicobench.kit.eval.evaluation import PREDICTIONS, _keep_answered
 from dicobench.kit.eval.extract import extract_choice
+from dicobench.kit.eval.run_folder import PREDICTIONS, keep_answered
 from dicobench.kit.eval.views import crop_box
 from multipanelvqa.cli.eval import register as register_multipanel
 from multipanelvqa.schema import features as multipanel_features
@@ -64,7 +64,7 @@ def test_resume_keeps_answered_rows_only(tmp_path):
     good = json.dumps({"id": "a", "response": "B", "error": None})
     path.write_text(good + "\n" + json.dumps({"id": "b", "response": None, "error": "RateLimitError"}) + "\n"
                     + '{"id": "c", "resp')  # the run was killed mid-line
-    assert _keep_answered(path, {"a", "b", "c"}) == {"a"}
+    assert keep_answered(path, {"a", "b", "c"}) == {"a"}
     assert path.read_text() == good + "\n"
 
 

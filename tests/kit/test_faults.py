@@ -524,7 +524,7 @@ def test_leaderboard_refuses_one_run_given_twice(tmp_path):
     import shutil
 
     from dicobench.kit.errors import UserError
-    from dicobench.kit.report.leaderboard import load
+    from dicobench.kit.report.leaderboard import load_scores
 
     run = tmp_path / "run"
     run.mkdir()
@@ -532,7 +532,7 @@ def test_leaderboard_refuses_one_run_given_twice(tmp_path):
     shutil.copytree(run, tmp_path / "copy")
     for twice in ([run, run], [run, tmp_path / "copy"], [run, run / "scores.json"]):
         with pytest.raises(UserError, match="same run"):
-            load(twice, "dicobench")
+            load_scores(twice, "dicobench")
 
 
 # ---- a shard edited in place: every reader gets its current rows, never the `datasets` cache of the old ones ----

@@ -9,22 +9,21 @@ from pathlib import Path
 from dicobench.kit.cli.commands import add_dataset_argument
 from dicobench.kit.cli.scoring import add_judge_arguments, judge_from_args
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
+from dicobench.kit.registry import Ref
 
 
-def make_human_register(spec: BenchmarkSpec, module: str, judge: bool = False):
-    """`module` names the benchmark's human module (SERIES, TITLE, score_lines), imported on use."""
+def make_human_register(spec: BenchmarkSpec, figure: Ref, judge: bool = False):
+    """`figure` names the benchmark's `HumanFigure` (series, title, score_lines), imported on use."""
 
     def handle(args: argparse.Namespace) -> int:
-        import importlib
-
         from dicobench.kit.people.human import model_lines, pool, write_report
 
-        human = importlib.import_module(module)
+        human = figure.load()
         models = model_lines(args.scores)
         extra = {"judge": judge_from_args(args)} if judge else {}
         pooled = pool(spec, args.dir, functools.partial(human.score_lines, n_boot=args.n_boot, **extra))
-        text, files = write_report(pooled, human.SERIES, models, args.out or Path(args.dir) / STUDY_DIR / "report",
-                                   human.TITLE)
+        text, files = write_report(pooled, human.series, models, args.out or Path(args.dir) / STUDY_DIR / "report",
+                                   human.title)
         print(text)
         print("wrote " + ", ".join(map(str, files)))
         return 0

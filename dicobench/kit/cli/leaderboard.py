@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 from pathlib import Path
 
+from dicobench.kit.registry import Ref
 
-def make_register(module: str):
-    """The `register` of a `leaderboard` subcommand over `module`'s `leaderboard`, imported on use."""
+
+def make_register(leaderboard: Ref):
+    """The `register` of a `leaderboard` subcommand over the benchmark's `leaderboard`, imported on use."""
 
     def handle(args: argparse.Namespace) -> int:
         from dicobench.kit.report.leaderboard import markdown
 
-        table, written = importlib.import_module(module).leaderboard(args.results, args.out, human=args.human)
+        table, written = leaderboard(args.results, args.out, human=args.human)
         print(markdown(table))
         print(f"wrote {', '.join(str(p.name) for p in written)} in {args.out}")
         return 0

@@ -75,7 +75,7 @@ def study_command(benchmark: Benchmark, command: Command) -> Registrar:
 def human_command(benchmark: Benchmark, command: Command) -> Registrar:
     from dicobench.kit.cli.human import make_human_register
 
-    return make_human_register(benchmark.people, benchmark.human.module, judge=benchmark.human.judge)
+    return make_human_register(benchmark.people, benchmark.human.figure, judge=benchmark.human.judge)
 
 
 def report_command(benchmark: Benchmark, command: Command) -> Registrar:

@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from dicobench.kit.benchmark import Results
 
 
+def announce(line: str) -> None:
+    """A server's line (what it serves, `serving on URL`) on stdout at once: a caller reads the URL from it."""
+    print(line, flush=True)
+
+
 def add_server_arguments(p: argparse.ArgumentParser, dataset_help: str = "build folder") -> None:
     add_dataset_argument(p, dataset_help, dest="dir")
     p.add_argument("--host", default="127.0.0.1",
@@ -38,10 +43,10 @@ def make_review_register(spec: BenchmarkSpec, annotations: bool = False, results
             return _results(args)
         if annotations and args.dir.endswith(".json"):
             review_annotations(args.dir, args.photos, host=args.host, port=args.port, reviewer=args.reviewer,
-                               token=args.token, open_browser=args.open)
+                               token=args.token, open_browser=args.open, announce=announce)
             return 0
         review(spec, args.dir, host=args.host, port=args.port, reviewer=args.reviewer, config=args.config,
-               token=args.token, open_browser=args.open)
+               token=args.token, open_browser=args.open, announce=announce)
         return 0
 
     def _results(args: argparse.Namespace) -> int:
@@ -54,7 +59,7 @@ def make_review_register(spec: BenchmarkSpec, annotations: bool = False, results
         if ignored:
             raise UserError(f"{', '.join(ignored)} apply to reviewing a build, not to --predictions")
         explore(spec, results, args.dir, args.predictions, host=args.host, port=args.port, token=args.token,
-                open_browser=args.open)
+                open_browser=args.open, announce=announce)
         return 0
 
     def register(sub: argparse._SubParsersAction) -> None:
@@ -89,7 +94,8 @@ def make_study_register(spec: BenchmarkSpec):
         from dicobench.kit.people.webapp.launch import study
 
         study(spec, args.dir, time_limit=args.time_limit, participant=args.participant, n=args.n, seed=args.seed,
-              host=args.host, port=args.port, token=args.token, config=args.config, open_browser=args.open)
+              host=args.host, port=args.port, token=args.token, config=args.config, open_browser=args.open,
+              announce=announce)
         return 0
 
     def register(sub: argparse._SubParsersAction) -> None:

@@ -11,14 +11,15 @@ only the missing ones, on any engine, with the same bytes.
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from tqdm.auto import tqdm
 
-from dicobench.kit.engines.local import check_engine, map_jobs
+from dicobench.kit.engines.local import Engine, check_engine, map_jobs
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.manifest import claim_folder
 from dicobench.kit.io.shards import (
@@ -32,11 +33,14 @@ from dicobench.kit.io.shards import (
     remove_shards,
     shard_name,
 )
+from dicobench.kit.people.decisions import set_aside
 
 if TYPE_CHECKING:
     import datasets  # type hints only: `datasets` (and pandas) load when a shard is written
 
-SPLITS = {"test": 0, "train": 1}  # each split owns a disjoint range of seeds (or image sets)
+logger = logging.getLogger(__name__)
+Split = Literal["test", "train"]  # the splits a build makes: the one definition of their names
+SPLITS: dict[Split, int] = {"test": 0, "train": 1}  # each split owns a disjoint range of seeds (or image sets)
 
 
 def code_range(code: int, bits: int) -> range:
@@ -48,9 +52,9 @@ def code_range(code: int, bits: int) -> range:
 class RunOptions:
     """How a build runs, as opposed to what it builds: none of these changes a byte."""
 
-    split: str = "test"
+    split: Split = "test"
     overwrite: bool = False
-    engine: str = "local"
+    engine: Engine = "local"
     num_proc: int | None = None
     ray_address: str | None = None
     progress: bool = True
@@ -84,7 +88,8 @@ def check_compress_level(level: int) -> None:
 def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Sequence[str], run: RunOptions,
             what: str, config: dict) -> Iterator[None]:
     """Record the manifest (with the build `config` it was resolved from) in `out`, refusing a folder holding
-    another build (`--overwrite` first deletes this split's shards in every config folder), for the build inside the
+    another build (`--overwrite` first deletes this split's shards in every config folder, and over a build of other
+    options sets the review log aside, saying so: its decisions judged the previous rows), for the build inside the
     block.
 
     A first build that fails before any shard of its split is written takes its manifest and the
@@ -93,7 +98,9 @@ def claimed(out: Location, manifest_path: Location, manifest: dict, configs: Seq
     before = _folders(out)
     fresh = run.overwrite or not exists(manifest_path)
 
-    def clear() -> None:
+    def clear(other_options: bool) -> None:
+        if other_options and (line := set_aside(out)):  # reviewers judged rows that are no more: no
+            logger.warning(line)  # decision of theirs applies to the new ones
         for config in configs:
             remove_shards(child(out, config), run.split)
 

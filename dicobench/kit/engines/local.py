@@ -17,11 +17,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from types import FrameType
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Literal, Sequence, TypeVar, get_args
 
 from dicobench.kit.errors import UserError
 
-ENGINES = ("local", "ray")
+Engine = Literal["local", "ray"]  # where shard jobs run: the one definition of the engine names
+ENGINES: tuple[Engine, ...] = get_args(Engine)
 J = TypeVar("J")
 R = TypeVar("R")
 
@@ -42,7 +43,7 @@ def map_jobs(
     fn: Callable[[J], R],
     jobs: Sequence[J],
     *,
-    engine: str = "local",
+    engine: Engine = "local",
     num_proc: int | None = None,
     ray_address: str | None = None,
 ) -> Iterator[R]:

@@ -10,19 +10,20 @@ is incomplete (bounds, dicobench.kit.eval.completeness). `OUT/run.json` records 
 shape answers, and how they were made (dicobench.kit.eval.provenance); a rerun with other settings is
 refused rather than mixing two runs in one file. No API key is written.
 
+`evaluate()` reads as its steps: the inputs checked (the model resolved into a runner by
+`dicobench.kit.eval.model_resolution`), the rows loaded, the run folder made or resumed
+(`dicobench.kit.eval.run_folder`: its lock, run.json), the missing rows asked, the answers scored.
+
 Images are read undecoded (`dicobench.kit.io.lazy_images`): an API runner sends the stored PNG as is,
 and a local runner decodes it in its preprocessing thread.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
@@ -31,24 +32,19 @@ from tqdm.auto import tqdm
 
 from dicobench.kit.errors import ModelError, UserError
 from dicobench.kit.eval import provenance
+from dicobench.kit.eval.model_resolution import ResolvedModel, resolve_model
 from dicobench.kit.eval.report import Report, write_report, wrote
-from dicobench.kit.eval.runners import CallableRunner, Prompt, Runner, as_runner, check_options, runner_class
+from dicobench.kit.eval.run_folder import PREDICTIONS, RUN, check_out, keep_answered, record_settings, run_folder
+from dicobench.kit.eval.runners import Prompt, Runner, as_runner
 from dicobench.kit.io.dataset_input import check_features
 from dicobench.kit.io.jsonl import read_lines
 from dicobench.kit.io.lazy_images import open_image
-from dicobench.kit.io.locks import ExclusiveLock
-from dicobench.kit.io.outputs import output_folder
 from dicobench.kit.io.predictions import first_per_config, load_split
 
 if TYPE_CHECKING:
     import datasets
 
-PREDICTIONS = "predictions.jsonl"
-RUN = "run.json"
-LOCK = ".lock"  # held while a run writes into its folder: one run at a time (dicobench.kit.io.locks)
-PROVENANCE = "provenance"  # the part of run.json that says how, not what: left out of the settings check
 logger = logging.getLogger(__name__)  # warnings reach stderr as plain lines unless logging is configured
-LIMIT = "limit"  # run.json's `eval --limit N` scored as a selection (None otherwise): a rerun may change it
 
 
 @dataclass(frozen=True)
@@ -108,72 +104,83 @@ def evaluate(benchmark: EvalSpec, dataset: str, model, *, config: str, split: st
     are scored as a selection of their own (scores.json records `limit`), or, with
     `allow_partial`, as the partial run over the whole split that they are: the rows not asked
     are unscored and the result reports bounds."""
+    # 1. the inputs, checked before any data or weights load
+    _check_inputs(benchmark, config, limit)
+    resolved = resolve_model(model, runner_options, name=name, raise_on_error=raise_on_error,
+                             local_max_new_tokens=benchmark.local_max_new_tokens)
+    check_out(out)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    say = log or (lambda line: None)
+    # 2. the rows to ask
+    rows, content = _rows(benchmark, dataset, config, split, limit)
+    # 3. the run folder: created or resumed, locked; run.json checked against these settings
+    with run_folder(out) as folder:
+        path = folder / PREDICTIONS
+        record_settings(folder / RUN, path, _settings(benchmark, dataset, config, split, resolved),
+                        provenance.digest(benchmark.prompt_template)[:16] if benchmark.prompt_template else None,
+                        None if allow_partial else limit, content)
+        # 4. ask the rows not answered yet
+        answered = keep_answered(path, set(rows["id"]))
+        todo = [i for i, key in enumerate(rows["id"]) if key not in answered]
+        say(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask "
+            f"{resolved.label}")
+        if todo:  # failed rows stay unscored: the scores are incomplete (dicobench.kit.eval.completeness)
+            with as_runner(resolved.model, **resolved.options) as runner:
+                ask(rows, todo, path, benchmark, runner, progress=progress, raise_on_error=raise_on_error)
+        # 5. score every answer, write the report beside them
+        limits = {"limit": limit} if allow_partial else {"selection": limit}
+        report = benchmark.score(path, str(dataset), config=config, split=split, name=resolved.label, **limits)
+        say(f"{report.table}\n{wrote(write_report(report, folder))}")
+        result = report.to_dict()
+        # 6. warn of a run nothing could be read from, or one left incomplete
+        _warn(benchmark, report, result, path, kept=out is not None)
+        return result
+
+
+def _check_inputs(benchmark: EvalSpec, config: str, limit: int | None) -> None:
+    """The config and the limit, one-line errors."""
     if benchmark.configs and config not in benchmark.configs:
         raise UserError(f"unknown config {config!r}; expected one of {', '.join(benchmark.configs)}")
     if limit is not None and limit < 1:
         raise UserError("limit must be at least 1")
-    spec = model if isinstance(model, str) else None
-    options = dict(runner_options or {})
-    asked_tokens = options.get("max_new_tokens")  # run.json records what the user asked, not defaults
-    threads = options.pop("concurrency", None) if spec is None else None
-    if spec is not None:  # an unknown runner or option is refused before any data or weights load
-        check_options(spec, options)
-        if runner_class(spec).caps_tokens and options.get("max_new_tokens") is None:
-            options["max_new_tokens"] = benchmark.local_max_new_tokens
-    elif any(v is not None for v in options.values()):
-        given = ", ".join(k for k, v in options.items() if v is not None)
-        raise UserError(f"runner options ({given}) apply only when model is a spec such as 'hf:ID'")
-    if threads is not None and (isinstance(model, Runner) or not callable(model)):
-        raise UserError("concurrency applies to a function model or a spec; a Runner keeps its own")
-    if threads is not None and threads < 1:
-        raise UserError("concurrency must be at least 1")
-    if spec is None and not isinstance(model, Runner) and callable(model):
-        model = CallableRunner(model, concurrency=threads or 1, raise_on_error=raise_on_error)
-    label = name or spec or (model.name if isinstance(model, CallableRunner) else type(model).__qualname__)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    say = log or (lambda line: None)
-    if out is not None and Path(out).exists() and not Path(out).is_dir():  # before any data loads
-        raise UserError(f"--out {out} exists and is not a folder")
+
+
+def _rows(benchmark: EvalSpec, dataset: str, config: str, split: str, limit: int | None) -> tuple[datasets.Dataset, dict]:
+    """The split's rows to ask (another benchmark's dataset refused; `limit` rows of each config;
+    the benchmark's selection), and the content digest of the whole split (so that `limit` may
+    change between reruns)."""
     rows = load_split(dataset, config, split)
     if benchmark.features is not None:
         check_features(rows.features, benchmark.features, benchmark.columns, str(dataset), benchmark.name)
-    content = provenance.content(rows)  # of the whole split, so that --limit may change between reruns
+    content = provenance.content(rows)
     if limit:
         configs = rows[benchmark.config_column] if benchmark.config_column else [None] * len(rows)
         rows = rows.select(first_per_config(configs, limit))
     if benchmark.select:
         rows = rows.filter(benchmark.select[1], input_columns=[benchmark.select[0]])
-    fresh = out is not None and not Path(out).exists()
-    place = tempfile.TemporaryDirectory() if out is None else contextlib.nullcontext(output_folder(out))
-    with place as folder, _removed_unless_answered(Path(folder) if fresh else None), \
-            ExclusiveLock(Path(folder) / LOCK, lambda owner: f"{folder} is in use by another eval (pid {owner}): wait for "
-                          "it to finish, or use another --out"):
-        folder = Path(folder)
-        path = folder / PREDICTIONS
-        _check_settings(folder / RUN, path, {
-            "benchmark": benchmark.name, "dataset": str(dataset), "config": config, "split": split, "model": label,
-            "max_new_tokens": asked_tokens, "max_pixels": options.get("max_pixels"), "max_side": options.get("max_side"),
-            **(benchmark.settings or {}),
-        }, provenance.digest(benchmark.prompt_template)[:16] if benchmark.prompt_template else None,
-            None if allow_partial else limit, content)
-        answered = _keep_answered(path, set(rows["id"]))
-        todo = [i for i, key in enumerate(rows["id"]) if key not in answered]
-        say(f"{benchmark.name} eval: {len(rows)} rows, {len(answered)} already answered, {len(todo)} to ask {label}")
-        if todo:  # failed rows stay unscored: the scores are incomplete (dicobench.kit.eval.completeness)
-            with as_runner(model, **options) as runner:
-                ask(rows, todo, path, benchmark, runner, progress=progress, raise_on_error=raise_on_error)
-        limits = {"limit": limit} if allow_partial else {"selection": limit}
-        report = benchmark.score(path, str(dataset), config=config, split=split, name=label, **limits)
-        say(f"{report.table}\n{wrote(write_report(report, folder))}")
-        result = report.to_dict()
-        unread = benchmark.unread(result) if benchmark.unread else None
-        if unread:
-            logger.warning(_unread_line(benchmark.name, unread, path, out is not None))
-        if not report.complete:  # the score command's advice fits a folder one can rerun in, not a temporary one
-            logger.warning(f"{benchmark.name}: {report.completeness.message(result)}" if out is not None else
-                           _without_folder(benchmark.name, result, path))
-        return result
+    return rows, content
+
+
+def _settings(benchmark: EvalSpec, dataset: str, config: str, split: str, resolved: ResolvedModel) -> dict:
+    """What run.json records as shaping the answers: a rerun with others is refused."""
+    return {
+        "benchmark": benchmark.name, "dataset": str(dataset), "config": config, "split": split,
+        "model": resolved.label, "max_new_tokens": resolved.asked_tokens,
+        "max_pixels": resolved.options.get("max_pixels"), "max_side": resolved.options.get("max_side"),
+        **(benchmark.settings or {}),
+    }
+
+
+def _warn(benchmark: EvalSpec, report: Report, result: dict, path: Path, *, kept: bool) -> None:
+    """Warnings through `logging`: nothing could be read from any reply; the result is incomplete
+    (the score command's advice fits a folder one can rerun in, not a temporary one)."""
+    unread = benchmark.unread(result) if benchmark.unread else None
+    if unread:
+        logger.warning(_unread_line(benchmark.name, unread, path, kept))
+    if not report.complete:
+        logger.warning(f"{benchmark.name}: {report.completeness.message(result)}" if kept else
+                       _without_folder(benchmark.name, result, path))
 
 
 def _unread_line(name: str, unread: str, path: Path, kept: bool) -> str:
@@ -193,66 +200,6 @@ def _without_folder(name: str, result: dict, path: Path) -> str:
     return (f"{name}.evaluate: incomplete: {result['unscored']} rows unscored ({len(errors)} model calls failed"
             f"{first}); pass out=FOLDER to keep the answers and ask only the failed rows again, or "
             "raise_on_error=True to stop at the first failure")
-
-
-@contextlib.contextmanager
-def _removed_unless_answered(folder: Path | None) -> Iterator[None]:
-    """On failure, remove `folder` (one this call created) while it holds no answer: a refused
-    run leaves nothing behind, an interrupted one keeps what it was told."""
-    try:
-        yield
-    except BaseException:
-        answers = folder / PREDICTIONS if folder is not None else None
-        if answers is not None and not (answers.exists() and answers.stat().st_size):
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
-
-
-def _check_settings(path: Path, predictions: Path, settings: dict, prompt_hash: str | None,
-                    limit: int | None = None, content: dict[str, str] | None = None) -> None:
-    """Refuse to add answers made with other settings, or asked from other rows (`content`:
-    `provenance.content` of the split), to existing ones; record the settings, the rows' content,
-    the selection `limit` (so that `score` reads the run as eval scored it) and their provenance."""
-    if path.exists() and predictions.exists() and predictions.stat().st_size:
-        before = json.loads(path.read_text())
-        before.pop(PROVENANCE, None)
-        before.pop(LIMIT, None)
-        rows = provenance.changed_rows(before.pop(provenance.ROWS, None), content or {})
-        changed = sorted(k for k in settings.keys() | before.keys() if before.get(k) != settings.get(k))
-        if changed:
-            raise UserError(f"{path.parent} holds answers made with other settings ({', '.join(changed)}): "
-                            "use another --out, or the same settings to resume")
-        if rows:
-            raise UserError(f"{settings['dataset']} is not the dataset the answers in {path.parent} were asked from: "
-                            f"its {', '.join(rows)} differ from what run.json records (rebuilt with other options, or "
-                            "edited): use another --out for this dataset, or resume with the one they were asked from")
-    made = provenance.record(model=settings["model"], name=settings["model"], dataset=settings["dataset"],
-                             config=settings["config"], split=settings["split"], view=settings.get("view", "full"),
-                             prompt_hash=prompt_hash)
-    path.write_text(json.dumps({**settings, LIMIT: limit, provenance.ROWS: content, PROVENANCE: made}, indent=2) + "\n")
-
-
-def _keep_answered(path: Path, selected: set[str]) -> set[str]:
-    """Rewrite the predictions file with its answered rows only (failed rows and a line cut off by
-    an interruption go), atomically; return their ids."""
-    if not path.exists():
-        return set()
-    kept: dict[str, str] = {}
-    for line in read_lines(path):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and record.get("error") is None and "id" in record:
-            kept[record["id"]] = line
-    outside = [key for key in kept if key not in selected]
-    if outside:
-        raise UserError(f"{path} answers {len(outside)} rows outside this selection (e.g. {outside[0]}): "
-                        "keep --config and --limit, or use another --out")
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(line + "\n" for line in kept.values()), encoding="utf-8")
-    tmp.replace(path)
-    return set(kept)
 
 
 def _image_columns(rows) -> list[str]:

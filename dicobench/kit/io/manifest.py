@@ -10,13 +10,10 @@ such key) resumes like any other.
 from __future__ import annotations
 
 import json
-import logging
 from typing import Callable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.shards import Location, read_json, remove, resolve, write_json_atomic
-
-logger = logging.getLogger(__name__)
 
 CONFIG = "config"
 
@@ -38,15 +35,16 @@ def read_manifest(out: Location, path: Location, what: str) -> dict:
     return manifest
 
 
-def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool, clear: Callable[[], None], what: str,
-                 config: dict) -> None:
+def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool, clear: Callable[[bool], None],
+                 what: str, config: dict) -> None:
     """Record `manifest` (and the `config` it was resolved from) at `path` inside `out` (a local
     folder or fsspec URL), refusing a folder that holds something else.
 
     Resuming the same build is allowed; other options need `overwrite`, which first calls
-    `clear` to delete the previous build's files (and sets the review log aside, saying so: its
-    decisions judged the previous rows); a non-empty folder that holds no build of
-    ours is refused outright."""
+    `clear(other_options)` to delete the previous build's files (`other_options`: whether that build
+    was made with other options, or its manifest cannot be read: the build's callback then sets
+    what judged the previous rows aside); a non-empty folder that holds no build of ours is refused
+    outright."""
     manifest = json.loads(json.dumps(manifest))  # the form it is saved in, for comparison
     fs, root = resolve(out)
     mfs, mpath = resolve(path)
@@ -57,12 +55,7 @@ def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool,
             same = fixed_part(read_manifest(out, path, what)) == manifest
         except UserError:
             same = False
-        if not same:  # reviewers judged rows that are no more: no decision of theirs applies to the new ones
-            from dicobench.kit.people.decisions import set_aside
-
-            if line := set_aside(out):
-                logger.warning(line)
-        clear()
+        clear(not same)
         remove(path)
     if mfs.exists(mpath):
         previous = fixed_part(read_manifest(out, path, what))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -20,6 +21,16 @@ from dicobench.kit.release.card import markdown_table
 
 # answers of one time limit and their rows -> {series: {"n", "accuracy", "ci"}}
 ScoreLines = Callable[[list[dict], list[dict]], dict[str, dict | None]]
+
+
+@dataclass(frozen=True)
+class HumanFigure:
+    """A benchmark's human figure: its series (the table's rows, the chart's lines), the chart's
+    title, and how it scores one time limit's answers (`score_lines(lines, rows, n_boot=, **judge)`)."""
+
+    series: tuple[str, ...]
+    title: str
+    score_lines: Callable[..., dict[str, dict | None]]
 
 
 def read_sessions(root: Path) -> list[dict]:

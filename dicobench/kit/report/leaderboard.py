@@ -15,7 +15,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Literal, Mapping, Sequence
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.completeness import span
@@ -53,10 +53,13 @@ class Cell:
         return f"{100 * self.mean:.1f} ± {100 * self.std:.1f}"
 
 
+RowKind = Literal["model", "view", "chance", "human"]  # a model's row, another view of a model, random chance, people
+
+
 @dataclass
 class Row:
     name: str
-    kind: str  # "model", "chance" or "human"
+    kind: RowKind
     cells: list[Cell | None]
     best: int | None = None  # index of the column marked best for this row
     worst: int | None = None
@@ -99,8 +102,9 @@ def constant(value: float | None) -> Cell | None:
     return None if value is None else Cell(value, None, value, value, 1)
 
 
-def build(title: str, columns: Sequence[Column], models: Mapping[str, Sequence[Mapping]],
-          chance: Mapping[str, float] | None = None, human: Mapping[str, Sequence[Mapping]] | None = None) -> Table:
+def leaderboard_table(title: str, columns: Sequence[Column], models: Mapping[str, Sequence[Mapping]],
+                      chance: Mapping[str, float] | None = None,
+                      human: Mapping[str, Sequence[Mapping]] | None = None) -> Table:
     """The table: a row per model (its runs averaged), then random chance, then a row per group
     of people's sessions (`human`: row name -> scores, e.g. one per time limit) when given."""
     table = Table(title, list(columns))
@@ -220,7 +224,8 @@ def latex(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(table: Table, out: Path, stem: str = "leaderboard") -> list[Path]:
+def write_table(table: Table, out: Path, stem: str = "leaderboard") -> list[Path]:
+    """`table` as OUT/STEM.md, .csv and .tex; their paths."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for suffix, render in ((".md", markdown), (".csv", csv_text), (".tex", latex)):
@@ -230,7 +235,7 @@ def write(table: Table, out: Path, stem: str = "leaderboard") -> list[Path]:
     return paths
 
 
-def load(paths: Sequence[str | Path], benchmark: str) -> list[dict]:
+def load_scores(paths: Sequence[str | Path], benchmark: str) -> list[dict]:
     """The scores.json of each path (a result folder or the file itself), checked to be this
     benchmark's and to record provenance. Each gets `_source` (its path). A run given twice (the
     same file, or a copy of it: the same bytes) is refused: it would count one model's run twice."""
@@ -326,25 +331,25 @@ class LeaderboardSpec:
     charts: Callable[[Table, Mapping[str, Mapping[str, list[Mapping]]], list[Column], Path], list[Path]]
 
 
-def make(spec: LeaderboardSpec, results: Sequence[str | Path], out: str | Path,
-         human: Sequence[str | Path] = ()) -> tuple[Table, list[Path]]:
+def build_leaderboard(spec: LeaderboardSpec, results: Sequence[str | Path], out: str | Path,
+                      human: Sequence[str | Path] = ()) -> tuple[Table, list[Path]]:
     """The leaderboard of `results` (result folders or scores.json files) and its charts, written to
     `out`: (the table, the files written). Bad input raises UserError."""
     out = Path(out)
-    scores = load(results, spec.benchmark)
+    scores = load_scores(results, spec.benchmark)
     full = [s for s in scores if (s["provenance"].get("view") or "full") == "full"]
     same_rows(full or scores)
-    human = load(human, spec.benchmark) if human else []
+    human = load_scores(human, spec.benchmark) if human else []
     for other in [s for s in scores if s not in full] + human:  # ablation views and studies may cover fewer rows
         same_dataset(other, (full or scores)[0])
     runs = by_model(scores)
     columns = spec.columns(scores)
     models = {name: views["full"] for name, views in runs.items() if "full" in views}
-    table = build(spec.title, columns, models, spec.chance, by_time_limit(human))
+    table = leaderboard_table(spec.title, columns, models, spec.chance, by_time_limit(human))
     for name, views in runs.items():  # other views of a model (ablations): rows of their own, never bold
         for view, view_runs in views.items():
             if view != "full":
-                row = build(spec.title, columns, {f"{name} ({view})": view_runs}).rows[0]
+                row = leaderboard_table(spec.title, columns, {f"{name} ({view})": view_runs}).rows[0]
                 row.kind = "view"
                 table.rows.insert(sum(r.kind in ("model", "view") for r in table.rows), row)
-    return table, write(table, out) + spec.charts(table, runs, columns, out)
+    return table, write_table(table, out) + spec.charts(table, runs, columns, out)

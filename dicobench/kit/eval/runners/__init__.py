@@ -13,28 +13,28 @@ from typing import Callable
 from dicobench.kit.errors import UserError
 from dicobench.kit.eval.runners.base import CallableRunner, Part, Prompt, Reply, Runner
 from dicobench.kit.eval.runners.options import RunnerOption, collect, declared
-from dicobench.kit.registry import Registry
+from dicobench.kit.registry import Ref, Registry
 
 __all__ = ["RUNNERS", "CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "all_options", "as_runner",
            "check_options", "load_runner", "register_runner", "runner_class"]
 
 ENTRY_POINT_GROUP = "dicobench.runners"
-# built-in runners as "module:Class", imported only when used (torch is slow to import)
-RUNNERS: Registry[str | type[Runner]] = Registry("runner", [
-    ("hf", "dicobench.kit.eval.runners.transformers_runner:TransformersRunner"),
-    ("openai", "dicobench.kit.eval.runners.openai_runner:OpenAIRunner"),
+# built-in runners named by a Ref, imported only when used (torch is slow to import)
+RUNNERS: Registry[Ref | type[Runner]] = Registry("runner", [
+    ("hf", Ref("dicobench.kit.eval.runners.transformers_runner:TransformersRunner")),
+    ("openai", Ref("dicobench.kit.eval.runners.openai_runner:OpenAIRunner")),
 ])
 
 
-def register_runner(name: str, cls: type[Runner] | str) -> None:
-    """Make `--model <name>:<model>` build `cls(model, **options)`; `cls` may be "module:Class".
-    A taken name is refused (`RUNNERS.unregister` frees it)."""
+def register_runner(name: str, cls: type[Runner] | Ref | str) -> None:
+    """Make `--model <name>:<model>` build `cls(model, **options)`; `cls` may be a `Ref` to the class
+    (a "module:Class" string is taken as one). A taken name is refused (`RUNNERS.unregister` frees it)."""
     if not name or ":" in name:
         raise ValueError(f"a runner name is a word without ':', got {name!r}")
-    RUNNERS.register(name, cls)
+    RUNNERS.register(name, Ref(cls) if isinstance(cls, str) else cls)
 
 
-def _known() -> dict[str, str | type[Runner]]:
+def _known() -> dict[str, str | Ref | type[Runner]]:
     found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
     return {**found, **dict(RUNNERS.items())}  # registered names win over installed plugins
 
@@ -49,13 +49,15 @@ def runner_class(spec: str) -> type[Runner]:
     return _imported(name, known[name])
 
 
-def _imported(name: str, target: str | type[Runner]) -> type[Runner]:
-    if isinstance(target, str):
-        module, _, attr = target.partition(":")
+def _imported(name: str, target: str | Ref | type[Runner]) -> type[Runner]:
+    """The class a registered Ref or an installed entry point's "module:Class" value names."""
+    if isinstance(target, (str, Ref)):
+        path = target.path if isinstance(target, Ref) else target
+        module, _, attr = path.partition(":")
         try:
             return getattr(import_module(module), attr)
         except (ImportError, AttributeError) as exc:
-            raise UserError(f"runner {name!r} ({target}) cannot be imported: {exc}") from None
+            raise UserError(f"runner {name!r} ({path}) cannot be imported: {exc}") from None
     return target
 
 

@@ -1,11 +1,14 @@
-"""Start a review or study server on a build: checks first (one-line errors), then serve."""
+"""Start a review or study server on a build: checks first (one-line errors), then serve.
+
+Each server announces itself in one line (what it serves, then `serving on URL`) to the
+`announce` callback: the command line prints it; a library call without one logs it (INFO)."""
 
 from __future__ import annotations
 
+import logging
 import os
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from dicobench.kit.errors import UserError
 from dicobench.kit.io.rowstore import RowStore, config_folders
@@ -16,8 +19,13 @@ if TYPE_CHECKING:
     from dicobench.kit.benchmark import Results
 
 
-def _say(line: str) -> None:
-    print(line, flush=True)
+logger = logging.getLogger(__name__)
+Announce = Callable[[str], None]  # takes the server's one line: what it serves, and its address
+
+
+def _announcing(announce: Announce | None, what: str) -> Announce:
+    """`announce` (default: the log) given `what` the server serves before each line of its own."""
+    return lambda line: (announce or logger.info)(f"{what}; {line}")
 
 
 def _open_store(spec: BenchmarkSpec, build_dir, config: str) -> tuple[Path, RowStore]:
@@ -34,7 +42,7 @@ def _open_store(spec: BenchmarkSpec, build_dir, config: str) -> tuple[Path, RowS
 
 def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int = 8765, reviewer: str | None = None,
            config: str = "all", token: str | None = None, open_browser: bool = False, background: bool = False,
-           announce=None):
+           announce: Announce | None = None):
     """Serve the review page of `build_dir` (blocks, or returns a running `Served`)."""
     from dicobench.kit.people.webapp.review import review_app
     from dicobench.kit.people.webapp.server import access, serve
@@ -43,7 +51,7 @@ def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int
     log = DecisionLog(decisions_path(root))
     log.check_writable()
     for number, error in log.read().malformed:
-        print(f"warning: {log.path}:{number}: {error} (line kept; fix or remove it by hand)", file=sys.stderr)
+        logger.warning(f"warning: {log.path}:{number}: {error} (line kept; fix or remove it by hand)")
     name = reviewer or os.environ.get("USER") or "reviewer"
     try:
         check_reviewer(name)  # it goes into the log and the card's Markdown
@@ -52,11 +60,12 @@ def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int
     token, everywhere = access(host, token)  # the page sends the token with its POSTs
     app = review_app(spec, root, store, log, name, token)
     return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,
-                 announce=lambda line: (announce or _say)(f"{spec.name} review: {len(store.rows)} rows, reviewer {name}; {line}"))
+                 announce=_announcing(announce, f"{spec.name} review: {len(store.rows)} rows, reviewer {name}"))
 
 
 def results(spec: BenchmarkSpec, results: Results, build_dir, runs, *, host: str = "127.0.0.1", port: int = 8765,
-            token: str | None = None, open_browser: bool = False, background: bool = False, announce=None):
+            token: str | None = None, open_browser: bool = False, background: bool = False,
+            announce: Announce | None = None):
     """Serve the results explorer of the scored run folders `runs` (one, or two side by side) on the
     build `build_dir` they were scored against (blocks, or returns a running `Served`)."""
     from dicobench.kit.eval.runs import check_reproduces, read_run
@@ -79,12 +88,13 @@ def results(spec: BenchmarkSpec, results: Results, build_dir, runs, *, host: str
     names = " and ".join(run.name for run in scored)
     return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
                  background=background,
-                 announce=lambda line: (announce or _say)(f"{spec.name} results: {names}, "
-                                                          f"{len({r.id for rows in outcomes for r in rows})} rows; {line}"))
+                 announce=_announcing(announce, f"{spec.name} results: {names}, "
+                                                f"{len({r.id for rows in outcomes for r in rows})} rows"))
 
 
 def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", port: int = 8765, reviewer: str | None = None,
-                       token: str | None = None, open_browser: bool = False, background: bool = False, announce=None):
+                       token: str | None = None, open_browser: bool = False, background: bool = False,
+            announce: Announce | None = None):
     """Serve the review page of a COCO annotation file's objects (photos under `photos`, default
     the file's folder); verdicts go beside the file (`dicobench.kit.photos.annotation_review`)."""
     from dicobench.kit.people.webapp.annotations import annotations_app
@@ -104,13 +114,13 @@ def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", por
     app = annotations_app(source, name, token)
     count = len(source.coco.dataset["annotations"])
     return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,
-                 announce=lambda line: (announce or _say)(f"annotation review: {count} objects in {len(source)} photos, "
-                                                          f"reviewer {name}; {line}"))
+                 announce=_announcing(announce, f"annotation review: {count} objects in {len(source)} photos, "
+                                                f"reviewer {name}"))
 
 
 def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participant: str = "participant", n: int = 40,
           seed: int = 0, host: str = "127.0.0.1", port: int = 8765, token: str | None = None, config: str = "all",
-          open_browser: bool = False, background: bool = False, announce=None):
+          open_browser: bool = False, background: bool = False, announce: Announce | None = None):
     """Serve a timed study session on `build_dir` (`time_limit` in seconds, None for none;
     fractions are allowed here, the command line offers 30, 60, 120 and none)."""
     from dicobench.kit.people.webapp.server import access, serve
@@ -148,8 +158,8 @@ def study(spec: BenchmarkSpec, build_dir, *, time_limit: float | None, participa
         app = study_app(spec, store, session, token, f"{len(order)} items, {limit}.")
         return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
                      background=background, on_stop=lock.release,
-                     announce=lambda line: (announce or _say)(f"{spec.name} study: {participant}, {len(order)} items "
-                                                 f"({len(session.remaining())} to go), {limit}; {line}"))
+                     announce=_announcing(announce, f"{spec.name} study: {participant}, {len(order)} items "
+                                                    f"({len(session.remaining())} to go), {limit}"))
     except BaseException:
         lock.release()
         raise

@@ -22,18 +22,21 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import logging
 import secrets
 import socket
 import threading
 import webbrowser
 from http.cookies import CookieError, SimpleCookie
 from importlib import resources
+from typing import Callable
 from urllib.parse import parse_qs
 
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 
 from dicobench.kit.errors import UserError
 
+logger = logging.getLogger(__name__)
 TOKEN_HEADER = "x-token"
 COOKIE = "dicobench_token"
 MAX_BODY = 64 * 1024  # bytes of a request body: a decision or an answer is far smaller
@@ -274,9 +277,10 @@ def access(host: str, token: str | None) -> tuple[str, bool]:
 
 
 def serve(app, *, host: str, port: int, token: str, everywhere: bool, open_browser: bool = False,
-          background: bool = False, announce=print, on_stop=None):
+          background: bool = False, announce: Callable[[str], None] | None = None, on_stop=None):
     """Listen on host:port and serve `app` (under `base_path(token)` where every request carries
-    the token); print (announce) the URL, with the token when one is needed. Blocks until
+    the token); announce the URL, with the token when one is needed, to `announce` (a command
+    prints it; default: the log, at INFO). Blocks until
     interrupted, unless `background` (then returns a `Served`); `on_stop` runs once serving ends."""
     import uvicorn
 
@@ -288,7 +292,7 @@ def serve(app, *, host: str, port: int, token: str, everywhere: bool, open_brows
     url = f"http://{shown}:{real_port}{base}" + (f"?token={token}" if everywhere else "")
     config = uvicorn.Config(wrapped, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
-    announce(f"serving on {url}")
+    (announce or logger.info)(f"serving on {url}")
     if open_browser:
         webbrowser.open(url)
     if background:
