@@ -114,7 +114,8 @@ class Proposal:
     source: str  # the base scene or photo(s), for the `source` column
     generator: str  # the `generator` column (see `generator`)
     long_side: int  # the longest side of the images the row was drawn from, for the build report
-    describe: Callable[[str, list], dict] | None = None  # (letter, cues) -> descriptors of the scenes behind the pair (dicobench.descriptors)
+    # (letter, cues) -> descriptors of the scenes behind the pair (dicobench.descriptors)
+    describe: Callable[[str, list], dict] | None = None
     views: shots.Views = shots.PHOTOGRAPHS  # how its images look through a camera (scenes: `shots.SceneShots`)
 
 
@@ -210,8 +211,8 @@ def pick(prop: Proposal, letter: str) -> tuple[np.ndarray, list[dict]]:
     return cand.image_b, cand.cues
 
 
-def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int, camera: CameraBounds | None = None,
-             png_writer: str = "pillow") -> dict:
+def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int,
+             camera: CameraBounds | None = None, png_writer: str = "pillow") -> dict:
     """The checked schema row (without its id) of `prop` with answer `letter`; with `camera`,
     each image shot through its own camera drawn within those bounds from the row's seed."""
     spec = get_task(task)
@@ -229,7 +230,8 @@ def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: 
         png_a = encode_png(prop.image_a, compress_level, png_writer)
         png_b = png_a if image_b is prop.image_a else encode_png(image_b, compress_level, png_writer)
         a = decode(png_a, "image_a")
-        changed_area = prop.check.written(prop, a, a if png_b is png_a else decode(png_b, "image_b"), letter == "E", cues)
+        changed_area = prop.check.written(prop, a, a if png_b is png_a else decode(png_b, "image_b"), letter == "E",
+                                          cues)
         generator = prop.generator
     else:
         changed_area = prop.check.written(prop, prop.image_a, image_b, letter == "E", cues)  # the clean pair

@@ -7,7 +7,8 @@ from dicobench.kit.lazy import lazy_package
 from dicobench.kit.registry import Ref
 
 # evaluate.load(METRIC) from any directory: the folder dicobench.kit.release.metric_modules ships
-METRIC = str(Path(__file__).parent.parent / "dicobench" / "kit" / "release" / "evaluate_modules" / "multipanelvqa_accuracy")
+METRIC = str(Path(__file__).parent.parent / "dicobench" / "kit" / "release" / "evaluate_modules"
+             / "multipanelvqa_accuracy")
 
 # The API loads on first use (see dicobench/__init__.py).
 _LAZY = {

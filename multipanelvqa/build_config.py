@@ -92,7 +92,8 @@ class BuildConfig:
         return resolve_names(self.sources, SOURCES, "source")
 
     def config_list(self) -> list[str]:
-        return resolve_names(self.configs if self.configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS, "config")
+        return resolve_names(self.configs if self.configs is not None else SYNTHETIC_CONFIGS, SYNTHETIC_CONFIGS,
+                             "config")
 
     def question_source(self) -> QuestionSource:
         return QuestionSource.parse(self.questions, self.llm_base_url, self.llm_api_key)

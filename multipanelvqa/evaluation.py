@@ -76,7 +76,8 @@ def evaluate(dataset: str | Path, model, *, config: str = DEFAULT_CONFIG, split:
              judge: Judge | None = None, progress: bool | None = None, concurrency: int | None = None,
              raise_on_error: bool = False, allow_partial: bool = False, **runner_options) -> dict:
     """Ask `model` every question (those not answered in `out` yet) and score by rules (then
-    `judge`, a `dicobench.kit.eval.judge.Judge`, on what they cannot settle); the scores.json dict. `model` is a function `(images, prompt) -> str` (the composite image and
+    `judge`, a `dicobench.kit.eval.judge.Judge`, on what they cannot settle); the scores.json dict. `model` is a
+    function `(images, prompt) -> str` (the composite image and
     the question with its answer instruction), a Runner, or a spec like "openai:gpt-4o" built
     with `runner_options`. `progress`, `concurrency`, `raise_on_error`, `limit` and
     `allow_partial` work as in `dicobench.evaluate`. While rows fail the result is incomplete

@@ -1,8 +1,8 @@
 """Each row of a scored MultipanelVQA run, as `score` reached it: the rules' verdict
 (`multipanelvqa.rules.rule_verdict`), else the judge's as `score --judge` recorded it, else wrong
 (no judge: the rules could not settle it); what the rules read from the reply (Q3's letter as
-`eval` reads it, else the normalised answer they compared; nothing where they could not settle it). The rows are the ones `score` joined, in
-the view it scored, so the results explorer and the HTML report show what was scored
+`eval` reads it, else the normalised answer they compared; nothing where they could not settle it). The rows are the
+ones `score` joined, in the view it scored, so the results explorer and the HTML report show what was scored
 (`dicobench.kit.eval.runs`)."""
 
 from __future__ import annotations

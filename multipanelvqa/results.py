@@ -170,8 +170,8 @@ def table_notes(result: dict) -> list[str]:
     lines = []
     judge = result["judge"] or "none (rules only)"
     lines.append(
-        f"rules: {result['rule_correct']} correct, {result['rule_wrong']} wrong, {result['rule_undecided']} undecided; "
-        f"judge {judge}: {result['judged']} judged, {result['unjudged']} unjudged (unscored)"
+        f"rules: {result['rule_correct']} correct, {result['rule_wrong']} wrong, {result['rule_undecided']} "
+        f"undecided; judge {judge}: {result['judged']} judged, {result['unjudged']} unjudged (unscored)"
     )
     for f in result["factors"]:
         ci = interval(f["delta_ci"])

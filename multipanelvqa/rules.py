@@ -48,7 +48,8 @@ def normalise(text: str) -> str:
     return " ".join(_NUMBERS.get(w, w) for w in words if w not in _ARTICLES)
 
 
-def rule_verdict(prediction: str | None, reference: str, question_type: str, choices: Sequence[str] = ()) -> bool | None:
+def rule_verdict(prediction: str | None, reference: str, question_type: str,
+                 choices: Sequence[str] = ()) -> bool | None:
     """True or False when the rules can tell; None when only a judge could."""
     if not prediction or not prediction.strip():
         return False
@@ -77,7 +78,8 @@ def _yes_no(normalised: str) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
-def judge_prompt(question: str, prediction: str, reference: str, question_type: str, choices: Sequence[str] = ()) -> str:
+def judge_prompt(question: str, prediction: str, reference: str, question_type: str,
+                 choices: Sequence[str] = ()) -> str:
     if question_type != "q3":
         return PROMPT_ANSWER.format(question=question, output=prediction, gt=reference)
     if choices and not all(c in question for c in choices):

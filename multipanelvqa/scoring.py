@@ -215,12 +215,13 @@ def _decide(rows: Answers, judge: Judge | None) -> tuple[list[bool | None], dict
     """Rules first, the judge on what they cannot settle; (verdicts, rule and judge counts)."""
     answered = rows.answered
     verdicts = [rule_verdict(p, r, q, c) if ok else False
-                for p, r, q, c, ok in zip(rows.predictions, rows.references, rows.question_types, rows.choices, answered)]
+                for p, r, q, c, ok in zip(rows.predictions, rows.references, rows.question_types, rows.choices,
+                                          answered)]
     undecided = [i for i, v in enumerate(verdicts) if v is None]
     ruled = [v for v, ok in zip(verdicts, answered) if ok]
     counts = {"rule_correct": ruled.count(True), "rule_wrong": ruled.count(False), "rule_undecided": len(undecided)}
-    judge_info = {"judge": judge.spec if judge else None, "judged": 0, "unjudged": 0, "judge_usage": None, "judge_errors": [],
-                  "judge_rows": {}}
+    judge_info = {"judge": judge.spec if judge else None, "judged": 0, "unjudged": 0, "judge_usage": None,
+                  "judge_errors": [], "judge_rows": {}}
     if judge and undecided:
         judge_info = _run_judge(judge, undecided, verdicts, rows)
     else:

@@ -41,7 +41,8 @@ def test_only_the_command_line_layer_parses_prints_or_exits():
 
 def test_the_check_finds_each_kind_of_use(tmp_path):
     module = tmp_path / "m.py"
-    module.write_text("import argparse\nimport sys\n\ndef f():\n    print('x')\n    sys.exit(1)\n    raise SystemExit(2)\n")
+    module.write_text("import argparse\nimport sys\n\ndef f():\n    print('x')\n    sys.exit(1)\n"
+                      "    raise SystemExit(2)\n")
     assert sorted(use.split(" ", 1)[1] for use in terminal_uses(module)) == [
         "calls sys.exit", "imports argparse", "prints", "raises SystemExit"]
 

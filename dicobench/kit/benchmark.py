@@ -52,7 +52,8 @@ class Harnesses:
 
     lmms_eval_callbacks: Ref  # the lmms-eval callbacks' doc_to_text: its module is copied into an exported task folder
     text_columns: tuple[str, ...]  # the columns its prompt text is made of
-    vlmevalkit_flavour: Ref  # the benchmark's `dicobench.kit.eval.harnesses.vlmevalkit.Flavour` (its module's VLMEVALKIT)
+    # the benchmark's `dicobench.kit.eval.harnesses.vlmevalkit.Flavour` (its module's VLMEVALKIT)
+    vlmevalkit_flavour: Ref
     inspect_task: Ref  # the Inspect @task (found through the distribution's `inspect_ai` entry point)
     max_new_tokens: int = 64
 
@@ -115,7 +116,8 @@ class Benchmark:
         if self.default_config not in self.configs:
             raise ValueError(f"{self.name}: default config {self.default_config!r} is not one of {self.configs}")
         # the people views' part of the definition: its name, manifest folder and schema come from here
-        object.__setattr__(self, "people", dataclasses.replace(self.people, name=self.name, manifest_dir=self.manifest_dir,
+        object.__setattr__(self, "people", dataclasses.replace(self.people, name=self.name,
+                                                                manifest_dir=self.manifest_dir,
                                                                 features=self.features))
 
     def drawer(self) -> Drawer:

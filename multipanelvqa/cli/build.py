@@ -25,8 +25,8 @@ from multipanelvqa.generate import SYNTHETIC_CONFIGS
 from multipanelvqa.sources.adapters import DEFAULT_DATA
 from multipanelvqa.sources.image_sets import PROCEDURAL
 
-CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS, "catalogue": VERSIONS,
-           "neighbours": NEIGHBOURS, "q3_choices": Q3_CHOICES,
+CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS,
+           "catalogue": VERSIONS, "neighbours": NEIGHBOURS, "q3_choices": Q3_CHOICES,
            "target_answer": TARGET_ANSWERS}
 
 
@@ -53,25 +53,36 @@ def config(args: argparse.Namespace) -> BuildConfig:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("build", help="generate the synthetic configs into a folder of Parquet shards with a dataset card")
+    p = sub.add_parser("build",
+                       help="generate the synthetic configs into a folder of Parquet shards with a dataset card")
     add_build_arguments(p)
-    p.add_argument("--sources", default=",".join(PROCEDURAL), help=f"comma-separated image sources from {', '.join(SOURCES)} (default: the two procedural ones)")
+    p.add_argument("--sources", default=",".join(PROCEDURAL),
+                   help=f"comma-separated image sources from {', '.join(SOURCES)} (default: the two procedural ones)")
     for name, (data, split) in DEFAULT_DATA.items():
-        p.add_argument(f"--{name}", default=None, help=f"{name} data: a Hub id or a local Parquet file/folder (default {data})")
+        p.add_argument(f"--{name}", default=None,
+                       help=f"{name} data: a Hub id or a local Parquet file/folder (default {data})")
         p.add_argument(f"--{name}-split", default=None, help=f"{name} split (default {split})")
     p.add_argument("--layouts", default=None, help="layout ids to build, e.g. 0-6,140 (default: all 210)")
-    p.add_argument("--configs", default=None, help=f"comma-separated configs (default all of {', '.join(SYNTHETIC_CONFIGS)})")
-    p.add_argument("--questions", default="template", help="template (default) or openai:<model> (the paper's GPT-4 prompt)")
-    p.add_argument("--base-url", type=http_url, default=None, help="OpenAI-compatible endpoint for --questions openai:<model>")
+    p.add_argument("--configs", default=None,
+                   help=f"comma-separated configs (default all of {', '.join(SYNTHETIC_CONFIGS)})")
+    p.add_argument("--questions", default="template",
+                   help="template (default) or openai:<model> (the paper's GPT-4 prompt)")
+    p.add_argument("--base-url", type=http_url, default=None,
+                   help="OpenAI-compatible endpoint for --questions openai:<model>")
     p.add_argument("--api-key", default=None, help="API key for --questions (default $OPENAI_API_KEY)")
-    p.add_argument("--images-per-shard", type=int, default=42, help="images per Parquet shard, 3 rows each (default 42)")
-    p.add_argument("--split", default="test", choices=["test", "train"], help="split to build (default test); train draws its own image sets")
-    p.add_argument("--images", type=int, default=None, help="images per source (default one per layout); more cycle the layouts with fresh image sets")
+    p.add_argument("--images-per-shard", type=int, default=42,
+                   help="images per Parquet shard, 3 rows each (default 42)")
+    p.add_argument("--split", default="test", choices=["test", "train"],
+                   help="split to build (default test); train draws its own image sets")
+    p.add_argument("--images", type=int, default=None,
+                   help="images per source (default one per layout); more cycle the layouts with fresh image sets")
     p.add_argument("--difficulty", default=DEFAULT, choices=list(PRESETS),
                    help=f"how cluttered the procedural panels are and how small the detail that sets the target apart "
-                        f"(default {DEFAULT}; easy is the first release's panels); the options below set single dials apart")
+                        f"(default {DEFAULT}; easy is the first release's panels); "
+                        "the options below set single dials apart")
     dials = p.add_argument_group("difficulty dials (procedural panels)")
     for f, axis, doc in PanelDifficulty.axis_fields():
         kind = {"choices": CHOICES[f.name]} if f.name in CHOICES else {}
-        dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}", **kind)
+        dials.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None, help=f"{axis}: {doc}",
+                           **kind)
     p.set_defaults(func=build_handler(build, config))

@@ -14,7 +14,8 @@ def _handle(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("import-images", help="add a real_world config from a folder of multipanel images and a JSONL of questions")
+    p = sub.add_parser("import-images",
+                       help="add a real_world config from a folder of multipanel images and a JSONL of questions")
     p.add_argument("folder", help=f"folder with the images and {QUESTIONS_FILE}")
     p.add_argument("--out", required=True, help="dataset folder (a build, or a new folder)")
     p.add_argument("--questions", default=None, help=f"JSONL of questions (default FOLDER/{QUESTIONS_FILE})")

@@ -42,7 +42,8 @@ def open_rows(data: str, split: str, columns: list[str]) -> Iterable[dict]:
     path = Path(data)
     try:
         if path.exists():
-            files = [path] if path.is_file() else sorted(path.rglob(f"{split}*.parquet")) or sorted(path.rglob("*.parquet"))
+            files = [path] if path.is_file() else (sorted(path.rglob(f"{split}*.parquet"))
+                                                   or sorted(path.rglob("*.parquet")))
             if not files:
                 raise UserError(f"no Parquet files in {data}")
             ds = datasets.load_dataset("parquet", data_files=[str(f) for f in files], split="train", streaming=True)
@@ -96,12 +97,16 @@ def _limited(rows: Iterable[dict], scan: int) -> Iterator[dict]:
 _COLOURS = "red|orange|yellow|green|blue|purple|pink|brown|black|white|gray|grey|silver|gold"
 _TEMPLATES = (
     # "make the car red", "turn the sky purple", "the wall should be blue"
-    (re.compile(rf"^(?:please )?(?:make|turn|paint|color|colour|change|let) (the [\w' -]+?) (?:to |into )?(?:be )?({_COLOURS})$"), "Is {0} {1}?"),
+    (re.compile(r"^(?:please )?(?:make|turn|paint|color|colour|change|let) (the [\w' -]+?) "
+                rf"(?:to |into )?(?:be )?({_COLOURS})$"), "Is {0} {1}?"),
     (re.compile(rf"^(?:what if |let )?(the [\w' -]+?) (?:is|are|was|were|should be|be) ({_COLOURS})$"), "Is {0} {1}?"),
     # "replace the cat with a dog", "change the bus into a train"
-    (re.compile(r"^(?:please )?(?:replace|change|swap|turn) the [\w' -]+? (?:with|into|to|for) (an? [\w' -]+)$"), "Is there {0} in the image?"),
+    (re.compile(r"^(?:please )?(?:replace|change|swap|turn) the [\w' -]+? (?:with|into|to|for) (an? [\w' -]+)$"),
+     "Is there {0} in the image?"),
     # "add a hat to the dog", "put a boat in the water"
-    (re.compile(r"^(?:please )?(?:add|put|place|draw|insert|include) (an? [\w'-]+(?: [\w'-]+)?)(?: (?:on|in|to|next to|onto|into|near|under|above|behind|at|over|beside)\b.*)?$"), "Is there {0} in the image?"),
+    (re.compile(r"^(?:please )?(?:add|put|place|draw|insert|include) (an? [\w'-]+(?: [\w'-]+)?)"
+                r"(?: (?:on|in|to|next to|onto|into|near|under|above|behind|at|over|beside)\b.*)?$"),
+     "Is there {0} in the image?"),
 )
 
 
@@ -116,7 +121,8 @@ def edit_question(instruction: str) -> str | None:
     return None
 
 
-def magicbrush_sets(data: str = DEFAULT_DATA["magicbrush"][0], split: str = DEFAULT_DATA["magicbrush"][1], *, n: int = 10, scan: int = 5000) -> list[ImageSet]:
+def magicbrush_sets(data: str = DEFAULT_DATA["magicbrush"][0], split: str = DEFAULT_DATA["magicbrush"][1], *,
+                    n: int = 10, scan: int = 5000) -> list[ImageSet]:
     """Up to n yes/no sets, one per photo (its last edit a template fits), in the data's order."""
     turns: dict[str, dict[int, str]] = defaultdict(dict)
     for row in _limited(open_rows(data, split, ["img_id", "turn_index", "instruction"]), scan):
@@ -135,7 +141,8 @@ def magicbrush_sets(data: str = DEFAULT_DATA["magicbrush"][0], split: str = DEFA
     sets_meta = chosen[:n]
     wanted = {(i, u) for i, t, _ in sets_meta for u in range(1, t + 1)} | {(i, 1) for i, _, _ in chosen}
     rows = open_rows(data, split, ["img_id", "turn_index", "source_img", "target_img"])
-    images = _fetch(_limited(rows, scan), lambda r: (str(r["img_id"]), int(r["turn_index"])), wanted, ["source_img", "target_img"], data)
+    images = _fetch(_limited(rows, scan), lambda r: (str(r["img_id"]), int(r["turn_index"])), wanted,
+                    ["source_img", "target_img"], data)
     originals = [(i, images[((i, 1), "source_img")]) for i, _, _ in chosen]
     out = []
     for img_id, t, question in sets_meta:
@@ -148,7 +155,8 @@ def magicbrush_sets(data: str = DEFAULT_DATA["magicbrush"][0], split: str = DEFA
                 question=question,
                 panels=(images[((img_id, t), "target_img")],) + tuple(before),
                 answers=("yes",) + ("no",) * len(before),
-                panel_ids=(f"magicbrush:{img_id}:turn{t}:target",) + tuple(f"magicbrush:{img_id}:turn{u}:source" for u in range(1, t + 1)),
+                panel_ids=(f"magicbrush:{img_id}:turn{t}:target",)
+                          + tuple(f"magicbrush:{img_id}:turn{u}:source" for u in range(1, t + 1)),
                 replacements=tuple(png for _, png in others),
                 replacement_answers=("no",) * len(others),
                 replacement_ids=tuple(f"magicbrush:{i}:turn1:source" for i, _ in others),
@@ -166,7 +174,8 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", str(text).strip().lower())
 
 
-def vqav2_sets(data: str = DEFAULT_DATA["vqav2"][0], split: str = DEFAULT_DATA["vqav2"][1], *, n: int = 10, scan: int = 20000) -> list[ImageSet]:
+def vqav2_sets(data: str = DEFAULT_DATA["vqav2"][0], split: str = DEFAULT_DATA["vqav2"][1], *, n: int = 10,
+               scan: int = 20000) -> list[ImageSet]:
     """Up to n sets of images sharing a question, largest groups first."""
     groups: dict[str, list[dict]] = defaultdict(list)
     type_answers: dict[str, Counter] = defaultdict(Counter)
@@ -189,17 +198,20 @@ def vqav2_sets(data: str = DEFAULT_DATA["vqav2"][0], split: str = DEFAULT_DATA["
     plans.sort(key=lambda p: (-len(p[1]), _norm(p[0]["question"])))
     plans = plans[:n]
     if not plans:
-        raise UserError(f"no question in the first {scan} rows of {data} is shared by images with different confident answers")
+        raise UserError(f"no question in the first {scan} rows of {data} is shared by images with different "
+                        "confident answers")
     wanted = {r["question_id"] for t, o in plans for r in [t] + o[: 2 * MAX_PANELS - 1]}
     rows = open_rows(data, split, ["question_id", "image"])
     images = _fetch(_limited(rows, scan), lambda r: r["question_id"], wanted, ["image"], data)
     out = []
     for target, others in plans:
-        panels, spare = others[: MAX_PANELS - 1], others[MAX_PANELS - 1 : 2 * MAX_PANELS - 1] or others[: MAX_PANELS - 1]
+        panels, spare = others[: MAX_PANELS - 1], (others[MAX_PANELS - 1 : 2 * MAX_PANELS - 1]
+                                                   or others[: MAX_PANELS - 1])
         present = {target["answer"]} | {r["answer"] for r in others}
         absent = None
         if target["answer_type"] != "yes/no":
-            absent = next((a for a, _ in type_answers[target["answer_type"]].most_common() if a not in present and len(a) <= MAX_ANSWER_CHARS), None)
+            absent = next((a for a, _ in type_answers[target["answer_type"]].most_common()
+                           if a not in present and len(a) <= MAX_ANSWER_CHARS), None)
         png = lambda r: images[(r["question_id"], "image")]  # noqa: E731
         ident = lambda r: f"vqav2:{r['image_id']}:{r['question_id']}"  # noqa: E731
         out.append(

@@ -41,7 +41,8 @@ def _check(item, where: str) -> dict:
     subfigures = item.get("subfigures", [])
     try:
         subfigures = [
-            {"bbox": [int(v) for v in s["bbox"]], "position": str(s.get("position", "")), "source_id": str(s.get("source_id", ""))}
+            {"bbox": [int(v) for v in s["bbox"]], "position": str(s.get("position", "")),
+             "source_id": str(s.get("source_id", ""))}
             for s in subfigures
         ]
         if any(len(s["bbox"]) != 4 for s in subfigures):
@@ -51,7 +52,8 @@ def _check(item, where: str) -> dict:
     choices = item.get("choices", [])
     if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
         raise UserError(f"{where}: choices must be a list of strings")
-    return {**item, "answer": answer.lower() if qtype in ("q1", "q3") else answer, "subfigures": subfigures, "choices": choices}
+    return {**item, "answer": answer.lower() if qtype in ("q1", "q3") else answer, "subfigures": subfigures,
+            "choices": choices}
 
 
 def read_questions(folder: Path, questions: Path) -> dict[str, list[dict]]:
@@ -112,7 +114,8 @@ def import_real_world(folder, out, questions=None) -> Path:
         "q1_answers": {a: c for (t, a), c in stats.items() if t == "q1"},
         "q3_answers": {a: c for (t, a), c in stats.items() if t == "q3"},
     })
-    write_json_atomic(out / MANIFEST_DIR / f"{CONFIG}.json", {"folder": str(folder), "images": len(by_image), "rows": rows})
+    write_json_atomic(out / MANIFEST_DIR / f"{CONFIG}.json",
+                      {"folder": str(folder), "images": len(by_image), "rows": rows})
     write_card(out)
     return out
 
@@ -120,7 +123,8 @@ def import_real_world(folder, out, questions=None) -> Path:
 def _ours(path: Path) -> bool:
     """What an import may find in a folder it writes to that holds no build: the manifest folder,
     and the `real_world` folder an import stopped before its first shard (killed) left behind."""
-    return path.name == MANIFEST_DIR or (path.name == CONFIG and path.is_dir() and not any(path.glob("test-*.parquet")))
+    return path.name == MANIFEST_DIR or (path.name == CONFIG and path.is_dir()
+                                         and not any(path.glob("test-*.parquet")))
 
 
 def _remove_empty(made: list[Path]) -> None:

@@ -26,7 +26,8 @@ def test_a_server_announces_to_its_callback_or_else_to_the_log(build_copy, caplo
         caplog.clear()
         logged = review(BENCHMARK.people, build_copy, port=0, reviewer="ann", background=True)
         logged.stop()
-    assert len(lines) == 1 and lines[0].startswith("dicobench review: ") and lines[0].endswith(f"; serving on {told.url}")
+    assert (len(lines) == 1 and lines[0].startswith("dicobench review: ")
+            and lines[0].endswith(f"; serving on {told.url}"))
     assert ", reviewer ann; " in lines[0]
     assert [r.levelno for r in told_records] == [logging.WARNING]  # the malformed line, never the announcement
     infos = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]

@@ -23,7 +23,8 @@ def _png(value: int, size=(64, 48)) -> dict:
 def magicbrush(tmp_path_factory):
     """Three photos: two edited over two turns, one whose instructions fit no template."""
     rows = []
-    edits = {"101": ["make the car red", "add a hat to the dog"], "102": ["Turn the sky purple.", "let it snow"], "103": ["let it snow"]}
+    edits = {"101": ["make the car red", "add a hat to the dog"], "102": ["Turn the sky purple.", "let it snow"],
+             "103": ["let it snow"]}
     for img, instructions in edits.items():
         for t, instruction in enumerate(instructions, start=1):
             base = int(img) - 100
@@ -41,13 +42,15 @@ def magicbrush(tmp_path_factory):
 def vqav2(tmp_path_factory):
     """'What color is the bus?' on five images (one with weak agreement), a yes/no question on three."""
     def answers(a, agree):
-        return [{"answer": a if i < agree else "unsure", "answer_confidence": "yes", "answer_id": i + 1} for i in range(10)]
+        return [{"answer": a if i < agree else "unsure", "answer_confidence": "yes", "answer_id": i + 1}
+                for i in range(10)]
 
     spec = [("What color is the bus?", "other", a, agree) for a, agree in
             [("white", 9), ("red", 8), ("white", 10), ("blue", 2), ("white", 7)]]
     spec += [("Is it raining?", "yes/no", a, 10) for a in ("no", "yes", "no")]
     rows = [{"question_type": "what color is the", "multiple_choice_answer": a, "answers": answers(a, agree),
-             "image_id": 500 + i, "answer_type": t, "question_id": 9000 + i, "question": q, "image": _png(10 * i, (80, 60))}
+             "image_id": 500 + i, "answer_type": t, "question_id": 9000 + i, "question": q,
+             "image": _png(10 * i, (80, 60))}
             for i, (q, t, a, agree) in enumerate(spec)]
     feats = datasets.Features({
         "question_type": datasets.Value("string"), "multiple_choice_answer": datasets.Value("string"),
@@ -95,7 +98,8 @@ def test_vqav2_sets(vqav2):
 
 
 def test_adapter_build_loads(vqav2, magicbrush, tmp_path):
-    out = build(tmp_path / "real", sources="magicbrush,vqav2", source_data={"magicbrush": str(magicbrush), "vqav2": str(vqav2)},
+    out = build(tmp_path / "real", sources="magicbrush,vqav2",
+                source_data={"magicbrush": str(magicbrush), "vqav2": str(vqav2)},
                 layouts="6", configs="original,low_similarity,text_hint", num_proc=1, progress=False)
     ds = datasets.load_dataset(str(out), "all", split="test")
     assert len(ds) == 2 * 3 * 3 and set(ds["source"]) == {"magicbrush", "vqav2"}

@@ -84,7 +84,8 @@ def test_groups_and_factors_counted_by_hand(dataset, tmp_path, capsys, drawn):
                    "grid_mixed": pytest.approx(8 / 12)}
     assert list(r["per_num_subfigures"]) == ["2", "4"]
     assert r["per_num_subfigures"]["2"]["accuracy"] == pytest.approx(6 / 12)
-    assert r["per_num_subfigures"]["4"]["n"] == 24 and r["per_num_subfigures"]["4"]["accuracy"] == pytest.approx(16 / 24)
+    assert (r["per_num_subfigures"]["4"]["n"] == 24
+            and r["per_num_subfigures"]["4"]["accuracy"] == pytest.approx(16 / 24))
     assert r["per_source"]["procedural_edit"]["accuracy"] == pytest.approx(8 / 12)
     assert r["per_subset_question_type"]["synthetic"]["q2"]["accuracy"] == pytest.approx(9 / 12)
     found = {f["factor"]: f for f in r["factors"]}
@@ -146,8 +147,8 @@ def test_asked_factor_with_missing_configs_is_an_error(dataset, tmp_path, capsys
 def test_factor_pairs_with_an_unscored_side_are_left_out_and_flagged():
     ids = ["original-x-q1", "low_similarity-x-q1", "original-y-q1", "low_similarity-y-q1"]
     r = multipanelvqa.scoring.score(["yes", "yes", "no", None], ["yes"] * 4, ["q"] * 4, ["q1"] * 4, ids=ids,
-                                    augmentations=["original", "low_similarity"] * 2, failed=[False, False, False, True],
-                                    n_boot=20)
+                                    augmentations=["original", "low_similarity"] * 2,
+                                    failed=[False, False, False, True], n_boot=20)
     f = r["factors"][0]
     assert f["n"] == 1 and f["unscored"] == 1 and f["complete"] is False and f["delta"] == 0.0
 

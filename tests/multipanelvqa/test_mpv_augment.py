@@ -10,7 +10,8 @@ from multipanelvqa.composite.layouts import generate_layouts
 from multipanelvqa.composite.positions import caption_numbers, describe_positions
 from multipanelvqa.schema import AUGMENTATIONS
 
-COLOURS = [(200, 30, 30), (30, 160, 30), (30, 30, 200), (200, 200, 30), (120, 30, 160), (30, 160, 160), (90, 90, 90), (220, 120, 30)]
+COLOURS = [(200, 30, 30), (30, 160, 30), (30, 30, 200), (200, 200, 30), (120, 30, 160), (30, 160, 160), (90, 90, 90),
+           (220, 120, 30)]
 GREY = (128, 128, 128)
 
 

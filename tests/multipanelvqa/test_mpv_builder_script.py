@@ -37,7 +37,8 @@ def test_builder_refuses_a_bad_config_in_one_line(tmp_path):
     with pytest.raises(UserError, match="unknown source 'flickr'"):
         MultipanelVQA(config_name="original", sources="flickr", cache_dir=str(tmp_path / "c")).download_and_prepare()
     with pytest.raises(UserError, match="use multipanelvqa build for"):
-        MultipanelVQA(config_name="original", questions="openai:m", cache_dir=str(tmp_path / "c")).download_and_prepare()
+        MultipanelVQA(config_name="original", questions="openai:m",
+                      cache_dir=str(tmp_path / "c")).download_and_prepare()
 
 
 def test_the_cache_name_never_holds_a_key(tmp_path):

@@ -9,7 +9,8 @@ from PIL import Image, ImageFont
 from multipanelvqa.composite.compose import Composition, chessboard, compose, fit_font, render, transform_boxes
 from multipanelvqa.composite.layouts import Layout, generate_layouts
 
-COLOURS = [(200, 30, 30), (30, 160, 30), (30, 30, 200), (200, 200, 30), (120, 30, 160), (30, 160, 160), (90, 90, 90), (220, 120, 30)]
+COLOURS = [(200, 30, 30), (30, 160, 30), (30, 30, 200), (200, 200, 30), (120, 30, 160), (30, 160, 160), (90, 90, 90),
+           (220, 120, 30)]
 
 
 def solid(i, size=(160, 120)):

@@ -16,20 +16,25 @@ def _folder(tmp_path, lines=None):
     folder.mkdir()
     for name, value in (("poster.png", 30), ("web.jpg", 200)):
         buf = io.BytesIO()
-        Image.fromarray(np.full((120, 160, 3), value, np.uint8)).save(buf, format="PNG" if name.endswith("png") else "JPEG")
+        Image.fromarray(np.full((120, 160, 3), value, np.uint8)).save(buf,
+                                                                      format="PNG" if name.endswith("png") else "JPEG")
         (folder / name).write_bytes(buf.getvalue())
     if lines is None:
         lines = []
         for image in ("poster.png", "web.jpg"):
             lines += [
-                {"image": image, "question_type": "q1", "question": "Do all panels show a person? Please answer yes/no.", "answer": "No"},
+                {"image": image, "question_type": "q1",
+                 "question": "Do all panels show a person? Please answer yes/no.", "answer": "No"},
                 {"image": image, "question_type": "q2", "question": "What is in the top panel?", "answer": "A red car",
-                 "subfigures": [{"bbox": [0, 0, 160, 60], "position": "top subfigure"}, {"bbox": [0, 60, 160, 60], "position": "bottom subfigure"}],
+                 "subfigures": [{"bbox": [0, 0, 160, 60], "position": "top subfigure"},
+                                {"bbox": [0, 60, 160, 60], "position": "bottom subfigure"}],
                  "target_index": 0},
-                {"image": image, "question_type": "q3", "question": "Which panel shows the car?\na. top\nb. bottom\nc. none\nd. all",
+                {"image": image, "question_type": "q3",
+                 "question": "Which panel shows the car?\na. top\nb. bottom\nc. none\nd. all",
                  "answer": "a", "choices": ["top", "bottom", "none", "all"]},
             ]
-    (folder / "questions.jsonl").write_text("\n".join(json.dumps(l) if isinstance(l, dict) else l for l in lines) + "\n")
+    (folder / "questions.jsonl").write_text("\n".join(json.dumps(l) if isinstance(l, dict) else l for l in lines)
+                                            + "\n")
     return folder
 
 
@@ -39,7 +44,8 @@ def test_import_writes_a_loadable_real_world_config(tmp_path):
     ds = datasets.load_dataset(str(tmp_path / "out"), "real_world", split="test")
     assert len(ds) == 6 and set(ds["subset"]) == {1} and set(ds["source"]) == {"imported"}
     assert ds[0]["answer"] == "no" and ds[1]["answer"] == "A red car" and ds[2]["choices"][0] == "top"
-    assert ds[1]["num_subfigures"] == 2 and ds[1]["subfigures"][0]["bbox"] == [0, 0, 160, 60] and ds[0]["layout_id"] == -1
+    assert (ds[1]["num_subfigures"] == 2 and ds[1]["subfigures"][0]["bbox"] == [0, 0, 160, 60]
+            and ds[0]["layout_id"] == -1)
     assert ds[3]["image"].format == "JPEG"  # bytes kept as given
     assert len(datasets.load_dataset(str(tmp_path / "out"), "all", split="test")) == 6
     assert "real_world" in (tmp_path / "out" / "README.md").read_text()
@@ -47,10 +53,13 @@ def test_import_writes_a_loadable_real_world_config(tmp_path):
 
 @pytest.mark.parametrize("line, message", [
     ("{not json", "questions.jsonl:1: not JSON"),
-    ({"image": "poster.png", "question_type": "q4", "question": "?", "answer": "x"}, "questions.jsonl:1: question_type must be"),
+    ({"image": "poster.png", "question_type": "q4", "question": "?", "answer": "x"},
+     "questions.jsonl:1: question_type must be"),
     ({"image": "poster.png", "question_type": "q3", "question": "?", "answer": "e"}, "a q3 answer must be one of a-d"),
-    ({"image": "poster.png", "question_type": "q1", "question": "?", "answer": "maybe"}, "a q1 answer must be yes or no"),
-    ({"image": "missing.png", "question_type": "q2", "question": "?", "answer": "x"}, "image 'missing.png' is not a file"),
+    ({"image": "poster.png", "question_type": "q1", "question": "?", "answer": "maybe"},
+     "a q1 answer must be yes or no"),
+    ({"image": "missing.png", "question_type": "q2", "question": "?", "answer": "x"},
+     "image 'missing.png' is not a file"),
     ({"image": "../x.png", "question_type": "q2", "question": "?", "answer": "x"}, "is not a file in"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, line, message):

@@ -208,7 +208,8 @@ def test_every_layout_box_has_its_words_and_its_own_mark():
         assert len(set(words)) == layout.num_panels
         panels = [dataclasses.replace(layout).boxes and _solid(i) for i in range(layout.num_panels)]
         plain = np.asarray(compose(layout, panels)).astype(int)
-        marked = np.asarray(compose(layout, panels, captions=[str(i + 1) for i in range(layout.num_panels)])).astype(int)
+        marked = np.asarray(compose(layout, panels,
+                                    captions=[str(i + 1) for i in range(layout.num_panels)])).astype(int)
         changed = np.abs(plain - marked).sum(-1) > 0
         inside = np.zeros_like(changed)
         for x, y, w, h in layout.boxes:

@@ -28,7 +28,8 @@ GRID_2X2 = [(0, 0, 200, 200), (200, 0, 200, 200), (0, 200, 200, 200), (200, 200,
             ],
         ),
         # a big panel beside two small ones: read by columns, not by (unclean) rows
-        ([(0, 0, 400, 400), (400, 0, 200, 200), (400, 200, 200, 200)], ["left subfigure", "top right subfigure", "bottom right subfigure"]),
+        ([(0, 0, 400, 400), (400, 0, 200, 200), (400, 200, 200, 200)],
+         ["left subfigure", "top right subfigure", "bottom right subfigure"]),
         (
             [(c * 200, r * 200, 200, 200) for r in range(3) for c in range(3)],
             [f"{v} {h} subfigure" for v in ("top", "middle", "bottom") for h in ("left", "middle", "right")],
@@ -53,7 +54,8 @@ def test_wording(boxes, expected):
 def test_scattered_boxes_fall_back_to_ranks():
     # Neither rows nor columns are clean (bands chain through boxes that do not share one),
     # but each box has a visible rank along x or y.
-    boxes = [(300, 120, 200, 200), (650, 440, 200, 200), (410, 380, 200, 200), (150, 320, 200, 200), (360, 610, 200, 200)]
+    boxes = [(300, 120, 200, 200), (650, 440, 200, 200), (410, 380, 200, 200), (150, 320, 200, 200),
+             (360, 610, 200, 200)]
     assert describe_positions(boxes) == [
         "topmost subfigure",
         "rightmost subfigure",
@@ -79,7 +81,8 @@ def test_refuses_borderline_words():
 
 
 _OPPOSITE = {"left": "right", "leftmost": "rightmost", "top": "bottom", "topmost": "bottommost"}
-_AXIS = {w: 0 for w in ("left", "right", "leftmost", "rightmost")} | {w: 1 for w in ("top", "bottom", "topmost", "bottommost")}
+_AXIS = ({w: 0 for w in ("left", "right", "leftmost", "rightmost")}
+         | {w: 1 for w in ("top", "bottom", "topmost", "bottommost")})
 
 
 def _centre(b, axis):
@@ -169,7 +172,8 @@ def _reads_as(description, p, boxes, m):
     two = _TWO_WORDS.fullmatch(description)
     if two or description == "center subfigure":
         v, h = two.groups() if two else ("middle", "middle")
-        return _fits("down" if v == "middle" else v, p, boxes, m) and _fits("across" if h == "middle" else h, p, boxes, m)
+        return (_fits("down" if v == "middle" else v, p, boxes, m)
+                and _fits("across" if h == "middle" else h, p, boxes, m))
     one = _ONE_WORD.fullmatch(description)
     if one:
         word = one.group(1)
@@ -214,7 +218,8 @@ def test_layout_words_name_exactly_one_panel_as_a_person_reads_it(seed):
 def test_two_word_positions_only_where_row_and_column_readings_agree():
     # Splash: the top row's left panel (1) sits right of a lower panel (4), so "top left" would point
     # at a panel whose column is not the leftmost; the layout words name its row instead.
-    boxes = [(640, 10, 200, 200), (420, 40, 200, 200), (450, 300, 200, 200), (690, 280, 200, 200), (150, 420, 200, 200)]
+    boxes = [(640, 10, 200, 200), (420, 40, 200, 200), (450, 300, 200, 200), (690, 280, 200, 200),
+             (150, 420, 200, 200)]
     short, layout = describe_positions(boxes), describe_positions(boxes, "layout")
     assert short[1] == "top left subfigure"
     assert layout[1] == "left subfigure in the top row" and "top left subfigure" not in layout
@@ -241,7 +246,8 @@ def test_layout_words_layouts_move_a_panel_so_every_layout_is_named(seed):
     eighth panel of grid_mixed base 5 and the seventh before it)."""
     short, layout = generate_layouts(seed), generate_layouts(seed, "layout")
     assert all(describable(l.boxes, "layout") for l in layout)
-    assert [(l.layout_id, l.style, l.num_panels) for l in layout] == [(l.layout_id, l.style, l.num_panels) for l in short]
+    assert ([(l.layout_id, l.style, l.num_panels) for l in layout]
+            == [(l.layout_id, l.style, l.num_panels) for l in short])
     moved = [a.layout_id for a, b in zip(short, layout) if a != b]
     assert len(moved) <= 14
     if seed == 0:

@@ -67,7 +67,8 @@ def test_q3_fills_small_images_with_false_choices():
     q = q3(CQ, "red", ["left subfigure", "right subfigure"], 1, letter="c", rng=np.random.default_rng(0))
     assert q.choices[2] == "right subfigure"
     assert set(q.choices) == {"left subfigure", "right subfigure", *FILLERS}
-    three = q3(CQ, "red", ["top subfigure", "middle subfigure", "bottom subfigure"], 0, letter="a", rng=np.random.default_rng(0))
+    three = q3(CQ, "red", ["top subfigure", "middle subfigure", "bottom subfigure"], 0, letter="a",
+               rng=np.random.default_rng(0))
     assert sum(c in FILLERS for c in three.choices) == 1
     with pytest.raises(ValueError):
         q3(CQ, "red", POSITIONS, 0, letter="e", rng=np.random.default_rng(0))
@@ -116,7 +117,8 @@ def test_captions_referenced_names_the_number():
     positions = describe_positions(layout.boxes)
     number = str(caption_numbers(layout.boxes)[0])
     answers = ["red"] + ["blue"] * (layout.num_panels - 1)
-    _, two, three = questions(CQ, answers, 0, positions, q1_yes=True, q3_letter="b", rng=np.random.default_rng(1), caption=number)
+    _, two, three = questions(CQ, answers, 0, positions, q1_yes=True, q3_letter="b", rng=np.random.default_rng(1),
+                              caption=number)
     assert f"subfigure {number}." in two.question and positions[0] not in two.question
     assert three.choices[1] == positions[0]
 
@@ -141,7 +143,8 @@ def test_llm_generation_uses_the_paper_prompt():
         sent.append(messages)
         return "```json\n" + reply() + "\n```"
 
-    out = generate_with_llm(chat, num_subfigures=4, common_question=CQ, target_answer="red", position="top left subfigure")
+    out = generate_with_llm(chat, num_subfigures=4, common_question=CQ, target_answer="red",
+                            position="top left subfigure")
     assert out["A1"] == "yes" and out["A3"] == "b" and out["A2"] == "Red"
     (messages,) = sent
     text = messages[0]["content"]

@@ -64,7 +64,8 @@ def test_each_row_as_the_rules_and_the_judge_decided_it(runs):
     verdicts = run.scores["judge_rows"]
     assert set(verdicts) == {r.id for r in asked}
     for r in asked:
-        expected = {True: ("right", "right"), False: ("wrong", "wrong"), None: ("unscored", "unjudged")}[verdicts[r.id]]
+        expected = {True: ("right", "right"), False: ("wrong", "wrong"),
+                    None: ("unscored", "unjudged")}[verdicts[r.id]]
         assert (r.outcome, r.judge) == expected
         assert r.error_type == ("wrong_by_judge" if r.outcome == "wrong" else None)
         assert r.unscored == ("unjudged" if r.outcome == "unscored" else None)
@@ -101,6 +102,7 @@ def test_the_report_and_the_explorer_show_the_judged_rows(runs, tmp_path):
         assert one["runs"][1]["outcome"] == "wrong" and one["runs"][1]["error_type"] == "unsettled"
         row = json.loads(urllib.request.urlopen(served.url + f"api/row/{one['id']}", timeout=10).read())
         assert row["runs"][0]["response"] == f"{MARKUP}, probably" and row["runs"][0]["error_type"] == "wrong_by_judge"
-        assert len(urllib.request.urlopen(served.url + f"image/{one['id']}/0?v={row['version']}", timeout=10).read()) > 1000
+        assert len(urllib.request.urlopen(served.url + f"image/{one['id']}/0?v={row['version']}",
+                                          timeout=10).read()) > 1000
     finally:
         served.stop()

@@ -49,7 +49,8 @@ def test_image_set_checks_and_take(edit_set):
     with pytest.raises(ValueError, match="absent"):
         ImageSet("x", "x", "q?", (b"a", b"b"), ("red", "blue"), ("1", "2"), absent_answer="BLUE")
     small = ImageSet("x", "x", "q?", (b"a", b"b", b"c"), ("red", "blue", "green"), ("1", "2", "3"))
-    assert small.take(5) == ([b"a", b"b", b"c", b"b", b"c"], ["red", "blue", "green", "blue", "green"], ["1", "2", "3", "2", "3"])
+    assert small.take(5) == ([b"a", b"b", b"c", b"b", b"c"], ["red", "blue", "green", "blue", "green"],
+                             ["1", "2", "3", "2", "3"])
     assert small.take_replacements(4) == ([], [], [])
     panels, answers, ids = edit_set.take(8)
     assert panels == list(edit_set.panels) and answers[0] == edit_set.answers[0]

@@ -52,7 +52,8 @@ def test_isolated_on_a_chessboard_restores_the_squares():
          "target_index": 0, "augmentation": "chessboard"}
     out = np.asarray(apply_view(r, "isolated"))
     # 50 px squares, white at the top left: columns 100-149 white, 150-199 black, then white below
-    assert (out[0:50, 100:150] == 255).all() and (out[0:50, 150:200] == 0).all() and (out[50:100, 150:200] == 255).all()
+    assert ((out[0:50, 100:150] == 255).all() and (out[0:50, 150:200] == 0).all()
+            and (out[50:100, 150:200] == 255).all())
 
 
 def test_single_is_the_target_alone():

@@ -12,8 +12,10 @@ torch = pytest.importorskip("torch")
 
 def _collate(rows):
     """README's training-loop collate: both images of a pair as one small tensor, plus labels."""
-    pairs = [np.stack([np.asarray(r[k].convert("RGB").resize((64, 64))) for k in ("image_a", "image_b")]) for r in rows]
-    return {"images": torch.from_numpy(np.stack(pairs)), "answer": torch.tensor([r["answer"] for r in rows]), "id": [r["id"] for r in rows]}
+    pairs = [np.stack([np.asarray(r[k].convert("RGB").resize((64, 64))) for k in ("image_a", "image_b")])
+             for r in rows]
+    return {"images": torch.from_numpy(np.stack(pairs)), "answer": torch.tensor([r["answer"] for r in rows]),
+            "id": [r["id"] for r in rows]}
 
 
 def test_dicobench_streams_typed_and_equal_to_the_loaded_split(small_build):
@@ -37,6 +39,7 @@ def test_a_streamed_split_feeds_a_dataloader_with_every_row_once(small_build):
 
 
 def test_multipanelvqa_streams(tmp_path):
-    out = build_multipanel(tmp_path / "m", layouts="6", sources="procedural_edit", configs="original", num_proc=1, progress=False)
+    out = build_multipanel(tmp_path / "m", layouts="6", sources="procedural_edit", configs="original", num_proc=1,
+                           progress=False)
     rows = list(load_dataset(str(out), "all", split="test", streaming=True))
     assert len(rows) == 3 and rows[0]["image"].size == (1000, 1000) and rows[0]["question_type"] == 0

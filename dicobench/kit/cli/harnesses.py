@@ -139,9 +139,9 @@ def make_import_register(benchmark: Benchmark):
 
 def _export_lmms_eval(args: argparse.Namespace, benchmark: Benchmark) -> int:
     settings = benchmark.harnesses
-    tasks = lmms_eval.export_tasks(args.dataset, args.out, group=benchmark.name, module=settings.lmms_eval_callbacks.module,
-                                   config=args.config, split=args.split, max_new_tokens=args.max_new_tokens,
-                                   dataset_path=args.dataset_path)
+    tasks = lmms_eval.export_tasks(args.dataset, args.out, group=benchmark.name,
+                                   module=settings.lmms_eval_callbacks.module, config=args.config, split=args.split,
+                                   max_new_tokens=args.max_new_tokens, dataset_path=args.dataset_path)
     print(f"wrote {len(tasks)} tasks ({', '.join(tasks)}) and group {benchmark.name} to {args.out}; run:\n"
           f"  lmms-eval --include_path {args.out} --tasks {benchmark.name} --model ... --log_samples "
           f"--output_path RESULTS\nthen: {benchmark.name} import lmms-eval RESULTS/.../*_samples_*.jsonl "
@@ -183,7 +183,8 @@ def _export_vlmevalkit(args: argparse.Namespace, benchmark: Benchmark) -> int:
     vlmevalkit.dataset_name(args.out)  # a name VLMEvalKit can use, before any data loads
     n, size = vlmevalkit.export_tsv(args.dataset, args.out, flavour, config=args.config, split=args.split,
                                     limit=args.limit, images=args.images)
-    cls = vlmevalkit.export_class_file(args.out, flavour, module=settings.vlmevalkit_flavour.module, command=benchmark.name)
+    cls = vlmevalkit.export_class_file(args.out, flavour, module=settings.vlmevalkit_flavour.module,
+                                       command=benchmark.name)
     held = "VLMEvalKit loads it whole" if args.images == "inline" else "the images are files beside it"
     name = vlmevalkit.dataset_name(args.out)
     print(f"wrote {n} rows to {args.out} ({size / 1e6:.1f} MB, {size / max(n, 1) / 1e6:.2f} MB per row; {held}) and "

@@ -146,7 +146,8 @@ def _check_inputs(benchmark: EvalSpec, config: str, limit: int | None) -> None:
         raise UserError("limit must be at least 1")
 
 
-def _rows(benchmark: EvalSpec, dataset: str, config: str, split: str, limit: int | None) -> tuple[datasets.Dataset, dict]:
+def _rows(benchmark: EvalSpec, dataset: str, config: str, split: str,
+          limit: int | None) -> tuple[datasets.Dataset, dict]:
     """The split's rows to ask (another benchmark's dataset refused; `limit` rows of each config;
     the benchmark's selection), and the content digest of the whole split (so that `limit` may
     change between reruns)."""

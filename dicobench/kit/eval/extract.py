@@ -38,7 +38,8 @@ _TAGS = re.compile(r"<answer>(.*?)</answer>|\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}",
 _LATEX_WRAP = re.compile(r"\\[a-z]+\{([^{}]*)\}")
 _NEGATION = re.compile(r"\b(?:not|isn t|doesn t|don t|cannot|can t|never|unsure|unclear|neither|nor)\b")
 _REFUSAL = re.compile(
-    r"\s*(?:i'?m sorry|i am sorry|sorry|unfortunately|as an ai|i (?:cannot|can't|can not|am unable|'m unable|am not able))",
+    r"\s*(?:i'?m sorry|i am sorry|sorry|unfortunately|as an ai|"
+    r"i (?:cannot|can't|can not|am unable|'m unable|am not able))",
     re.IGNORECASE,
 )
 _WORDS = re.compile(r"[^\w\s]+")

@@ -46,7 +46,8 @@ class Judge:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise UserError(f"the judge's {name} must be an integer of at least {low}, got {value!r}")
-        if not isinstance(self.timeout, (int, float)) or isinstance(self.timeout, bool) or not 0 < self.timeout <= MAX_TIMEOUT:
+        if not isinstance(self.timeout, (int, float)) or isinstance(self.timeout, bool) \
+                or not 0 < self.timeout <= MAX_TIMEOUT:
             raise UserError(f"the judge's timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
                             f"got {self.timeout!r}")
         if self.cache is not None:

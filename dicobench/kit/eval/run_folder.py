@@ -41,8 +41,8 @@ def run_folder(out: str | Path | None) -> Iterator[Path]:
     fresh = out is not None and not Path(out).exists()
     place = tempfile.TemporaryDirectory() if out is None else contextlib.nullcontext(output_folder(out))
     with place as folder, _removed_unless_answered(Path(folder) if fresh else None), \
-            ExclusiveLock(Path(folder) / LOCK, lambda owner: f"{folder} is in use by another eval (pid {owner}): wait for "
-                          "it to finish, or use another --out"):
+            ExclusiveLock(Path(folder) / LOCK, lambda owner: f"{folder} is in use by another eval (pid {owner}): "
+                          "wait for it to finish, or use another --out"):
         yield Path(folder)
 
 
@@ -80,7 +80,8 @@ def record_settings(path: Path, predictions: Path, settings: dict, prompt_hash: 
     made = provenance.record(model=settings["model"], name=settings["model"], dataset=settings["dataset"],
                              config=settings["config"], split=settings["split"], view=settings.get("view", "full"),
                              prompt_hash=prompt_hash)
-    path.write_text(json.dumps({**settings, LIMIT: limit, provenance.ROWS: content, PROVENANCE: made}, indent=2) + "\n")
+    path.write_text(json.dumps({**settings, LIMIT: limit, provenance.ROWS: content, PROVENANCE: made},
+                               indent=2) + "\n")
 
 
 def keep_answered(path: Path, selected: set[str]) -> set[str]:

@@ -109,9 +109,9 @@ def check_reproduces(run: ScoredRun, rows: Sequence[Outcome]) -> None:
     expected = None if low is None else round(low[0] * scores["n"])
     right = sum(r.outcome == "right" for r in rows)
     if len(rows) != scores["n"] or right != expected:
-        raise UserError(f"{run.folder}: its predictions and dataset now give {right} right answers of {len(rows)} rows, "
-                        f"its {SCORES} {expected} of {scores['n']}: the predictions or the dataset changed since "
-                        "it was scored; score it again")
+        raise UserError(f"{run.folder}: its predictions and dataset now give {right} right answers of "
+                        f"{len(rows)} rows, its {SCORES} {expected} of {scores['n']}: the predictions or the "
+                        "dataset changed since it was scored; score it again")
 
 
 def tally(rows: Sequence[Outcome], field: str, kinds: Sequence[str]) -> dict[str, dict[str, int]]:

@@ -61,7 +61,8 @@ def claim_folder(out: Location, path: Location, manifest: dict, overwrite: bool,
         previous = fixed_part(read_manifest(out, path, what))
         if previous != manifest:
             changed = sorted(k for k in manifest.keys() | previous.keys() if previous.get(k) != manifest.get(k))
-            raise UserError(f"{out} holds a {what} built with other options ({', '.join(changed)}); use --overwrite to replace it")
+            raise UserError(f"{out} holds a {what} built with other options ({', '.join(changed)}); "
+                            "use --overwrite to replace it")
     elif fs.isdir(root) and fs.ls(root) and not overwrite and not mfs.isdir(mpath.rsplit("/", 1)[0]):
         raise UserError(f"{out} is not empty; choose an empty folder or pass --overwrite")
     try:

@@ -215,7 +215,8 @@ def load_split(dataset: str, config: str, split: str, columns: Sequence[str] | N
             return _load_local(dataset, config, split, kwargs)
         return datasets.load_dataset(dataset, config, split=split, **kwargs)
     except Exception as exc:  # any loading failure is the user's input: report it on one line
-        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): {first_line(_cause(exc))}"
+        raise UserError(f"cannot load dataset {dataset} (config {config!r}, split {split!r}): "
+                        f"{first_line(_cause(exc))}"
                         + missing_hint(dataset)) from None
     finally:
         datasets.logging.set_verbosity(verbosity)

@@ -3,8 +3,8 @@ its small columns, and its images' stored bytes read from that one row group.
 
 Images are returned exactly as stored (PNG bytes), never decoded, so serving a 2K pair costs
 one row-group read; each row has a `version` for cacheable URLs, and a shard rewritten while the
-store is open is refused rather than read at stale offsets. Only shards inside the build folder are indexed: a symlink that leads
-out of it is skipped, so nothing outside the folder can be served.
+store is open is refused rather than read at stale offsets. Only shards inside the build folder are indexed: a symlink
+that leads out of it is skipped, so nothing outside the folder can be served.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def _identity(path: Path) -> tuple[int, int, int]:
 class RowStore:
     """The rows of `split` in the config folders `configs` of the build at `root`."""
 
-    def __init__(self, root: str | os.PathLike, configs: Sequence[str], image_columns: Sequence[str], split: str = "test"):
+    def __init__(self, root: str | os.PathLike, configs: Sequence[str], image_columns: Sequence[str],
+                 split: str = "test"):
         self.root = Path(root).resolve()
         self.image_columns = tuple(image_columns)
         self.places: dict[str, Place] = {}

@@ -253,8 +253,8 @@ def read_column(path: Location, column: str) -> list:
 
 def complete_shard(path: Location, expected_rows: int, schema: pa.Schema | None = None) -> dict | None:
     """The sidecar of a finished shard with the expected rows (and, given `schema`, exactly its
-    columns and types) and the bytes the sidecar records, or None if it must be (re)built. Both files must exist: on object stores
-    the shard's move is not atomic with its sidecar."""
+    columns and types) and the bytes the sidecar records, or None if it must be (re)built. Both files must exist:
+    on object stores the shard's move is not atomic with its sidecar."""
     if not (exists(path) and exists(sidecar_path(path))):
         return None
     fs, p = resolve(path)

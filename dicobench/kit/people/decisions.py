@@ -5,8 +5,8 @@ plus the judged row's `seed` and `digest` (`row_digest`: its images' bytes, ques
 and answer), which tie the verdict to the exact row version: a rebuild regenerates a rejected row
 from another seed, and a build with other options makes other content under the same id and seed;
 the old verdict sticks to neither. (A line with a seed but no digest, from before digests were
-recorded, binds by id and seed alone.) The file is only ever appended to (under a lock, each line flushed and synced before
-the caller is told it is saved) and never rewritten, so a malformed line is reported with
+recorded, binds by id and seed alone.) The file is only ever appended to (under a lock, each line flushed and synced
+before the caller is told it is saved) and never rewritten, so a malformed line is reported with
 its line number and stays where it is. The latest line per (id, seed, reviewer) wins.
 
 This module has no web dependencies: builds read it to regenerate rejected rows.

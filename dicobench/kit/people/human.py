@@ -45,7 +45,8 @@ def read_sessions(root: Path) -> list[dict]:
                 if not isinstance(line["id"], str) or "time_limit" not in line or "participant" not in line:
                     raise KeyError
             except (ValueError, KeyError, TypeError):
-                raise UserError(f"{path}:{number}: not a study answer (id, response, time_limit, participant)") from None
+                raise UserError(f"{path}:{number}: not a study answer "
+                                "(id, response, time_limit, participant)") from None
             lines.append(line)
     if not lines:
         raise UserError(f"{root / STUDY_DIR} holds no study answers; run the study command on {root} first")
@@ -136,10 +137,12 @@ def figure(pooled: dict, series: Sequence[str], models: dict[str, float], path: 
     return path
 
 
-def write_report(pooled: dict, series: Sequence[str], models: dict[str, float], out: Path, title: str) -> tuple[str, list[Path]]:
+def write_report(pooled: dict, series: Sequence[str], models: dict[str, float], out: Path,
+                 title: str) -> tuple[str, list[Path]]:
     """human.json, human.md (the table) and human_accuracy.png in `out`; returns the table."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "human.json").write_text(json.dumps({"time_limits": pooled, "models": models}, indent=2) + "\n")
     text = table(pooled, series)
     (out / "human.md").write_text(text + "\n")
-    return text, [out / "human.json", out / "human.md", figure(pooled, series, models, out / "human_accuracy.png", title)]
+    return text, [out / "human.json", out / "human.md",
+                  figure(pooled, series, models, out / "human_accuracy.png", title)]

@@ -52,7 +52,8 @@ def review_section(out: Location, shards: Mapping[str, Iterable[Location]], grou
         f"reviewer(s) ({', '.join(reviewers) or 'none'}) in `{command}` against the criteria "
         f"{', '.join(criteria)}. Reviewers rejected {len(rejected)} row version(s); "
         f"{len(regenerated)} row(s) were regenerated from the next seed by a rebuild (a regenerated row is "
-        "unreviewed again)" + (f", {len(still_rejected)} rejected row(s) await the next rebuild" if still_rejected else "")
+        "unreviewed again)"
+        + (f", {len(still_rejected)} rejected row(s) await the next rebuild" if still_rejected else "")
         + ".",
         markdown_table([group, "reviewed", "rows", "rejections", "regenerated"], table),
         "Rejections per failed criterion (a rejection may name several): "

@@ -52,7 +52,8 @@ th:first-child, td:first-child { text-align: left; }
 th { background: #f3f6f9; font-weight: 600; }
 tr.total td { font-weight: 600; border-top: 2px solid #cfd6dd; }
 ul.notes { margin: 6px 0 0; padding-left: 18px; color: #44515e; font-size: 12.5px; max-width: 640px; }
-dl.made { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; margin: 0; font-size: 12.5px; max-width: 640px; }
+dl.made { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; margin: 0; \
+font-size: 12.5px; max-width: 640px; }
 dl.made dt { color: #5b6b7a; }
 dl.made dd { margin: 0; word-break: break-all; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
@@ -76,7 +77,8 @@ dl.made dd { margin: 0; word-break: break-all; }
 .card li b { display: inline-block; width: 1.5em; }
 .card pre { white-space: pre-wrap; word-break: break-word; background: #f1f4f7; border-radius: 4px; padding: 6px 8px;
             margin: 4px 0; font-size: 12.5px; max-height: 180px; overflow: auto; }
-.tag { display: inline-block; padding: 0 6px; border-radius: 3px; font-size: 12px; background: #e6ebf0; margin-right: 4px; }
+.tag { display: inline-block; padding: 0 6px; border-radius: 3px; font-size: 12px; background: #e6ebf0; \
+margin-right: 4px; }
 .tag.wrong { background: #fde8e8; color: #8c2226; }
 footer { padding: 0 28px 24px; color: #5b6b7a; font-size: 12px; }
 """
@@ -143,7 +145,8 @@ def _run_section(benchmark: Benchmark, k: int, run: ScoredRun, dataset: str, row
         f"<section class=\"run\" id=\"run-{k}\">\n<h2>{escape(run.name)}</h2>\n{head}\n",
         f"<p class=\"warn\">{escape(warning)}</p>\n" if warning else "",
         "<div class=\"cols\"><div><h3>Scores</h3>", _table(benchmark.results.table(scores)),
-        "<ul class=\"notes\">", *(f"<li>{escape(line)}</li>" for line in benchmark.results.notes(scores)), "</ul></div>",
+        "<ul class=\"notes\">", *(f"<li>{escape(line)}</li>" for line in benchmark.results.notes(scores)),
+        "</ul></div>",
         "<div><h3>How the numbers were made</h3>", _provenance(run, dataset), "</div></div>\n",
         _charts(run, benchmark.results.figures(scores, run.name)),
         _errors(rows, benchmark.results.error_types.load()),
@@ -173,7 +176,8 @@ def _provenance(run: ScoredRun, dataset: str) -> str:
     versions = ", ".join(f"{k} {v}" for k, v in (made.get("versions") or {}).items() if v)
     fields = [("model", made.get("model")), ("name", made.get("name")), ("dataset", where),
               ("rows read from", dataset), ("fingerprint", made.get("fingerprint")), ("rows", made.get("n_rows")),
-              ("config / split", f"{run.scores.get('config')} / {run.scores.get('split')}"), ("view", made.get("view")),
+              ("config / split", f"{run.scores.get('config')} / {run.scores.get('split')}"),
+              ("view", made.get("view")),
               ("mode", run.scores.get("mode")), ("prompt hash", made.get("prompt_hash")), ("judge", made.get("judge")),
               ("bootstrap", f"{made.get('n_boot')} resamples, seed {made.get('seed')}, {run.scores.get('ci_method')}"),
               ("versions", versions), ("scored", made.get("time")), ("predictions", str(run.predictions))]
@@ -294,7 +298,8 @@ def _card(r: Outcome, view: dict, images: list[tuple[str, str, str | None]]) -> 
         f"<div>{''.join(tags)} <span class=\"id\">{escape(r.id)}</span></div>",
         f"<div class=\"question\">{escape(view['question'])}</div>",
         f"<ol>{options}</ol>" if options else f"<div>right answer: <b>{escape(r.answer)}</b></div>",
-        f"<div>reply ({escape(read)}; right: {escape(r.answer)}):</div><pre>{escape(r.response or '')}</pre></div></div>",
+        f"<div>reply ({escape(read)}; right: {escape(r.answer)}):</div>"
+        f"<pre>{escape(r.response or '')}</pre></div></div>",
     ])
 
 

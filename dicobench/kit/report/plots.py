@@ -214,7 +214,8 @@ def deltas(series: Mapping[str, Mapping[str, Mapping]], path: str | Path, title:
             ax.annotate(f"{d:+.1f}", (x, 0), xytext=(0, -8 if d >= 0 else 3), textcoords="offset points",
                         ha="center", fontsize=FONT - 3)
     ax.axhline(0, color="black", linewidth=0.6)
-    low, high = ax.get_ylim()  # room on both sides of the zero line for the printed values, clear of the title and ticks
+    # room on both sides of the zero line for the printed values, clear of the title and ticks
+    low, high = ax.get_ylim()
     room = 0.15 * (high - low)
     ax.set_ylim(min(low, -room), max(high, room))
     return _finish_bars(fig, ax, names, factors, ylabel, title, path)

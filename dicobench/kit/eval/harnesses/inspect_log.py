@@ -16,7 +16,8 @@ from typing import Iterator, Sequence
 from dicobench.kit.errors import UserError, first_line
 from dicobench.kit.eval.harnesses.common import write_predictions
 
-SKIPPED = {"events", "messages", "attachments", "store", "events_data", "timelines"}  # not needed, and the bulk of a log
+# not needed, and the bulk of a log
+SKIPPED = {"events", "messages", "attachments", "store", "events_data", "timelines"}
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from dicobench.kit.eval.runners.base import CallableRunner, Part, Prompt, Reply,
 from dicobench.kit.eval.runners.options import RunnerOption, collect, declared
 from dicobench.kit.registry import Ref, Registry
 
-__all__ = ["RUNNERS", "CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "all_options", "as_runner",
-           "check_options", "load_runner", "register_runner", "runner_class"]
+__all__ = ["RUNNERS", "CallableRunner", "Part", "Prompt", "Reply", "Runner", "RunnerOption", "all_options",
+           "as_runner", "check_options", "load_runner", "register_runner", "runner_class"]
 
 ENTRY_POINT_GROUP = "dicobench.runners"
 # built-in runners named by a Ref, imported only when used (torch is slow to import)

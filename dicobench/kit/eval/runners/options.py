@@ -40,10 +40,12 @@ SHARED: tuple[RunnerOption, ...] = (
                                    "the endpoint's own limit for openai:)", int),
     RunnerOption("max_pixels", "hf: per-image pixel budget, for processors that take one", int),
     RunnerOption("max_side", "openai: shrink images to this long side (default: full size)", int),
-    RunnerOption("retries", "openai: retries of a request that timed out, lost its connection, was rate limited or met "
-                            "a server error (default 5); a first request that cannot connect stops the run at once",
+    RunnerOption("retries", "openai: retries of a request that timed out, lost its connection, was rate limited or "
+                            "met a server error (default 5); "
+                            "a first request that cannot connect stops the run at once",
                  non_negative_int),
-    RunnerOption("dtype", "hf: torch dtype, e.g. bfloat16, float16, float32, auto (default bf16 on GPU, float32 on CPU)"),
+    RunnerOption("dtype", "hf: torch dtype, e.g. bfloat16, float16, float32, auto (default bf16 on GPU, "
+                          "float32 on CPU)"),
     RunnerOption("device_map", "hf: accelerate device map, e.g. auto, cuda:0, cpu (default auto on GPU)"),
     RunnerOption("attn_implementation", "hf: e.g. sdpa, flash_attention_2, eager"),
     RunnerOption("trust_remote_code", "hf: run the model repository's own code (only for repositories you trust)",

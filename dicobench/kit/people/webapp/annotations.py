@@ -29,10 +29,12 @@ def annotations_app(source: CocoSource, reviewer: str, token: str) -> Starlette:
 
     async def listing(request: Request) -> Response:
         verdicts = annotation_review.verdicts(source.path)
-        rows = [{"id": a["id"], "file_name": source.file_name(index_of[a["image_id"]]), "label": source.names[a["category_id"]],
-                 "score": a.get("score"), "bbox": a["bbox"], "ignore": bool(a.get("ignore") or a.get("iscrowd")),
-                 "verdict": verdicts.get(a["id"])} for a in sorted(anns.values(), key=lambda a: a["id"])]
-        return JSONResponse({"annotations": rows, "log": annotation_review.review_path(source.path).name}, headers=API_HEADERS)
+        rows = [{"id": a["id"], "file_name": source.file_name(index_of[a["image_id"]]),
+                 "label": source.names[a["category_id"]], "score": a.get("score"), "bbox": a["bbox"],
+                 "ignore": bool(a.get("ignore") or a.get("iscrowd")), "verdict": verdicts.get(a["id"])}
+                for a in sorted(anns.values(), key=lambda a: a["id"])]
+        return JSONResponse({"annotations": rows, "log": annotation_review.review_path(source.path).name},
+                            headers=API_HEADERS)
 
     async def image(request: Request) -> Response:
         ann = anns.get(request.path_params["ann_id"])

@@ -59,7 +59,8 @@ def review(spec: BenchmarkSpec, build_dir, *, host: str = "127.0.0.1", port: int
         raise UserError(f"--reviewer: {exc}") from None
     token, everywhere = access(host, token)  # the page sends the token with its POSTs
     app = review_app(spec, root, store, log, name, token)
-    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,
+    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
+                 background=background,
                  announce=_announcing(announce, f"{spec.name} review: {len(store.rows)} rows, reviewer {name}"))
 
 
@@ -92,9 +93,9 @@ def results(spec: BenchmarkSpec, results: Results, build_dir, runs, *, host: str
                                                 f"{len({r.id for rows in outcomes for r in rows})} rows"))
 
 
-def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", port: int = 8765, reviewer: str | None = None,
-                       token: str | None = None, open_browser: bool = False, background: bool = False,
-            announce: Announce | None = None):
+def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", port: int = 8765,
+                       reviewer: str | None = None, token: str | None = None, open_browser: bool = False,
+                       background: bool = False, announce: Announce | None = None):
     """Serve the review page of a COCO annotation file's objects (photos under `photos`, default
     the file's folder); verdicts go beside the file (`dicobench.kit.photos.annotation_review`)."""
     from dicobench.kit.people.webapp.annotations import annotations_app
@@ -113,7 +114,8 @@ def review_annotations(annotations, photos=None, *, host: str = "127.0.0.1", por
     token, everywhere = access(host, token)
     app = annotations_app(source, name, token)
     count = len(source.coco.dataset["annotations"])
-    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser, background=background,
+    return serve(app, host=host, port=port, token=token, everywhere=everywhere, open_browser=open_browser,
+                 background=background,
                  announce=_announcing(announce, f"annotation review: {count} objects in {len(source)} photos, "
                                                 f"reviewer {name}"))
 

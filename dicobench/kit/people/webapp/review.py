@@ -77,7 +77,8 @@ def image_endpoint(spec: BenchmarkSpec, store: RowStore, valid_ids: set[str]):
     return image
 
 
-def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLog, reviewer: str, token: str) -> Starlette:
+def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLog, reviewer: str,
+               token: str) -> Starlette:
     files = static_files()
     valid_ids = set(store.ids())
 
@@ -95,7 +96,8 @@ def review_app(spec: BenchmarkSpec, root: Path, store: RowStore, log: DecisionLo
         standing = {}
         for (row_id, seed, who), d in latest.items():
             standing.setdefault(row_id, {})[who] = {"verdict": d.verdict, "criteria": list(d.criteria), "note": d.note}
-        listing = [{"id": i, "group": r[spec.group_column], "decisions": standing.get(i, {})} for i, r in store.rows.items()]
+        listing = [{"id": i, "group": r[spec.group_column], "decisions": standing.get(i, {})}
+                   for i, r in store.rows.items()]
         return JSONResponse({"rows": listing, "malformed": [{"line": n, "error": e} for n, e in contents.malformed],
                              "log": str(decisions_path(root).relative_to(root)),
                              "agreement": agreement(latest, store.rows)}, headers=API_HEADERS)

@@ -197,8 +197,8 @@ async def json_object(request) -> dict:
 
 def static_files() -> dict[str, tuple[bytes, str]]:
     """The page assets, read once from the package: nothing else can ever be served as a file."""
-    kinds = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-             ".svg": "image/svg+xml"}
+    kinds = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+             ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
     folder = resources.files("dicobench.kit.people.webapp") / "static"
     return {f.name: (f.read_bytes(), kinds[f.name[f.name.rfind("."):]]) for f in folder.iterdir()
             if f.name[f.name.rfind("."):] in kinds}

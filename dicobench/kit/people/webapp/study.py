@@ -158,7 +158,8 @@ class Session:
             shown = json.loads(self.open_path.read_text(encoding="utf-8"))
             row_id, since = shown["id"], float(shown["shown"])
         except (OSError, ValueError, KeyError, TypeError):
-            raise UserError(f"{self.open_path}: not a study item record; remove it (the item's clock restarts)") from None
+            raise UserError(f"{self.open_path}: not a study item record; "
+                            "remove it (the item's clock restarts)") from None
         if row_id not in self.order or row_id in self.answered:
             return None  # answered just before the server stopped
         elapsed = max(0.0, time.time() - since)
@@ -237,7 +238,8 @@ def study_app(spec: BenchmarkSpec, store: RowStore, session: Session, token: str
 
     def item(open_item: OpenItem, left: float | None) -> dict:
         return {"k": open_item.k, "key": open_item.key, "position": len(session.order) - len(session.remaining()) + 1,
-                "n": len(session.order), "seconds_left": left, **spec.study_view(store.rows[session.order[open_item.k]])}
+                "n": len(session.order), "seconds_left": left,
+                **spec.study_view(store.rows[session.order[open_item.k]])}
 
     async def state(request: Request) -> Response:
         return JSONResponse({"n": len(session.order), "answered": len(session.order) - len(session.remaining())},
