@@ -63,8 +63,9 @@ class PanelDifficulty(Dials):
                                           "panel whose answer no other panel has) or shared (a departure from the paper: "
                                           "the target's answer also shows in the panel farthest from it that is no "
                                           "neighbour and no Q3 choice, and each neighbour's answer also shows elsewhere "
-                                          "where the layout has room, so no panel is told by its answer alone and only "
-                                          "the position finds the target; needs twins)", "unique", later=True)
+                                          "where the layout has room (where it lacks room, the target is one of the panels "
+                                          "whose answer is unique at the rate any panel is), so no panel is told by its "
+                                          "answer alone and only the position finds the target; needs twins)", "unique", later=True)
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
                                              "patterns only where a person sees them; dicobench.kit.scene.catalogue)",

@@ -35,6 +35,7 @@ from multipanelvqa.sources.procedural import procedural_set
 Q1_KINDS = ("yes", "no_any", "no_all", "yes_all")
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
 SPLITS = builds.SPLITS
+UNIQUE_DRAW = 34  # an image's stream (beside its seed) for which panel shared_answers lets be unique
 SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
 
 
@@ -104,7 +105,7 @@ def target_info(task: ImageTask, image_set: ImageSet) -> dict:
     }
 
 
-def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[str]:
+def shared_answers(boxes: Sequence, target: str, others: Sequence[str], draw: int | None = None) -> list[str]:
     """target_answer "shared": the answer each layout box shows (box 0 the target), so that no
     panel is told apart by its answer alone and the position decides:
 
@@ -115,7 +116,13 @@ def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[
     - the remaining panels first repeat the neighbours' answers that show once, then pairs of
       other answers, so that, where the layout has room, every answer shows at least twice;
     - where every panel is a neighbour, they show different answers while `others` last, else
-      the last once: the target is one of several panels whose answer is unique.
+      the last once: the target is one of several panels whose answer is unique;
+    - `draw` (a panel index drawn uniformly, 0 to len(boxes) - 1, per image): where the layout lacks
+      room and u panels but the target have an answer no other shows, the target is one of them at
+      the rate any panel is (u in len(boxes)): when `draw` < u, the far panel shows the answer of the
+      draw-th of them instead of the target's, so that panel's answer shows twice and the target's
+      once. Then how often its answer shows tells nothing of which panel is the target (neither
+      "pick a panel whose answer no other has" nor "pick one whose answer another has" beats chance).
     """
     values = list(dict.fromkeys(others))
     if not values:
@@ -153,6 +160,11 @@ def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[
             plan[i] = unused[0]
         else:
             plan[i] = min((v for v in values if count[v]), key=lambda v: (count[v], values.index(v)))
+    if draw is not None and far:
+        count = {v: sum(p == v for p in plan) for v in plan}
+        unique = [i for i, v in enumerate(plan) if count[v] == 1]
+        if draw < len(unique):
+            plan[far[-1]] = plan[unique[draw]]
     return [str(p) for p in plan]
 
 
@@ -171,7 +183,9 @@ def _shared_panels(task: ImageTask, image_set: ImageSet):
     pool: the target, twins at its neighbours, pool panels elsewhere (each used once)."""
     boxes = task.layout.boxes
     target = image_set.answers[0]
-    plan = shared_answers(boxes, target, [a for a in image_set.answers[1:] if a != target])
+    seed = image_seed(task.root_seed, task.source, task.layout.layout_id, task.seed_variant)
+    draw = int(np.random.default_rng([seed, UNIQUE_DRAW]).integers(len(boxes)))
+    plan = shared_answers(boxes, target, [a for a in image_set.answers[1:] if a != target], draw)
     near = set(neighbours(boxes))
     used: list[int] = []
     used_repl: list[int] = []

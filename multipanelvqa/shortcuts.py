@@ -148,3 +148,14 @@ def answer_odd_one_out(answers: Sequence[str], target: int = 0) -> float:
     counts = {a: sum(b == a for b in answers) for a in answers}
     unique = [i for i, a in enumerate(answers) if counts[a] == 1] or list(range(len(answers)))
     return float(target in unique) / len(unique)
+
+
+def answer_shared_pick(answers: Sequence[str], target: int = 0) -> float:
+    """The opposite answers-alone shortcut: avoid the panels whose answer no other has and pick one
+    whose answer another panel shows too (at random among them; any panel where none does). 1 when
+    that finds the target, a share when it may: beats chance wherever the target's answer is
+    shown twice more often than another panel's is (target_answer "shared" before the target was
+    let be the unique one at the rate any panel is)."""
+    counts = {a: sum(b == a for b in answers) for a in answers}
+    shared = [i for i, a in enumerate(answers) if counts[a] > 1] or list(range(len(answers)))
+    return float(target in shared) / len(shared)
