@@ -45,7 +45,7 @@ _ATTEMPTS = 200  # draws per splash panel before the base sequence is redrawn
 class Layout:
     layout_id: int
     style: str
-    boxes: tuple[Box, ...]  # (x, y, w, h) in placement order; boxes[0] is the target
+    boxes: tuple[Box, ...]  # (x, y, w, h) in placement order; boxes[0] is the target at target_place first (generate.place_target)
 
     @property
     def num_panels(self) -> int:
