@@ -1,7 +1,8 @@
 """How hard MultipanelVQA's panels are, without a model: per preset and source, the answer
 object's size and the panel clutter (`generate.descriptors`), how often the target is the odd
 one out among its near-duplicate panels (pixels alone, `shortcuts.odd_one_out`) and by its answer
-(the panel whose answer no other has, `shortcuts.answer_odd_one_out`, where the descriptors carry
+(the panel whose answer no other has, `shortcuts.answer_odd_one_out`, and the opposite, a panel whose
+answer another shows too, `shortcuts.answer_shared_pick`, where the descriptors carry
 every panel's answer: neighbours "twins"), and the
 text-only baselines per question type (`shortcuts.text_only`), all on the `original` config.
 
@@ -29,7 +30,7 @@ from PIL import Image
 from dicobench.kit.io.shards import sidecar_path
 from multipanelvqa.build import build
 from multipanelvqa.schema import QUESTION_TYPES
-from multipanelvqa.shortcuts import answer_odd_one_out, odd_one_out, panel_thumbs, text_only
+from multipanelvqa.shortcuts import answer_odd_one_out, answer_shared_pick, odd_one_out, panel_thumbs, text_only
 
 
 def measure(difficulty: str, layouts: str, num_proc: int, images: int | None = None,
@@ -65,17 +66,19 @@ def odd_one_out_rates(rows: list[dict], described: dict[str, dict]) -> dict[str,
 def answer_rates(rows: list[dict], described: dict[str, dict]) -> dict[str, dict]:
     """Per source, over images whose descriptors carry each panel's answer (neighbours "twins"):
     how often picking a panel whose answer no other has finds the target (`answer_odd_one_out`),
-    chance (1 / panels), the share of images where the target is the only such panel, and where
+    how often picking one whose answer another shows too does (`answer_shared_pick`), chance (1 / panels), the share of images where the target is the only such panel, and where
     no panel's answer is unique."""
-    per: dict[str, list[tuple[float, float, bool, bool]]] = defaultdict(list)
+    per: dict[str, list[tuple[float, float, bool, bool, float]]] = defaultdict(list)
     for row in rows:
         answers = described[row["id"]].get("panel_answers")
         if row["question_type"] != "q1" or not answers:
             continue
         unique = [i for i, a in enumerate(answers) if answers.count(a) == 1]
-        per[row["source"]].append((answer_odd_one_out(answers), 1 / len(answers), unique == [0], not unique))
+        per[row["source"]].append((answer_odd_one_out(answers), 1 / len(answers), unique == [0], not unique,
+                                   answer_shared_pick(answers)))
     return {s: {"images": len(v), "hit": sum(x[0] for x in v) / len(v), "chance": sum(x[1] for x in v) / len(v),
-                "target_alone": sum(x[2] for x in v) / len(v), "none_unique": sum(x[3] for x in v) / len(v)}
+                "target_alone": sum(x[2] for x in v) / len(v), "none_unique": sum(x[3] for x in v) / len(v),
+                "shared_hit": sum(x[4] for x in v) / len(v)}
             for s, v in sorted(per.items())}
 
 
@@ -94,8 +97,8 @@ def report(name: str, rows: list[dict], described: dict[str, dict]) -> None:
               f"{r['images']} images (chance {r['chance']:.1%}; the same for each of its three questions)")
     for source, r in answer_rates(rows, described).items():
         print(f"{source:17s} picking the panel whose answer no other has finds the target in {r['hit']:.1%} of "
-              f"{r['images']} images (chance {r['chance']:.1%}); the target alone unique {r['target_alone']:.1%}, "
-              f"no answer unique {r['none_unique']:.1%}")
+              f"{r['images']} images (chance {r['chance']:.1%}); one whose answer another shows too {r['shared_hit']:.1%}; "
+              f"the target alone unique {r['target_alone']:.1%}, no answer unique {r['none_unique']:.1%}")
     for qtype, stats in text_only(rows).items():
         extra = stats.pop("templates", None)
         rest = ", ".join(f"{k} {v:.1%}" for k, v in stats.items() if k not in ("rows", "chance"))

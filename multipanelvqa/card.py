@@ -42,7 +42,7 @@ COLUMNS = {
     "source": "procedural_edit, procedural_scene, magicbrush, vqav2 or imported",
     "augmentation": "the config name", "layout_id, layout_style": "which of the 210 layouts, and its style",
     "num_subfigures": "2-8", "subfigures": "per panel: bbox xywh, position text, source image id",
-    "target_index": "the panel the questions are about (always the first)", "seed": "the image's seed",
+    "target_index": "the panel the questions are about (always the first subfigure listed; at hard and extreme its box is drawn among the layout's)", "seed": "the image's seed",
 }
 USES = (
     "**Direct use.** Measuring how well a multimodal model reads multipanel images (web screenshots, "

@@ -23,6 +23,7 @@ Q1_FORMS = ("any_all", "any", "one_breaker")
 NEIGHBOURS = ("apart", "twins")
 Q3_CHOICES = ("any", "neighbours")
 TARGET_ANSWERS = ("unique", "shared")
+TARGET_PLACES = ("first", "any")
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,14 @@ class PanelDifficulty(Dials):
                                           "panel whose answer no other panel has) or shared (a departure from the paper: "
                                           "the target's answer also shows in the panel farthest from it that is no "
                                           "neighbour and no Q3 choice, and each neighbour's answer also shows elsewhere "
-                                          "where the layout has room, so no panel is told by its answer alone and only "
-                                          "the position finds the target; needs twins)", "unique", later=True)
+                                          "where the layout has room (where it lacks room, the target is one of the panels "
+                                          "whose answer is unique at the rate any panel is), so no panel is told by its "
+                                          "answer alone and only the position finds the target; needs twins)", "unique", later=True)
+    target_place: str = dial("position", "which of the layout's boxes the target takes: first (the paper's first release: "
+                                         "the first box the layout generator placed, mostly at a top or left corner, so "
+                                         "its position words are short and Q3's shortest choice is right above chance) or "
+                                         "any (a box drawn per image, each alike, on its own stream of the image's seed); "
+                                         "the rows list the target's subfigure first either way", "first", later=True)
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
                                              "patterns only where a person sees them; dicobench.kit.scene.catalogue)",
@@ -89,7 +96,8 @@ class PanelDifficulty(Dials):
             problems.append(f"other details must be within 0-6, got {self.other_details}")
         for name, allowed in (("position_words", POSITION_WORDS), ("scene_question", SCENE_QUESTIONS),
                               ("q1_forms", Q1_FORMS), ("catalogue", VERSIONS), ("neighbours", NEIGHBOURS),
-                              ("q3_choices", Q3_CHOICES), ("target_answer", TARGET_ANSWERS)):
+                              ("q3_choices", Q3_CHOICES), ("target_answer", TARGET_ANSWERS),
+                              ("target_place", TARGET_PLACES)):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
         if self.target_answer == "shared" and self.neighbours != "twins":
@@ -110,6 +118,7 @@ class PanelDifficulty(Dials):
                 + (", neighbour twins" if self.neighbours == "twins" else "")
                 + (", Q3 choices of neighbours" if self.q3_choices == "neighbours" else "")
                 + (", the target's answer shared with a far panel" if self.target_answer == "shared" else "")
+                + (", the target at any panel" if self.target_place == "any" else "")
                 + f", {self.position_words} position words, {self.catalogue} catalogue")
 
     @property
@@ -124,11 +133,11 @@ EASY = PanelDifficulty()
 HARD = PanelDifficulty(preset="hard", min_objects=10, max_objects=14, min_size=44, max_size=72, detail_size=52,
                        near_duplicates=4, other_details=3, scene_question="count", q1_forms="one_breaker",
                        catalogue="audited", position_words="layout", max_count=6, neighbours="twins",
-                       q3_choices="neighbours", target_answer="shared")
+                       q3_choices="neighbours", target_answer="shared", target_place="any")
 EXTREME = PanelDifficulty(preset="extreme", min_objects=16, max_objects=22, min_size=36, max_size=60, detail_size=40,
                           near_duplicates=7, other_details=4, scene_question="count", q1_forms="one_breaker",
                           catalogue="audited", position_words="layout", max_count=8, neighbours="twins",
-                          q3_choices="neighbours", target_answer="shared")
+                          q3_choices="neighbours", target_answer="shared", target_place="any")
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"
 

@@ -35,6 +35,8 @@ from multipanelvqa.sources.procedural import procedural_set
 Q1_KINDS = ("yes", "no_any", "no_all", "yes_all")
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
 SPLITS = builds.SPLITS
+UNIQUE_DRAW = 34  # an image's stream (beside its seed) for which panel shared_answers lets be unique
+PLACE_DRAW = 35  # an image's stream (beside its seed) for which layout box the target takes (target_place any)
 SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
 
 
@@ -76,6 +78,29 @@ class ImageTask:
         """`variant`, plus the redo count of an image reviewers rejected: what its seed is drawn from."""
         return self.variant + ((self.redo,) if self.redo else ())
 
+    @property
+    def seed(self) -> int:
+        """The image's seed (`image_seed`): its questions' draws and its own streams start from it."""
+        return image_seed(self.root_seed, self.source, self.layout.layout_id, self.seed_variant)
+
+    @property
+    def placed(self) -> Layout:
+        """The layout as this image fills it, the target's box first (`place_target`)."""
+        return place_target(self.layout, self.difficulty.target_place, self.seed)
+
+
+def place_target(layout: Layout, place: str, seed: int) -> Layout:
+    """`layout` with the target's box first, the others after it in placement order: at target_place
+    "first" (the paper's first release) the first box the layout generator placed, so the layout
+    itself; at "any" a box drawn uniformly from the image's seed on its own stream (PLACE_DRAW),
+    so that the target is at each of the layout's boxes alike and nothing else drawn changes. The
+    rows' subfigures list the target first (target_index 0) in either case."""
+    if place == "first":
+        return layout
+    t = int(np.random.default_rng([seed, PLACE_DRAW]).integers(layout.num_panels))
+    boxes = layout.boxes
+    return Layout(layout.layout_id, layout.style, (boxes[t],) + boxes[:t] + boxes[t + 1:])
+
 
 def set_index(layout: Layout) -> int:
     """The image set of a layout: its base sequence, so one set fills one layout of every
@@ -100,11 +125,11 @@ def target_info(task: ImageTask, image_set: ImageSet) -> dict:
         "num_subfigures": task.layout.num_panels,
         "common_question": image_set.question,
         "target_answer": image_set.answers[0],
-        "position": describe_positions(task.layout.boxes, task.difficulty.position_words)[0],
+        "position": describe_positions(task.placed.boxes, task.difficulty.position_words)[0],
     }
 
 
-def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[str]:
+def shared_answers(boxes: Sequence, target: str, others: Sequence[str], draw: int | None = None) -> list[str]:
     """target_answer "shared": the answer each layout box shows (box 0 the target), so that no
     panel is told apart by its answer alone and the position decides:
 
@@ -115,7 +140,13 @@ def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[
     - the remaining panels first repeat the neighbours' answers that show once, then pairs of
       other answers, so that, where the layout has room, every answer shows at least twice;
     - where every panel is a neighbour, they show different answers while `others` last, else
-      the last once: the target is one of several panels whose answer is unique.
+      the last once: the target is one of several panels whose answer is unique;
+    - `draw` (a panel index drawn uniformly, 0 to len(boxes) - 1, per image): where the layout lacks
+      room and u panels but the target have an answer no other shows, the target is one of them at
+      the rate any panel is (u in len(boxes)): when `draw` < u, the far panel shows the answer of the
+      draw-th of them instead of the target's, so that panel's answer shows twice and the target's
+      once. Then how often its answer shows tells nothing of which panel is the target (neither
+      "pick a panel whose answer no other has" nor "pick one whose answer another has" beats chance).
     """
     values = list(dict.fromkeys(others))
     if not values:
@@ -153,6 +184,11 @@ def shared_answers(boxes: Sequence, target: str, others: Sequence[str]) -> list[
             plan[i] = unused[0]
         else:
             plan[i] = min((v for v in values if count[v]), key=lambda v: (count[v], values.index(v)))
+    if draw is not None and far:
+        count = {v: sum(p == v for p in plan) for v in plan}
+        unique = [i for i, v in enumerate(plan) if count[v] == 1]
+        if draw < len(unique):
+            plan[far[-1]] = plan[unique[draw]]
     return [str(p) for p in plan]
 
 
@@ -169,9 +205,10 @@ def _pick(answers: Sequence[str], answer: str, used: list[int], set_id: str, ski
 def _shared_panels(task: ImageTask, image_set: ImageSet):
     """(panel bytes, answers, ids, replacement indices by box) of a layout filled from a shared
     pool: the target, twins at its neighbours, pool panels elsewhere (each used once)."""
-    boxes = task.layout.boxes
+    boxes = task.placed.boxes
     target = image_set.answers[0]
-    plan = shared_answers(boxes, target, [a for a in image_set.answers[1:] if a != target])
+    draw = int(np.random.default_rng([task.seed, UNIQUE_DRAW]).integers(len(boxes)))
+    plan = shared_answers(boxes, target, [a for a in image_set.answers[1:] if a != target], draw)
     near = set(neighbours(boxes))
     used: list[int] = []
     used_repl: list[int] = []
@@ -232,7 +269,7 @@ def _questions(task: ImageTask, image_set: ImageSet, answers, positions, caption
             caption=caption,
             absent_answer=absent if task.q1 == "no_any" or (task.q1 == "yes_all" and one_breaker) else None,
             q1_other_than=one_breaker and task.q1 in ("yes_all", "no_all") and (task.q1 == "no_all" or absent is not None),
-            q3_order=nearest(task.layout.boxes) if task.difficulty.q3_choices == "neighbours" else None,
+            q3_order=nearest(task.placed.boxes) if task.difficulty.q3_choices == "neighbours" else None,
             shared=image_set.shared,
         )
     g = task.generated
@@ -243,8 +280,9 @@ def _questions(task: ImageTask, image_set: ImageSet, answers, positions, caption
 
 
 def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
-    """Rows (three per config, Q1-Q3) of the image that fills `task.layout` from `image_set`."""
-    layout = task.layout
+    """Rows (three per config, Q1-Q3) of the image that fills `task.layout` from `image_set` (the
+    target's box first: `ImageTask.placed`)."""
+    layout = task.placed
     k = layout.num_panels
     replacement_order = None
     if image_set.shared:  # target_answer "shared": which answer each box shows decides its panel
@@ -255,7 +293,7 @@ def image_rows(task: ImageTask, image_set: ImageSet) -> dict[str, list[dict]]:
         for i in neighbours(layout.boxes) if twins else ():  # next to the target: its panel, but for the answer
             panel_bytes[i], ids[i] = twins[i], f"{ids[i]}:twin"
     positions = describe_positions(layout.boxes, task.difficulty.position_words)
-    seed = image_seed(task.root_seed, task.source, layout.layout_id, task.seed_variant)
+    seed = task.seed
     base = Composition.of(layout, [decode_panel(p) for p in panel_bytes])
     composites: dict[str, tuple] = {}
     out: dict[str, list[dict]] = {}

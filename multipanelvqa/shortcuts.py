@@ -41,11 +41,41 @@ def _first(choices: Sequence[str], keep: Callable[[int], bool]) -> int:
     return next((i for i in range(len(choices)) if keep(i)), 0)
 
 
-Q3_STRATEGIES: dict[str, Callable[[Sequence[str]], int]] = {
-    "longest choice": lambda c: max(range(len(c)), key=lambda i: _words(c[i])),
-    "shortest choice": lambda c: min(range(len(c)), key=lambda i: _words(c[i])),
-    "first choice that is no filler": lambda c: _first(c, lambda i: c[i] not in FILLERS),
-    "always a": lambda c: 0,
+def _ranked(key: Callable[[str], object], rank: int) -> Callable[[Sequence[str], str], int]:
+    """The choice at `rank` (0 the smallest) when the choices are sorted by `key`, ties by letter."""
+    return lambda c, q: sorted(range(len(c)), key=lambda i: (key(c[i]), i))[rank]
+
+
+def _tokens(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.casefold()))
+
+
+def _stem(question: str) -> str:
+    """A Q3's question without its lettered choices (its first line)."""
+    return question.split("\n", 1)[0]
+
+
+def _most(score: Callable[[Sequence[str], str, int], float], sign: int = 1) -> Callable[[Sequence[str], str], int]:
+    """The choice with the highest (sign -1: lowest) score, ties by letter."""
+    return lambda c, q: max(range(len(c)), key=lambda i: (sign * score(c, q, i), -i))
+
+
+def _shared_with_others(c: Sequence[str], q: str, i: int) -> float:
+    return sum(len(_tokens(c[i]) & _tokens(c[j])) for j in range(len(c)) if j != i)
+
+
+_RANKS = ("shortest", "second shortest", "second longest", "longest")
+# Q3: each strategy reads the choices and the question (never the image) and names a choice's index
+Q3_STRATEGIES: dict[str, Callable[[Sequence[str], str], int]] = {
+    **{f"{name} in words": _ranked(_words, r) for r, name in enumerate(_RANKS)},
+    **{f"{name} in characters": _ranked(len, r) for r, name in enumerate(_RANKS)},
+    "most words shared with the question": _most(lambda c, q, i: len(_tokens(c[i]) & _tokens(_stem(q)))),
+    "most words shared with the other choices": _most(_shared_with_others),
+    "fewest words shared with the other choices": _most(_shared_with_others, -1),
+    "alphabetically first": lambda c, q: min(range(len(c)), key=lambda i: (c[i].casefold(), i)),
+    "alphabetically last": lambda c, q: max(range(len(c)), key=lambda i: (c[i].casefold(), -i)),
+    "first choice that is no filler": lambda c, q: _first(c, lambda i: c[i] not in FILLERS),
+    "always a": lambda c, q: 0,
 }
 
 _TEMPLATE = re.compile(r"^Look at (?:the .+?|subfigure \d+)\. (What color is|Is there|How many)\b")
@@ -111,7 +141,7 @@ def text_only(rows: Iterable[dict]) -> dict[str, dict]:
         q3 = [r for r in by_type["q3"] if keep(r)]
         if q3:
             out[key] = {"rows": len(q3), "chance": 1 / len(CHOICE_LETTERS),
-                        **{name: _share(CHOICE_LETTERS[pick(r["choices"])] == r["answer"] for r in q3)
+                        **{name: _share(CHOICE_LETTERS[pick(r["choices"], r.get("question", ""))] == r["answer"] for r in q3)
                            for name, pick in Q3_STRATEGIES.items()}}
     return out
 
@@ -148,3 +178,14 @@ def answer_odd_one_out(answers: Sequence[str], target: int = 0) -> float:
     counts = {a: sum(b == a for b in answers) for a in answers}
     unique = [i for i, a in enumerate(answers) if counts[a] == 1] or list(range(len(answers)))
     return float(target in unique) / len(unique)
+
+
+def answer_shared_pick(answers: Sequence[str], target: int = 0) -> float:
+    """The opposite answers-alone shortcut: avoid the panels whose answer no other has and pick one
+    whose answer another panel shows too (at random among them; any panel where none does). 1 when
+    that finds the target, a share when it may: beats chance wherever the target's answer is
+    shown twice more often than another panel's is (target_answer "shared" before the target was
+    let be the unique one at the rate any panel is)."""
+    counts = {a: sum(b == a for b in answers) for a in answers}
+    shared = [i for i, a in enumerate(answers) if counts[a] > 1] or list(range(len(answers)))
+    return float(target in shared) / len(shared)

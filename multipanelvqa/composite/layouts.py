@@ -1,8 +1,10 @@
 """The 210 MultipanelVQA layouts (the paper's Appendix A.1), generated from a seed.
 
 Per style, ten 8-panel base sequences are drawn; each is cut to its first 2..8 panels,
-so a layout with fewer panels is a prefix of a larger one and the target (always the
-first panel placed) keeps its place as panels are added. 3 styles x 10 x 7 = 210.
+so a layout with fewer panels is a prefix of a larger one and the target (at target_place
+first, the first panel placed) keeps its place as panels are added; at target_place any
+(hard, extreme) builds put it at a box drawn per image (`generate.place_target`).
+3 styles x 10 x 7 = 210.
 
 - splash: same-size squares (180-220 px) scattered without touching, each new one
   placed near an earlier one.
@@ -45,7 +47,7 @@ _ATTEMPTS = 200  # draws per splash panel before the base sequence is redrawn
 class Layout:
     layout_id: int
     style: str
-    boxes: tuple[Box, ...]  # (x, y, w, h) in placement order; boxes[0] is the target
+    boxes: tuple[Box, ...]  # (x, y, w, h) in placement order; boxes[0] is the target at target_place first (generate.place_target)
 
     @property
     def num_panels(self) -> int:

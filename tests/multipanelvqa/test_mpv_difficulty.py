@@ -94,7 +94,7 @@ def test_descriptors_are_recorded_per_row_and_in_the_card(built):
         described = _descriptors(hard, config)
         assert sorted(d["id"] for d in described) == ids
     rows = {r["id"]: r for f in (hard / "original").glob("*.parquet") for r in pq.read_table(f).to_pylist()}
-    hard_px, easy_px = {}, {}
+    hard_px, easy_px, easy_box = {}, {}, {}
     for d in _descriptors(hard, "original"):
         k = rows[d["id"]]["num_subfigures"]
         boxes = [tuple(sf["bbox"]) for sf in rows[d["id"]]["subfigures"]]
@@ -104,14 +104,18 @@ def test_descriptors_are_recorded_per_row_and_in_the_card(built):
             assert len(neighbours(boxes)) <= d["near_duplicates"] <= k - 1
         assert len(d["panel_answers"]) == k
         assert d["objects"] > EASY.max_objects
-        hard_px[d["id"]] = d["detail_px"]
+        hard_px[d["id"]] = d["detail_px"] / max(boxes[0][2:])  # per px of the target's box side
     assert all(d["near_duplicates"] == 0 for d in _descriptors(hard, "low_similarity"))
     for d in _descriptors(easy, "original"):
         assert d["objects"] <= EASY.max_objects and d["near_duplicates"] == (rows[d["id"]]["num_subfigures"] - 1
                                                                             if d["source"] == "procedural_edit" else 0)
         easy_px[d["id"]] = d["detail_px"]
-    # the same layout box holds a smaller answer object, still one a person reads at 1000x1000
-    assert hard_px.keys() == easy_px.keys() and all(14 <= hard_px[i] < easy_px[i] for i in hard_px)
+        easy_box[d["id"]] = max(next(r for f in (easy / "original").glob("*.parquet") for r in pq.read_table(f).to_pylist()
+                                     if r["id"] == d["id"])["subfigures"][0]["bbox"][2:])
+    # a box of the same side holds a smaller answer object (hard draws the target's box: the
+    # layout's and easy's may differ), still one a person reads at 1000x1000
+    assert hard_px.keys() == easy_px.keys() and all(hard_px[i] < easy_px[i] / easy_box[i] for i in hard_px)
+    assert all(d["detail_px"] >= 14 for d in _descriptors(hard, "original"))
     card = (hard / "README.md").read_text()
     assert "### Difficulty: split `test`" in card and "Panel preset `hard`" in card and "near duplicates" in card
     assert "| original | procedural_scene | 6 |" in card  # two images of three rows each

@@ -125,9 +125,10 @@ def test_built_rows_have_one_true_answer_and_no_panel_told_by_its_answer(shared_
             kinds.add("What color" in r["question"])
             near = neighbours(boxes)
             assert all(answers[i] != target for i in near), r["id"]  # Q2: the wrong neighbour is wrong
-            assert _unique(answers) != [0], (r["id"], answers)
-            if len(near) < len(boxes) - 1:
-                assert answers.count(target) >= 2, (r["id"], answers)
+            if len(near) < len(boxes) - 1:  # the target shares its answer, or is one of the unique panels
+                unique = _unique(answers)
+                assert answers.count(target) >= 2 or 0 in unique, (r["id"], answers)
+                assert unique != [0] or len(boxes) >= 4, (r["id"], answers)
             if r["question_type"] == "q2":
                 assert r["answer"] == target
             elif r["question_type"] == "q3":
@@ -168,6 +169,38 @@ def test_answer_odd_one_out_scores_the_answers_alone_shortcut():
     assert answer_odd_one_out(["3", "1", "3", "1"]) == 0.25  # none unique: any panel
     assert answer_odd_one_out(["3", "1", "3", "5"]) == 0.0  # a twin alone unique
     assert answer_odd_one_out(["3", "1"]) == 0.5
+
+
+def test_answer_shared_pick_scores_the_opposite_shortcut():
+    from multipanelvqa.shortcuts import answer_shared_pick
+
+    assert answer_shared_pick(["3", "1", "3", "5"]) == 0.5  # the target and its far panel share; a twin alone
+    assert answer_shared_pick(["3", "1", "1", "5", "5"]) == 0.0  # the paper's rule: the target alone unique
+    assert answer_shared_pick(["3", "1", "5"]) == pytest.approx(1 / 3)  # none shared: any panel
+    assert answer_shared_pick(["3", "1", "3", "1"]) == 0.25
+
+
+def test_how_often_the_targets_answer_shows_tells_nothing():
+    """Over all 210 layouts, each panel index drawn once (`draw`, uniform per image): picking a
+    panel whose answer no other has, and picking one whose answer another shows, each find the
+    target at chance (1 / panels) in every layout with a far panel; before, the target was never
+    the unique one (shared always: "avoid unique panels" beat chance where a twin was unique)."""
+    from multipanelvqa.shortcuts import answer_odd_one_out, answer_shared_pick
+
+    others, stuck = ["a", "b", "c"], 0  # hard's and extreme's common questions have three other answers
+    for layout in generate_layouts(0, "layout"):
+        n = len(layout.boxes)
+        plans = [shared_answers(layout.boxes, "T", others, draw) for draw in range(n)]
+        near = neighbours(layout.boxes)
+        for plan in plans:
+            assert plan[0] == "T" and all(plan[i] != "T" for i in near), (layout.layout_id, plan)
+        unique = np.mean([answer_odd_one_out(p) for p in plans])
+        shared = np.mean([answer_shared_pick(p) for p in plans])
+        if len(near) < n - 1:
+            assert unique == pytest.approx(1 / n) and shared == pytest.approx(1 / n), (layout.layout_id, plans)
+        else:  # every panel a neighbour: no far panel to show the target's answer, the target is unique
+            stuck += unique != pytest.approx(1 / n)
+    assert stuck <= 6, stuck  # 6 of 210 at seed 0: five or more panels, all next to the target
 
 
 def test_a_leaf_question_draws_no_seedling_or_clover():

@@ -29,6 +29,26 @@ def test_text_only_strategies_find_what_text_gives_away():
     assert got["q2"]["templates"]["Is there"] == {"rows": 3, "chance": 0.5, "accuracy": 1.0}
 
 
+def test_q3_text_reads_rank_length_words_and_letters():
+    """Each Q3 text read names the choice it says: ranks of length in words and in characters
+    (ties by letter), words shared with the question or the other choices, alphabetical order."""
+    from multipanelvqa.shortcuts import Q3_STRATEGIES
+
+    choices = ["top left subfigure", "left subfigure in the top row", "right subfigure", "subfigure in the middle row"]
+    question = 'Which subfigure has "2" as the answer to the question "How many cups are in the row?"?\n' + "\n".join(
+        f"{l}. {c}" for l, c in zip("abcd", choices))
+    picks = {name: pick(choices, question) for name, pick in Q3_STRATEGIES.items()}
+    assert [picks[f"{r} in words"] for r in ("shortest", "second shortest", "second longest", "longest")] == [2, 0, 3, 1]
+    assert [picks[f"{r} in characters"] for r in ("shortest", "second shortest", "second longest", "longest")] == [2, 0, 3, 1]
+    assert picks["most words shared with the question"] == 1  # subfigure, in, the, row
+    assert picks["most words shared with the other choices"] == 1 and picks["fewest words shared with the other choices"] == 2
+    assert picks["alphabetically first"] == 1 and picks["alphabetically last"] == 0
+    rows = [{"question_type": "q3", "question": question, "choices": choices, "answer": l, "num_subfigures": 4}
+            for l in "abcd"]
+    got = text_only(rows)["q3, 4+ panels"]
+    assert all(got[name] == 0.25 for name in Q3_STRATEGIES), got
+
+
 def test_odd_one_out_picks_the_panel_that_differs_most():
     thumbs = np.zeros((4, 8, 8, 3), np.float32)
     thumbs[2] += 50  # panel 2 is the odd one
