@@ -178,7 +178,8 @@ def plan(config: BuildConfig) -> Plan:
                         "words for every panel; pick other --layouts or --position-words short")
     per_source = len(layout_ids) if config.images is None else config.images
     if (config.split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
-        raise UserError("--split train and more --images than layouts need procedural sources (imported image sets cannot be drawn fresh)")
+        raise UserError("--split train and more --images than layouts need procedural sources "
+                        "(imported image sets cannot be drawn fresh)")
     schedule = _images(source_list, [all_layouts[i] for i in layout_ids], config.seed, per_source, panels.q1_forms)
     cycles = [(i % per_source) // len(layout_ids) for i in range(len(schedule))]
     images_per_shard = (config.images_per_shard if config.num_shards is None
@@ -231,7 +232,8 @@ def build(out_dir: str | os.PathLike, config: BuildConfig | None = None, **setti
     with claimed(out, child(out, MANIFEST_DIR, manifest_name(run.split)), chosen.manifest, SYNTHETIC_CONFIGS, run,
                  f"synthetic {run.split} build", config.record()):
         ranges = shard_ranges(len(chosen.tasks), chosen.images_per_shard)
-        rejected = build_rejections(out) if chosen.questions.model is None else frozenset()  # images reviewers rejected
+        # images reviewers rejected
+        rejected = build_rejections(out) if chosen.questions.model is None else frozenset()
         # a rejected question redraws its image, and so every config's rows of it
         todo = missing_shards(out, chosen.configs, run.split, ranges, ROWS_PER_IMAGE,
                               stale=lambda path: holds_rejected(path, rejected), linked=True, features=features())
@@ -263,11 +265,13 @@ def _jobs(out, images, ranges, todo, seed, chosen: Plan, held_out, run: RunOptio
     if qsource.model is not None:  # the prompt needs every image's target: make the sets here
         difficulty = next(iter(tasks.values())).difficulty
         procedural = [(s, b, seed, 0, difficulty) for s, b in needed if s in PROCEDURAL]
-        sets.update(dict(map_jobs(_make_set, procedural, engine=run.engine, num_proc=run.num_proc, ray_address=run.ray_address)))
+        sets.update(dict(map_jobs(_make_set, procedural, engine=run.engine, num_proc=run.num_proc,
+                                  ray_address=run.ray_address)))
         infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
         generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")
         tasks = {i: dataclasses.replace(t, generated=generated.get(i)) for i, t in tasks.items()}
-        write_json_atomic(child(out, MANIFEST_DIR, "llm.json"), {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
+        write_json_atomic(child(out, MANIFEST_DIR, "llm.json"),
+                          {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
     jobs = []
     for k in sorted(todo):
         shard_tasks = tuple(tasks[i] for i in ranges[k])
