@@ -114,7 +114,8 @@ def image_seed(root: int, source: str, layout_id: int, variant: tuple[int, ...] 
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def row_id(config: str, source: str, root: int, layout_id: int, question_type: str, variant: tuple[int, ...] = ()) -> str:
+def row_id(config: str, source: str, root: int, layout_id: int, question_type: str,
+           variant: tuple[int, ...] = ()) -> str:
     tag = "".join(f"-v{v}" for v in variant)
     return f"{config}-{source}{tag}-s{root}-L{layout_id:03d}-{question_type}"
 
@@ -268,7 +269,8 @@ def _questions(task: ImageTask, image_set: ImageSet, answers, positions, caption
             rng=np.random.default_rng(seed),
             caption=caption,
             absent_answer=absent if task.q1 == "no_any" or (task.q1 == "yes_all" and one_breaker) else None,
-            q1_other_than=one_breaker and task.q1 in ("yes_all", "no_all") and (task.q1 == "no_all" or absent is not None),
+            q1_other_than=(one_breaker and task.q1 in ("yes_all", "no_all")
+                           and (task.q1 == "no_all" or absent is not None)),
             q3_order=nearest(task.placed.boxes) if task.difficulty.q3_choices == "neighbours" else None,
             shared=image_set.shared,
         )
