@@ -36,7 +36,7 @@ from multipanelvqa.card import manifest_name, write_card
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
 from multipanelvqa.composite.positions import describable
 from multipanelvqa.difficulty import PanelDifficulty
-from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
+from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, base_sequence, shard_rows, target_info
 from multipanelvqa.questions.common import balanced_schedule
 from multipanelvqa.questions.llm import QuestionSource, generated_questions
 from multipanelvqa.review_rebuild import redo_count
@@ -77,7 +77,7 @@ def _images(sources: list[str], layouts: list[Layout], seed: int, count: int | N
     each source (balanced_schedule), Q1's no split "any"/"all" (`q1_forms` "any": always "any",
     since an "all" question is always no; "one_breaker": its yes splits too, "any"/"all ...
     other than")."""
-    once = sorted(layouts, key=lambda l: (set_index(l), l.layout_id))
+    once = sorted(layouts, key=lambda l: (base_sequence(l), l.layout_id))
     ordered = [once[i % len(once)] for i in range(len(once) if count is None else count)]
     out = []
     for s, source in enumerate(sources):
