@@ -59,15 +59,16 @@ def odd_one_out_rates(rows: list[dict], described: dict[str, dict]) -> dict[str,
             continue
         thumbs = panel_thumbs(Image.open(io.BytesIO(row["image"]["bytes"])), [s["bbox"] for s in row["subfigures"]])
         per[row["source"]].append((odd_one_out(thumbs, group), 1 / len(group)))
-    return {s: {"images": len(v), "odd_one_out": sum(h for h, _ in v) / len(v), "chance": sum(c for _, c in v) / len(v)}
+    return {s: {"images": len(v), "odd_one_out": sum(h for h, _ in v) / len(v),
+                "chance": sum(c for _, c in v) / len(v)}
             for s, v in sorted(per.items())}
 
 
 def answer_rates(rows: list[dict], described: dict[str, dict]) -> dict[str, dict]:
     """Per source, over images whose descriptors carry each panel's answer (neighbours "twins"):
     how often picking a panel whose answer no other has finds the target (`answer_odd_one_out`),
-    how often picking one whose answer another shows too does (`answer_shared_pick`), chance (1 / panels), the share of images where the target is the only such panel, and where
-    no panel's answer is unique."""
+    how often picking one whose answer another shows too does (`answer_shared_pick`), chance (1 / panels), the
+    share of images where the target is the only such panel, and where no panel's answer is unique."""
     per: dict[str, list[tuple[float, float, bool, bool, float]]] = defaultdict(list)
     for row in rows:
         answers = described[row["id"]].get("panel_answers")
@@ -97,7 +98,8 @@ def report(name: str, rows: list[dict], described: dict[str, dict]) -> None:
               f"{r['images']} images (chance {r['chance']:.1%}; the same for each of its three questions)")
     for source, r in answer_rates(rows, described).items():
         print(f"{source:17s} picking the panel whose answer no other has finds the target in {r['hit']:.1%} of "
-              f"{r['images']} images (chance {r['chance']:.1%}); one whose answer another shows too {r['shared_hit']:.1%}; "
+              f"{r['images']} images (chance {r['chance']:.1%}); "
+              f"one whose answer another shows too {r['shared_hit']:.1%}; "
               f"the target alone unique {r['target_alone']:.1%}, no answer unique {r['none_unique']:.1%}")
     for qtype, stats in text_only(rows).items():
         extra = stats.pop("templates", None)
@@ -109,7 +111,8 @@ def report(name: str, rows: list[dict], described: dict[str, dict]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--difficulty", default="easy,hard", help="comma-separated presets, built in turn (default easy,hard)")
+    ap.add_argument("--difficulty", default="easy,hard",
+                    help="comma-separated presets, built in turn (default easy,hard)")
     ap.add_argument("--layouts", default="0-209")
     ap.add_argument("--images", type=int, default=None, help="images per source (default one per layout)")
     ap.add_argument("--num-proc", type=int, default=2)
@@ -120,7 +123,8 @@ def main() -> None:
         name, _, value = item.partition("=")
         axes[name] = int(value) if value.isdigit() else value
     for name in args.difficulty.split(","):
-        report(name + (f" ({args.axes})" if axes else ""), *measure(name, args.layouts, args.num_proc, args.images, axes))
+        report(name + (f" ({args.axes})" if axes else ""),
+               *measure(name, args.layouts, args.num_proc, args.images, axes))
 
 
 if __name__ == "__main__":

@@ -56,14 +56,16 @@ AUGMENTATION_REGISTRY: Registry[Augmentation] = Registry("augmentation", [(a.nam
     Augmentation("chessboard", Ref("multipanelvqa.composite.augment:chessboard")),
     Augmentation("text_hint", Ref("multipanelvqa.composite.augment:text_hint")),
     Augmentation("captions", Ref("multipanelvqa.composite.augment:captions")),
-    Augmentation("captions_referenced", Ref("multipanelvqa.composite.augment:captions"), caption_in_question=True, image_of="captions"),
+    Augmentation("captions_referenced", Ref("multipanelvqa.composite.augment:captions"), caption_in_question=True,
+                 image_of="captions"),
 )])
 
 
 def register_augmentation(augmentation: Augmentation) -> Augmentation:
     """Add a synthetic config after every other (its rows are built with the rest)."""
     if augmentation.image_of is not None and augmentation.image_of not in AUGMENTATION_REGISTRY:
-        raise ValueError(f"augmentation {augmentation.name!r} reuses the image of unknown config {augmentation.image_of!r}")
+        raise ValueError(f"augmentation {augmentation.name!r} reuses the image of unknown config "
+                         f"{augmentation.image_of!r}")
     return AUGMENTATION_REGISTRY.register(augmentation.name, augmentation)
 
 

@@ -36,7 +36,7 @@ from multipanelvqa.card import manifest_name, write_card
 from multipanelvqa.composite.layouts import BASES_PER_STYLE, Layout, generate_layouts
 from multipanelvqa.composite.positions import describable
 from multipanelvqa.difficulty import PanelDifficulty
-from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, set_index, shard_rows, target_info
+from multipanelvqa.generate import SYNTHETIC_CONFIGS, ImageTask, base_sequence, shard_rows, target_info
 from multipanelvqa.questions.common import balanced_schedule
 from multipanelvqa.questions.llm import QuestionSource, generated_questions
 from multipanelvqa.review_rebuild import redo_count
@@ -77,7 +77,7 @@ def _images(sources: list[str], layouts: list[Layout], seed: int, count: int | N
     each source (balanced_schedule), Q1's no split "any"/"all" (`q1_forms` "any": always "any",
     since an "all" question is always no; "one_breaker": its yes splits too, "any"/"all ...
     other than")."""
-    once = sorted(layouts, key=lambda l: (set_index(l), l.layout_id))
+    once = sorted(layouts, key=lambda l: (base_sequence(l), l.layout_id))
     ordered = [once[i % len(once)] for i in range(len(once) if count is None else count)]
     out = []
     for s, source in enumerate(sources):
@@ -178,7 +178,8 @@ def plan(config: BuildConfig) -> Plan:
                         "words for every panel; pick other --layouts or --position-words short")
     per_source = len(layout_ids) if config.images is None else config.images
     if (config.split != "test" or per_source > len(layout_ids)) and set(source_list) - set(PROCEDURAL):
-        raise UserError("--split train and more --images than layouts need procedural sources (imported image sets cannot be drawn fresh)")
+        raise UserError("--split train and more --images than layouts need procedural sources "
+                        "(imported image sets cannot be drawn fresh)")
     schedule = _images(source_list, [all_layouts[i] for i in layout_ids], config.seed, per_source, panels.q1_forms)
     cycles = [(i % per_source) // len(layout_ids) for i in range(len(schedule))]
     images_per_shard = (config.images_per_shard if config.num_shards is None
@@ -231,7 +232,8 @@ def build(out_dir: str | os.PathLike, config: BuildConfig | None = None, **setti
     with claimed(out, child(out, MANIFEST_DIR, manifest_name(run.split)), chosen.manifest, SYNTHETIC_CONFIGS, run,
                  f"synthetic {run.split} build", config.record()):
         ranges = shard_ranges(len(chosen.tasks), chosen.images_per_shard)
-        rejected = build_rejections(out) if chosen.questions.model is None else frozenset()  # images reviewers rejected
+        # images reviewers rejected
+        rejected = build_rejections(out) if chosen.questions.model is None else frozenset()
         # a rejected question redraws its image, and so every config's rows of it
         todo = missing_shards(out, chosen.configs, run.split, ranges, ROWS_PER_IMAGE,
                               stale=lambda path: holds_rejected(path, rejected), linked=True, features=features())
@@ -263,11 +265,13 @@ def _jobs(out, images, ranges, todo, seed, chosen: Plan, held_out, run: RunOptio
     if qsource.model is not None:  # the prompt needs every image's target: make the sets here
         difficulty = next(iter(tasks.values())).difficulty
         procedural = [(s, b, seed, 0, difficulty) for s, b in needed if s in PROCEDURAL]
-        sets.update(dict(map_jobs(_make_set, procedural, engine=run.engine, num_proc=run.num_proc, ray_address=run.ray_address)))
+        sets.update(dict(map_jobs(_make_set, procedural, engine=run.engine, num_proc=run.num_proc,
+                                  ray_address=run.ray_address)))
         infos = {i: target_info(t, sets[(t.source, t.set_index)]) for i, t in tasks.items()}
         generated, fallbacks = generated_questions(qsource, infos, out / MANIFEST_DIR / "llm-cache")
         tasks = {i: dataclasses.replace(t, generated=generated.get(i)) for i, t in tasks.items()}
-        write_json_atomic(child(out, MANIFEST_DIR, "llm.json"), {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
+        write_json_atomic(child(out, MANIFEST_DIR, "llm.json"),
+                          {"model": qsource.model, "images": len(infos), "template_fallbacks": fallbacks})
     jobs = []
     for k in sorted(todo):
         shard_tasks = tuple(tasks[i] for i in ranges[k])

@@ -42,7 +42,8 @@ COLUMNS = {
     "source": "procedural_edit, procedural_scene, magicbrush, vqav2 or imported",
     "augmentation": "the config name", "layout_id, layout_style": "which of the 210 layouts, and its style",
     "num_subfigures": "2-8", "subfigures": "per panel: bbox xywh, position text, source image id",
-    "target_index": "the panel the questions are about (always the first subfigure listed; at hard and extreme its box is drawn among the layout's)", "seed": "the image's seed",
+    "target_index": "the panel the questions are about (always the first subfigure listed; at hard and extreme its "
+                    "box is drawn among the layout's)", "seed": "the image's seed",
 }
 USES = (
     "**Direct use.** Measuring how well a multimodal model reads multipanel images (web screenshots, "
@@ -69,7 +70,8 @@ def manifest_name(split: str) -> str:
 
 
 def _stats(out: Location, config: str, split: str) -> list[dict]:
-    return [read_json(sidecar_path(p)) for p in glob(child(out, config), f"{split}-*.parquet") if exists(sidecar_path(p))]
+    return [read_json(sidecar_path(p)) for p in glob(child(out, config), f"{split}-*.parquet")
+            if exists(sidecar_path(p))]
 
 
 def _sum(shards: list[dict], key: str) -> Counter:
@@ -106,7 +108,8 @@ def _structure(out: Location, splits: dict[str, list[str]]) -> str:
                 + [_sum(shards, "question_types").get(t, 0) for t in QUESTION_TYPES]
                 + [f"{q1.get('yes', 0)}/{q1.get('no', 0)}", "/".join(str(q3.get(l, 0)) for l in CHOICE_LETTERS)]
             )
-        parts += [f"### Rows: split `{split}`", markdown_table(["config", "rows", *QUESTION_TYPES, "Q1 yes/no", "Q3 a/b/c/d"], rows)]
+        parts += [f"### Rows: split `{split}`",
+                  markdown_table(["config", "rows", *QUESTION_TYPES, "Q1 yes/no", "Q3 a/b/c/d"], rows)]
     return "\n\n".join(parts)
 
 
@@ -142,7 +145,8 @@ def _creation(out: Location, synthetic: dict[str, dict], real: dict | None) -> s
         )
     parts += [p for p in [_difficulty(out, synthetic)] if p]
     if real:
-        parts += ["### Real-world images", f"Imported from `{real['folder']}`: {real['images']} images, {real['rows']} questions."]
+        parts += ["### Real-world images",
+                  f"Imported from `{real['folder']}`: {real['images']} images, {real['rows']} questions."]
     return "\n\n".join(parts)
 
 
@@ -244,7 +248,8 @@ def write_card(out: Location) -> Location:
     }
     if real and "test" not in splits:
         splits = {"test": ["real_world"], **splits}
-    blocks = {c: {s: [f"{c}/{s}-*.parquet"] for s, cs in splits.items() if c in cs} for c in CONFIGS if any(c in cs for cs in splits.values())}
+    blocks = {c: {s: [f"{c}/{s}-*.parquet"] for s, cs in splits.items() if c in cs}
+              for c in CONFIGS if any(c in cs for cs in splits.values())}
     blocks[DEFAULT_CONFIG] = {s: [f"{c}/{s}-*.parquet" for c in cs] for s, cs in splits.items()}
     machine, sizes = _stats_metadata(out, blocks)
     licence = _licence(out, synthetic, real)
@@ -259,8 +264,8 @@ def write_card(out: Location) -> Location:
         tags=["multipanel", "layout", "synthetic"],
     )
     sections = card_sections(out, synthetic, real, splits, licence)
-    review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG}, "config",
-                            [k for k, _ in CRITERIA], "multipanelvqa review")
+    review = review_section(out, {c: glob(child(out, c), "*.parquet") for c in CONFIGS if c != DEFAULT_CONFIG},
+                            "config", [k for k, _ in CRITERIA], "multipanelvqa review")
     if review:
         sections = insert_section(sections, human_review(review), after="creation")
     return write_card_file(out, card_data, PRETTY_NAME, SUMMARY, sections,

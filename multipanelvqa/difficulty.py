@@ -33,61 +33,69 @@ class PanelDifficulty(Dials):
     preset: str = "easy"  # the preset these values came from, or "custom" once a field is set apart
     min_objects: int = dial("clutter", "fewest objects in a panel's scene", 3)
     max_objects: int = dial("clutter", "most objects in a panel's scene", 5)
-    min_size: int = dial("object scale", "smallest glyph em size in a panel's scene (520-600 px, drawn at 180-440 px)", 80)
+    min_size: int = dial("object scale", "smallest glyph em size in a panel's scene (520-600 px, drawn at 180-440 px)",
+                         80)
     max_size: int = dial("object scale", "largest glyph em size in a panel's scene, px", 120)
     detail_size: int = dial("detail scale", "em size of the object whose colour, count or presence is the answer, in "
-                                             "scene px (0: drawn like the others)", 0)
+                                            "scene px (0: drawn like the others)", 0)
     near_duplicates: int = dial("near duplicates", "procedural_scene: other panels that repeat the target's scene "
-                                                    "(procedural_edit panels all do)", 0)
+                                                   "(procedural_edit panels all do)", 0)
     other_details: int = dial("near duplicates", "other objects each panel of a near-duplicate group changes from the "
-                                                  "scene they share (recoloured, moved, removed or one added), the target's "
-                                                  "included, so the target is not the odd one out (0: only the answer's "
-                                                  "object differs)", 0)
-    scene_question: str = dial("question", "procedural_scene's second question: presence ('Is there a ...?': the object "
-                                           "in the target alone) or count ('How many ...?': the object in several panels, "
-                                           "in other counts)", "presence")
+                                                 "scene they share (recoloured, moved, removed or one added), the "
+                                                 "target's included, so the target is not the odd one out (0: only "
+                                                 "the answer's object differs)", 0)
+    scene_question: str = dial("question", "procedural_scene's second question: presence ('Is there a ...?': the "
+                                           "object in the target alone) or count ('How many ...?': the object in "
+                                           "several panels, in other counts)", "presence")
     q1_forms: str = dial("question", "Q1's forms: any_all (the paper's 'any' and 'all'; 'all' is always no, as the "
                                      "target's answer is unique), any ('any' with the target's answer or one no panel "
-                                     "has: the text alone tells nothing) or one_breaker (half of each answer 'all', whether "
-                                     "every panel's answer is other than one the target alone has, no, or than one no "
-                                     "panel has, yes: the target breaks the rule, alone or, at target answer shared, with "
-                                     "one far panel, and it differs from its neighbour twins by the asked attribute alone)", "any_all")
+                                     "has: the text alone tells nothing) or one_breaker (half of each answer 'all', "
+                                     "whether every panel's answer is other than one the target alone has, no, or "
+                                     "than one no panel has, yes: the target breaks the rule, alone or, at target "
+                                     "answer shared, with one far panel, and it differs from its neighbour twins by "
+                                     "the asked attribute alone)", "any_all")
     max_count: int = dial("clutter", "count questions: most Xs a panel holds (counts 0 to this; the target's, two "
                                      "others and the absent one drawn alike)", 3, later=True)
-    neighbours: str = dial("position", "what the target's layout neighbours (same row, column or diagonal, next to it) "
-                                       "show: apart (the set's panels as drawn) or twins (the target's panel with only the "
-                                       "asked attribute changed, each to that panel's answer: the wrong neighbour's "
-                                       "answer is wrong)", "apart", later=True)
+    neighbours: str = dial("position", "what the target's layout neighbours (same row, column or diagonal, next to "
+                                       "it) show: apart (the set's panels as drawn) or twins (the target's panel with "
+                                       "only the asked attribute changed, each to that panel's answer: the wrong "
+                                       "neighbour's answer is wrong)", "apart", later=True)
     q3_choices: str = dial("position", "Q3's wrong choices: any (positions of other panels at random) or neighbours "
                                        "(the positions of the panels nearest the target)", "any", later=True)
-    target_answer: str = dial("position", "whose answers the target's is among: unique (the paper: the target is the one "
-                                          "panel whose answer no other panel has) or shared (a departure from the paper: "
-                                          "the target's answer also shows in the panel farthest from it that is no "
-                                          "neighbour and no Q3 choice, and each neighbour's answer also shows elsewhere "
-                                          "where the layout has room (where it lacks room, the target is one of the panels "
-                                          "whose answer is unique at the rate any panel is), so no panel is told by its "
-                                          "answer alone and only the position finds the target; needs twins)", "unique", later=True)
-    target_place: str = dial("position", "which of the layout's boxes the target takes: first (the paper's first release: "
-                                         "the first box the layout generator placed, mostly at a top or left corner, so "
-                                         "its position words are short and Q3's shortest choice is right above chance) or "
-                                         "any (a box drawn per image, each alike, on its own stream of the image's seed); "
-                                         "the rows list the target's subfigure first either way", "first", later=True)
+    target_answer: str = dial("position", "whose answers the target's is among: unique (the paper: the target is the "
+                                          "one panel whose answer no other panel has) or shared (a departure from the "
+                                          "paper: the target's answer also shows in the panel farthest from it that "
+                                          "is no neighbour and no Q3 choice, and each neighbour's answer also shows "
+                                          "elsewhere where the layout has room (where it lacks room, the target is "
+                                          "one of the panels whose answer is unique at the rate any panel is), so no "
+                                          "panel is told by its answer alone and only the position finds the target; "
+                                          "needs twins)", "unique", later=True)
+    target_place: str = dial("position", "which of the layout's boxes the target takes: first (the paper's first "
+                                         "release: the first box the layout generator placed, mostly at a top or left "
+                                         "corner, so its position words are short and Q3's shortest choice is right "
+                                         "above chance) or any (a box drawn per image, each alike, on its own stream "
+                                         "of the image's seed); the rows list the target's subfigure first either way",
+                             "first", later=True)
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
                                              "patterns only where a person sees them; dicobench.kit.scene.catalogue)",
                           "first-release")
     position_words: str = dial("position words", "short: the shortest unique wording; layout: words as a person reads "
-                                                   "the layout (a two-word position only where row and column readings "
-                                                   "agree), the row/column wording that takes the layout to follow", "short")
+                                                 "the layout (a two-word position only where row and column readings "
+                                                 "agree), the row/column wording that takes the layout to follow",
+                               "short")
 
     def __post_init__(self) -> None:
         problems = []
         if not 1 <= self.min_objects <= self.max_objects <= 40:
-            problems.append(f"objects per panel must satisfy 1 <= min <= max <= 40 (got {self.min_objects}, {self.max_objects})")
+            problems.append(f"objects per panel must satisfy 1 <= min <= max <= 40 "
+                            f"(got {self.min_objects}, {self.max_objects})")
         if not 16 <= self.min_size <= self.max_size <= 160:
-            problems.append(f"object sizes must satisfy 16 <= min <= max <= 160 (got {self.min_size}, {self.max_size})")
+            problems.append(f"object sizes must satisfy 16 <= min <= max <= 160 "
+                            f"(got {self.min_size}, {self.max_size})")
         if self.detail_size and not 24 <= self.detail_size <= 160:
-            problems.append(f"detail size must be 0 or 24-160 px (smaller is unreadable in a 180 px panel), got {self.detail_size}")
+            problems.append(f"detail size must be 0 or 24-160 px (smaller is unreadable in a 180 px panel), "
+                            f"got {self.detail_size}")
         if not 0 <= self.near_duplicates <= 7:
             problems.append(f"near duplicates must be within 0-7, got {self.near_duplicates}")
         if not 1 <= self.max_count <= 8:
@@ -99,7 +107,8 @@ class PanelDifficulty(Dials):
                               ("q3_choices", Q3_CHOICES), ("target_answer", TARGET_ANSWERS),
                               ("target_place", TARGET_PLACES)):
             if getattr(self, name) not in allowed:
-                problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+                problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, "
+                                f"got {getattr(self, name)!r}")
         if self.target_answer == "shared" and self.neighbours != "twins":
             problems.append("target answer shared needs neighbours twins")
         if problems:
@@ -114,7 +123,7 @@ class PanelDifficulty(Dials):
                 + (f" differing in {self.other_details} more details each" if self.other_details else "")
                 + f", {self.scene_question} questions (procedural_scene)"
                 + (f" of 0-{self.max_count}" if self.scene_question == "count" and self.max_count != 3 else "")
-                + f", Q1 {self.q1_forms.replace('_', '/') if self.q1_forms != 'one_breaker' else 'any/all with one breaker'}"
+                + f", Q1 {self.q1_forms.replace('_', '/') if self.q1_forms != 'one_breaker' else 'any/all with one breaker'}"  # noqa: E501
                 + (", neighbour twins" if self.neighbours == "twins" else "")
                 + (", Q3 choices of neighbours" if self.q3_choices == "neighbours" else "")
                 + (", the target's answer shared with a far panel" if self.target_answer == "shared" else "")

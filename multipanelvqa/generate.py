@@ -17,7 +17,7 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
-from dicobench.kit.engines import driver as builds
+from dicobench.kit.engines import driver
 from dicobench.kit.io.imageio import encode_png
 from multipanelvqa.augmentations import get_augmentation
 from multipanelvqa.composite.augment import for_config
@@ -34,16 +34,16 @@ from multipanelvqa.sources.procedural import procedural_set
 # needs it too, else it reads as "yes"
 Q1_KINDS = ("yes", "no_any", "no_all", "yes_all")
 _CHOICE_LINE = re.compile(r"^\s*\(?([abcd])[.):]\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
-SPLITS = builds.SPLITS
+SPLITS = driver.SPLITS
 UNIQUE_DRAW = 34  # an image's stream (beside its seed) for which panel shared_answers lets be unique
 PLACE_DRAW = 35  # an image's stream (beside its seed) for which layout box the target takes (target_place any)
 SET_BITS = 62  # each split owns 2**62 image-set indices (which seed the sets' images)
 
 
-def set_range(split: builds.Split) -> range:
+def set_range(split: driver.Split) -> range:
     """The image-set indices of `split`: disjoint by construction (as dicobench's seed_range),
     so a train image can never be drawn from a test image set; recorded in the card."""
-    return builds.code_range(SPLITS[split], SET_BITS)
+    return driver.code_range(SPLITS[split], SET_BITS)
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,16 @@ class ImageTask:
     configs: tuple[str, ...]
     compress_level: int = 1
     generated: dict | None = None  # checked LLM fields Q1..A3 (questions.parse_generated), else templates
-    split: builds.Split = "test"
+    split: driver.Split = "test"
     cycle: int = 0  # pass over the layouts; every pass fills them from fresh image sets
     redo: int = 0  # versions of this image reviewers rejected: its set and seed are drawn afresh this often
     difficulty: PanelDifficulty = EASY  # what the procedural panels hold and how the target is named
 
     @property
     def set_index(self) -> int:
-        return set_range(self.split).start + self.cycle * BASES_PER_STYLE + set_index(self.layout)
+        """The image set this image draws its panels from: its split's range, then its pass, then its
+        layout's base sequence."""
+        return set_range(self.split).start + self.cycle * BASES_PER_STYLE + base_sequence(self.layout)
 
     @property
     def variant(self) -> tuple[int, ...]:
@@ -102,9 +104,10 @@ def place_target(layout: Layout, place: str, seed: int) -> Layout:
     return Layout(layout.layout_id, layout.style, (boxes[t],) + boxes[:t] + boxes[t + 1:])
 
 
-def set_index(layout: Layout) -> int:
-    """The image set of a layout: its base sequence, so one set fills one layout of every
-    style and panel count (content independent of layout, as in the paper's A.2)."""
+def base_sequence(layout: Layout) -> int:
+    """The base sequence a layout was cut from (0..BASES_PER_STYLE-1): its image set within a pass
+    (`ImageTask.set_index`), so one set fills one layout of every style and panel count (content
+    independent of layout, as in the paper's A.2)."""
     per_style = BASES_PER_STYLE * (MAX_PANELS - MIN_PANELS + 1)
     return (layout.layout_id % per_style) // (MAX_PANELS - MIN_PANELS + 1)
 
@@ -114,7 +117,8 @@ def image_seed(root: int, source: str, layout_id: int, variant: tuple[int, ...] 
     return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def row_id(config: str, source: str, root: int, layout_id: int, question_type: str, variant: tuple[int, ...] = ()) -> str:
+def row_id(config: str, source: str, root: int, layout_id: int, question_type: str,
+           variant: tuple[int, ...] = ()) -> str:
     tag = "".join(f"-v{v}" for v in variant)
     return f"{config}-{source}{tag}-s{root}-L{layout_id:03d}-{question_type}"
 
@@ -268,7 +272,8 @@ def _questions(task: ImageTask, image_set: ImageSet, answers, positions, caption
             rng=np.random.default_rng(seed),
             caption=caption,
             absent_answer=absent if task.q1 == "no_any" or (task.q1 == "yes_all" and one_breaker) else None,
-            q1_other_than=one_breaker and task.q1 in ("yes_all", "no_all") and (task.q1 == "no_all" or absent is not None),
+            q1_other_than=(one_breaker and task.q1 in ("yes_all", "no_all")
+                           and (task.q1 == "no_all" or absent is not None)),
             q3_order=nearest(task.placed.boxes) if task.difficulty.q3_choices == "neighbours" else None,
             shared=image_set.shared,
         )

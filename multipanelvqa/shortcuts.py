@@ -141,7 +141,8 @@ def text_only(rows: Iterable[dict]) -> dict[str, dict]:
         q3 = [r for r in by_type["q3"] if keep(r)]
         if q3:
             out[key] = {"rows": len(q3), "chance": 1 / len(CHOICE_LETTERS),
-                        **{name: _share(CHOICE_LETTERS[pick(r["choices"], r.get("question", ""))] == r["answer"] for r in q3)
+                        **{name: _share(CHOICE_LETTERS[pick(r["choices"], r.get("question", ""))] == r["answer"]
+                                        for r in q3)
                            for name, pick in Q3_STRATEGIES.items()}}
     return out
 

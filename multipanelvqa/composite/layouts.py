@@ -47,7 +47,8 @@ _ATTEMPTS = 200  # draws per splash panel before the base sequence is redrawn
 class Layout:
     layout_id: int
     style: str
-    boxes: tuple[Box, ...]  # (x, y, w, h) in placement order; boxes[0] is the target at target_place first (generate.place_target)
+    # (x, y, w, h) in placement order; boxes[0] is the target at target_place first (generate.place_target)
+    boxes: tuple[Box, ...]
 
     @property
     def num_panels(self) -> int:
@@ -129,7 +130,8 @@ def _fits(boxes: tuple[Box, ...], style: str) -> bool:
     and each is near an earlier one; in a grid each touches the previous one."""
     for i in range(1, len(boxes)):
         if style == "splash":
-            if any(chebyshev_gap(boxes[i], b) < SPLASH_MIN_GAP for b in boxes[:i]) or min(chebyshev_gap(boxes[i], b) for b in boxes[:i]) > SPLASH_NEAR:
+            if (any(chebyshev_gap(boxes[i], b) < SPLASH_MIN_GAP for b in boxes[:i])
+                    or min(chebyshev_gap(boxes[i], b) for b in boxes[:i]) > SPLASH_NEAR):
                 return False
         elif any(meets(boxes[i], b) for b in boxes[:i]) or not touching(boxes[i], boxes[i - 1]):
             return False

@@ -92,7 +92,8 @@ def describable(boxes: Sequence[Box], words: str = "short") -> bool:
     return True
 
 
-def _describe(boxes: list[Box], share: float, gap: float, prefer: str = "short", agreed: set[int] | None = None) -> list[str]:
+def _describe(boxes: list[Box], share: float, gap: float, prefer: str = "short",
+              agreed: set[int] | None = None) -> list[str]:
     rows, columns = _groups(boxes, 1, share), _groups(boxes, 0, share)
     schemes = [s for s in (_grouped(boxes, rows, 1, agreed), _grouped(boxes, columns, 0, agreed)) if s is not None]
     if schemes:

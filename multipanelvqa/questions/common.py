@@ -94,15 +94,18 @@ def q1(
             raise ValueError(f"absent answer {absent_answer!r} is the answer of a panel")
         text = _q1_any(common_question, absent_answer)
     else:
-        text = f'Is "{target}" the answer to the question "{common_question}" for all the subfigures? Please answer yes/no.'
+        text = (f'Is "{target}" the answer to the question "{common_question}" for all the subfigures? '
+                'Please answer yes/no.')
     return Question("q1", text, YES if yes else NO)
 
 
 def _q1_any(common_question: str, answer: str) -> str:
-    return f'Is there any subfigure for which the answer to the question "{common_question}" is "{answer}"? Please answer yes/no.'
+    return (f'Is there any subfigure for which the answer to the question "{common_question}" is "{answer}"? '
+            'Please answer yes/no.')
 
 
-def q2(common_question: str, target_answer: str, *, position: str | None = None, caption: str | None = None) -> Question:
+def q2(common_question: str, target_answer: str, *, position: str | None = None,
+       caption: str | None = None) -> Question:
     """The common question about the target, named by its position or (captions_referenced) its caption."""
     if (position is None) == (caption is None):
         raise ValueError("name the target by exactly one of position or caption")

@@ -40,7 +40,8 @@ def _capture(messages):
     raise _Captured(messages)
 
 
-def generated_questions(source: QuestionSource, infos: dict[int, dict], cache_dir: Path) -> tuple[dict[int, dict], int]:
+def generated_questions(source: QuestionSource, infos: dict[int, dict],
+                        cache_dir: Path) -> tuple[dict[int, dict], int]:
     """({image index: checked Q1..A3 fields}, number of images left with templates).
 
     generate_with_llm is run twice per image: first to capture its prompt, then to parse the

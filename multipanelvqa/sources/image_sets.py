@@ -11,8 +11,8 @@ procedural sources stand on the scene engine:
 Panels are square crops of small scenes (at `easy`, a few large objects, so the object
 stays recognisable at panel size, 180-440 px; harder `PanelDifficulty` presets draw more,
 smaller objects, a smaller answer object and near-duplicate panels); they are kept
-PNG-encoded so a set is cheap to send to a worker process. `low_similarity` replacements are other scenes whose answer to
-the question differs from the target's (and from `absent_answer`).
+PNG-encoded so a set is cheap to send to a worker process. `low_similarity` replacements are
+other scenes whose answer to the question differs from the target's (and from `absent_answer`).
 
 The builders here are the first release's (`easy`, and the dials `other_details=0`,
 `scene_question="presence"`, `catalogue="first-release"`); the hard presets' sets come from
@@ -185,7 +185,8 @@ def _scene_with(rng: np.random.Generator, entry: CatalogueEntry, colour: str | N
         if not stands_out(colour, surface):
             continue
         template = random_object(rng, scene.next_uid(), entry, surface, cfg)
-        template = dataclasses.replace(template, colour=colour, style="plain", size=difficulty.detail_size or template.size)
+        template = dataclasses.replace(template, colour=colour, style="plain",
+                                       size=difficulty.detail_size or template.size)
         near = (*centre_px(crop), crop[2] // 3)
         obj = place(rng, scene, template, [footprint(o) for o in scene.objects], cfg, near=near)
         if obj is not None and within(footprint(obj), crop):
@@ -227,7 +228,8 @@ def _colour_scenes(rng, entry, colours: Sequence[str], tag: str, difficulty: Pan
             scene, uid, crop = first
             if not stands_out(colour, surface_colour(scene)):
                 return None
-            panels.append(render_crop(scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=colour)), crop))
+            panels.append(render_crop(scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=colour)),
+                                      crop))
             continue
         made = _scene_with(rng, entry, colour, difficulty)
         if made is None:

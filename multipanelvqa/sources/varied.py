@@ -165,7 +165,8 @@ def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: fr
     drawn = {o.name for o in scene.objects} | exclude
     pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn]
     for i in rng.permutation(len(pool))[:_TRIES]:
-        new = dataclasses.replace(obj, name=pool[i].name, colour=random_object(rng, obj.uid, pool[i], surface, cfg).colour)
+        new = dataclasses.replace(obj, name=pool[i].name,
+                                  colour=random_object(rng, obj.uid, pool[i], surface, cfg).colour)
         if within(footprint(new), crop) and not clashes(footprint(new), others, cfg):
             return scene.replace_object(obj.uid, new)
     return None
@@ -187,7 +188,8 @@ def presence_kind(entry: CatalogueEntry) -> Kind:
     return Kind(entry, f"Is there {article(entry.name)} {entry.name} in the image?", ("yes", "no", "no", None), 1)
 
 
-def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Panel | None:
+def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficulty,
+                 exclude: frozenset[str]) -> Panel | None:
     """A fresh scene whose crop holds `kind.slots` Xs (plain, at the detail size, in colours that
     stand out; the first in the target's colour for a colour question), none of `exclude` elsewhere."""
     cfg = panel_scene(difficulty)
@@ -377,7 +379,8 @@ def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiff
     for answer in answers[dups + 1:] + replacement_answers:  # a fresh scene is drawn again till one fits
         for _ in range(_TRIES):
             panel = _fresh(rng, kind, answer, difficulty, exclude)
-            if panel is not None and drawn_as(kind, panel, answer, em) and (kind.colour or legible_count(panel, difficulty)):
+            if (panel is not None and drawn_as(kind, panel, answer, em)
+                    and (kind.colour or legible_count(panel, difficulty))):
                 panels.append(panel)
                 break
         else:
@@ -395,7 +398,8 @@ def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiff
     return ImageSet(
         source=source, set_id=set_id, question=kind.question,
         panels=tuple(encoded[:n]), answers=tuple(answers), panel_ids=tuple(ids[:n]),
-        replacements=tuple(encoded[n:]), replacement_answers=tuple(replacement_answers), replacement_ids=tuple(ids[n:]),
+        replacements=tuple(encoded[n:]), replacement_answers=tuple(replacement_answers),
+        replacement_ids=tuple(ids[n:]),
         absent_answer=absent,
         detail_size=base.scene.object(base.xs[0]).size, crop_side=first.crop[2],
         objects=sum(meets(footprint(o), first.crop) for o in first.scene.objects),
@@ -449,7 +453,8 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
 
 
 def _entry(rng: np.random.Generator, count: bool, version: str) -> CatalogueEntry:
-    entries = [e for e in question_objects(version) if e.name not in IRREGULAR_PLURALS and (not count or plural(e.name))]
+    entries = [e for e in question_objects(version)
+               if e.name not in IRREGULAR_PLURALS and (not count or plural(e.name))]
     return entries[int(rng.integers(len(entries)))]
 
 
@@ -466,8 +471,8 @@ def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty)
     entry = _entry(rng, False, difficulty.catalogue)
     shared = difficulty.target_answer == "shared"
     make = _shared_set if shared else _image_set
-    return make(rng, "procedural_edit", set_id, colour_kind(rng, entry, 5 if shared else 4), difficulty, MAX_PANELS - 1,
-                excluded(entry.name, difficulty.catalogue))
+    return make(rng, "procedural_edit", set_id, colour_kind(rng, entry, 5 if shared else 4), difficulty,
+                MAX_PANELS - 1, excluded(entry.name, difficulty.catalogue))
 
 
 def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
@@ -479,7 +484,9 @@ def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     n = 5 if shared else 4
     kind = (colour_kind(rng, entry, n) if colour else count_kind(rng, entry, difficulty.max_count, n)
             if difficulty.scene_question == "count" else presence_kind(entry))
-    return (_shared_set if shared else _image_set)(rng, "procedural_scene", set_id, kind, difficulty, difficulty.near_duplicates, excluded(entry.name, difficulty.catalogue))
+    return (_shared_set if shared else _image_set)(rng, "procedural_scene", set_id, kind, difficulty,
+                                                   difficulty.near_duplicates,
+                                                   excluded(entry.name, difficulty.catalogue))
 
 
 def _recoloured(panel: Panel, answer: str) -> Panel | None:
@@ -488,4 +495,5 @@ def _recoloured(panel: Panel, answer: str) -> Panel | None:
     scene = panel.scene
     if not stands_out(answer, surface_colour(scene)):
         return None
-    return dataclasses.replace(panel, scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))
+    return dataclasses.replace(panel,
+                               scene=scene.replace_object(uid, dataclasses.replace(scene.object(uid), colour=answer)))

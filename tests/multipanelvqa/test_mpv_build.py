@@ -22,7 +22,8 @@ generate_mod = importlib.import_module("multipanelvqa.generate")  # where shard_
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpv") / "bench"
-    rc = main(["build", "--out", str(out), "--layouts", "6,146", "--num-proc", "2", "--images-per-shard", "3", "--quiet"])
+    rc = main(["build", "--out", str(out), "--layouts", "6,146", "--num-proc", "2", "--images-per-shard", "3",
+               "--quiet"])
     assert rc == 0
     return out
 
@@ -46,7 +47,8 @@ def test_every_config_loads_typed(built):
 
 
 def test_questions_shared_across_configs_and_boxes_follow_the_augmentation(built):
-    by_config = {c: _rows(built, c).remove_columns("image") for c in ("original", "enlarged", "text_hint", "captions_referenced")}
+    by_config = {c: _rows(built, c).remove_columns("image")
+                 for c in ("original", "enlarged", "text_hint", "captions_referenced")}
     original = by_config["original"]
     for config in ("enlarged", "text_hint"):
         other = by_config[config]
@@ -92,7 +94,8 @@ def test_q1_and_q3_balanced_over_a_full_build():
 
 
 def _options(**kw):
-    return dict(layouts="6,7", sources="procedural_edit", configs="original,captions", images_per_shard=1, num_proc=1, progress=False, **kw)
+    return dict(layouts="6,7", sources="procedural_edit", configs="original,captions", images_per_shard=1, num_proc=1,
+                progress=False, **kw)
 
 
 def test_resume_after_interruption_rebuilds_only_missing_shards(tmp_path, monkeypatch):
@@ -141,7 +144,8 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys, args, message):
 
 def test_other_options_on_an_existing_build_are_refused(tmp_path, capsys):
     out = build(tmp_path / "b", **_options())
-    rc = main(["build", "--out", str(out), "--layouts", "6,7", "--seed", "1", "--sources", "procedural_edit", "--quiet"])
+    rc = main(["build", "--out", str(out), "--layouts", "6,7", "--seed", "1", "--sources", "procedural_edit",
+               "--quiet"])
     err = capsys.readouterr().err
     assert rc == 2 and "other options (configs, images_per_shard, seed)" in err
     (tmp_path / "junk").mkdir()
@@ -179,7 +183,8 @@ def test_llm_questions_through_an_openai_compatible_endpoint(tmp_path):
 
 
 def test_prompt_adds_the_answer_format():
-    images, text = multipanelvqa.prompt({"image": "img", "question_type": 2, "question": "Which?\na. x\nb. y\nc. z\nd. w"})
+    images, text = multipanelvqa.prompt({"image": "img", "question_type": 2,
+                                         "question": "Which?\na. x\nb. y\nc. z\nd. w"})
     assert images == ["img"] and text.endswith("Answer with the option's letter from the given choices directly.")
     _, text = multipanelvqa.prompt({"image": "img", "question_type": "q2", "question": "What color?"})
     assert text == "What color?\nAnswer the question using a single word or phrase."

@@ -48,8 +48,9 @@ def test_dials_set_apart_make_a_custom_preset_and_bad_values_are_refused():
     custom = resolve("hard", {"detail_size": 40})
     assert custom.preset == "custom" and custom.detail_size == 40 and custom.max_objects == HARD.max_objects
     assert resolve("easy", {"near_duplicates": 0}) is EASY  # the preset's own value: still the preset
-    for bad in ({"detail_size": 10}, {"near_duplicates": 9}, {"position_words": "long"}, {"min_objects": 9, "max_objects": 3},
-                {"other_details": 7}, {"scene_question": "size"}, {"q1_forms": "all"}, {"catalogue": "second"}):
+    for bad in ({"detail_size": 10}, {"near_duplicates": 9}, {"position_words": "long"},
+                {"min_objects": 9, "max_objects": 3}, {"other_details": 7}, {"scene_question": "size"},
+                {"q1_forms": "all"}, {"catalogue": "second"}):
         with pytest.raises(ValueError):
             resolve("hard", bad)
     with pytest.raises(ValueError, match="unknown difficulty"):
@@ -61,8 +62,8 @@ def test_dials_set_apart_make_a_custom_preset_and_bad_values_are_refused():
     (["--detail-size", "8"], "error: --difficulty: detail size must be 0 or 24-160"),
 ])
 def test_bad_difficulty_is_a_one_line_error(tmp_path, args, message):
-    proc = subprocess.run([sys.executable, "-m", "multipanelvqa.cli.main", "build", "--out", str(tmp_path / "o"), *args],
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "multipanelvqa.cli.main", "build", "--out", str(tmp_path / "o"),
+                           *args], capture_output=True, text=True)
     assert proc.returncode == 2 and message in proc.stderr
     assert not (tmp_path / "o").exists()
 
@@ -90,7 +91,8 @@ def built(tmp_path_factory):
 def test_descriptors_are_recorded_per_row_and_in_the_card(built):
     hard, easy = built
     for config in ("original", "low_similarity"):
-        ids = sorted(r["id"] for f in (hard / config).glob("*.parquet") for r in pq.read_table(f, columns=["id"]).to_pylist())
+        ids = sorted(r["id"] for f in (hard / config).glob("*.parquet")
+                     for r in pq.read_table(f, columns=["id"]).to_pylist())
         described = _descriptors(hard, config)
         assert sorted(d["id"] for d in described) == ids
     rows = {r["id"]: r for f in (hard / "original").glob("*.parquet") for r in pq.read_table(f).to_pylist()}
@@ -110,7 +112,8 @@ def test_descriptors_are_recorded_per_row_and_in_the_card(built):
         assert d["objects"] <= EASY.max_objects and d["near_duplicates"] == (rows[d["id"]]["num_subfigures"] - 1
                                                                             if d["source"] == "procedural_edit" else 0)
         easy_px[d["id"]] = d["detail_px"]
-        easy_box[d["id"]] = max(next(r for f in (easy / "original").glob("*.parquet") for r in pq.read_table(f).to_pylist()
+        easy_box[d["id"]] = max(next(r for f in (easy / "original").glob("*.parquet")
+                                     for r in pq.read_table(f).to_pylist()
                                      if r["id"] == d["id"])["subfigures"][0]["bbox"][2:])
     # a box of the same side holds a smaller answer object (hard draws the target's box: the
     # layout's and easy's may differ), still one a person reads at 1000x1000
@@ -195,7 +198,8 @@ def test_hard_sets_draw_the_object_in_several_panels_and_name_it_once(varied_set
             assert all(a in COLOURS for a in s.answers + s.replacement_answers)
         else:
             kinds.add("count")
-            assert source == "procedural_scene" and re.fullmatch(r"How many [\w -]+ are there in the image\?", s.question)
+            assert (source == "procedural_scene"
+                    and re.fullmatch(r"How many [\w -]+ are there in the image\?", s.question))
             assert sum(a != "0" for a in s.answers) >= 3
             assert {s.answers[0], s.absent_answer} <= {str(c) for c in range(HARD.max_count + 1)}
     assert kinds == {"colour", "count"}
@@ -250,7 +254,8 @@ def test_varied_panels_are_checked_on_their_pixels():
 
 def test_no_drawn_name_contains_the_question_name_is_contained_in_it_or_looks_like_it():
     assert {"camera", "film camera", "video camera"} <= varied.excluded("camera", "first-release")
-    assert varied.excluded("pencil", "first-release") >= {"pencil"} and "pen" not in varied.excluded("pencil", "first-release")
+    assert (varied.excluded("pencil", "first-release") >= {"pencil"}
+            and "pen" not in varied.excluded("pencil", "first-release"))
     audited = {e.name for e in load_catalogue("audited")}
     assert {"film camera", "video camera", "pen", "pickup truck"}.isdisjoint(audited)  # the audit's work
     assert all(n in audited for group in varied.PANEL_LOOKALIKES for n in group)

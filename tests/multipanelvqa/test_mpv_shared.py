@@ -59,7 +59,9 @@ def test_shared_answers_leave_no_panel_told_by_its_answer(others):
         none_unique += not unique
         # the pool holds each other answer shared_repeats times (panels and replacements): enough for
         # hard's three other answers (fewer may reuse a panel where every panel is a neighbour)
-        assert len(others) < 3 or max(Counter(a for a in plan[1:] if a != "T").values(), default=0) <= shared_repeats(len(others)), plan
+        assert (len(others) < 3
+                or max(Counter(a for a in plan[1:] if a != "T").values(), default=0)
+                <= shared_repeats(len(others))), plan
     if len(others) > 1:
         # 91 of 210 at seed 0; the others (all 2- and 3-panel layouts among them) lack far panels to repeat
         # every twin's answer, and leave one or two twins (never the target alone) with an answer of their own
@@ -102,9 +104,10 @@ def shared_build(tmp_path_factory):
     result = {}
     for config in ("original", "low_similarity"):
         shards = sorted((Path(out) / config).glob("*.parquet"))
-        rows = [r for s in shards for r in pq.read_table(s, columns=["id", "question_type", "question", "answer", "choices",
-                                                                       "subfigures", "source", "layout_id",
-                                                                       "num_subfigures"]).to_pylist()]
+        rows = [r for s in shards
+                for r in pq.read_table(s, columns=["id", "question_type", "question", "answer", "choices",
+                                                   "subfigures", "source", "layout_id",
+                                                   "num_subfigures"]).to_pylist()]
         described = {d["id"]: d for s in shards for d in json.loads(Path(sidecar_path(s)).read_text())["descriptors"]}
         for r in rows:
             r["question_type"] = ("q1", "q2", "q3")[r["question_type"]]

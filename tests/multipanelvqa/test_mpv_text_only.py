@@ -17,12 +17,15 @@ def _within_chance(accuracy: float, chance: float, n: int) -> bool:
 
 
 def test_text_only_strategies_find_what_text_gives_away():
-    rows = [{"question_type": "q1", "question": 'Is "red" the answer to the question "Q?" for all the subfigures?', "answer": "no"},
+    rows = [{"question_type": "q1", "question": 'Is "red" the answer to the question "Q?" for all the subfigures?',
+             "answer": "no"},
             {"question_type": "q1", "question": 'Is there any subfigure for which ... is "red"?', "answer": "yes"},
             {"question_type": "q3", "choices": ["left subfigure", "none of the subfigures", "all of the subfigures",
                                                 "right subfigure"], "answer": "a", "num_subfigures": 2}]
-    rows += [{"question_type": "q2", "question": f"Look at the left subfigure. Is there a {x} in the image? Please answer briefly.",
-              "answer": "yes"} for x in ("cat", "dog", "cow")]  # halves: cat and cow, dog
+    # halves: cat and cow, dog
+    rows += [{"question_type": "q2",
+              "question": f"Look at the left subfigure. Is there a {x} in the image? Please answer briefly.",
+              "answer": "yes"} for x in ("cat", "dog", "cow")]
     got = text_only(rows)
     assert got["q1"]["any yes, all no"] == 1.0 and got["q1"]["always yes"] == 0.5
     assert got["q3"]["first choice that is no filler"] == 1.0 and "q3, 4+ panels" not in got
@@ -38,10 +41,13 @@ def test_q3_text_reads_rank_length_words_and_letters():
     question = 'Which subfigure has "2" as the answer to the question "How many cups are in the row?"?\n' + "\n".join(
         f"{l}. {c}" for l, c in zip("abcd", choices))
     picks = {name: pick(choices, question) for name, pick in Q3_STRATEGIES.items()}
-    assert [picks[f"{r} in words"] for r in ("shortest", "second shortest", "second longest", "longest")] == [2, 0, 3, 1]
-    assert [picks[f"{r} in characters"] for r in ("shortest", "second shortest", "second longest", "longest")] == [2, 0, 3, 1]
+    assert [picks[f"{r} in words"]
+            for r in ("shortest", "second shortest", "second longest", "longest")] == [2, 0, 3, 1]
+    assert [picks[f"{r} in characters"]
+            for r in ("shortest", "second shortest", "second longest", "longest")] == [2, 0, 3, 1]
     assert picks["most words shared with the question"] == 1  # subfigure, in, the, row
-    assert picks["most words shared with the other choices"] == 1 and picks["fewest words shared with the other choices"] == 2
+    assert (picks["most words shared with the other choices"] == 1
+            and picks["fewest words shared with the other choices"] == 2)
     assert picks["alphabetically first"] == 1 and picks["alphabetically last"] == 0
     rows = [{"question_type": "q3", "question": question, "choices": choices, "answer": l, "num_subfigures": 4}
             for l in "abcd"]
