@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from itertools import combinations, permutations
 from typing import Callable, Sequence
 
 import numpy as np
@@ -113,6 +114,51 @@ def q2(common_question: str, target_answer: str, *, position: str | None = None,
     return Question("q2", f"Look at {where}. {common_question} Please answer briefly.", target_answer)
 
 
+# Q3 of the nearest panels: the wrong choices come from the target's Q3_NEAR nearest eligible
+# panels. The nearest three each share a row or column word with the target but fewer with one
+# another, so the target would share the most words with the other choices (42% of hard rows).
+# Each image draws which of the two word-sharing reads its target wins instead: the most shared
+# 1/4, the fewest Q3_FEWEST, neither the rest; the nearest 3-set (and an order of it, drawn) where
+# the target wins that read is taken, else one where it wins neither, else the nearest that can.
+# The fewest-shared outcome is weighted up because fewer images allow it (a short target phrase
+# among longer ones): over the hard layouts each read is right about 1 in 4 (set on seed 0's
+# layouts; benchmarks/README.md).
+Q3_NEAR = 5
+Q3_FEWEST = 0.6
+
+
+def _word_set(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.casefold()))
+
+
+def _shared_reads(choices: Sequence[str], t: int) -> tuple[bool, bool]:
+    """Whether choice `t` is the one sharing the most, and the one sharing the fewest, words with
+    the other choices (ties to the earliest letter), as `shortcuts.Q3_STRATEGIES` reads them."""
+    words = [_word_set(c) for c in choices]
+    score = [sum(len(w & v) for j, v in enumerate(words) if j != i) for i, w in enumerate(words)]
+    most = max(range(len(score)), key=lambda i: (score[i], -i))
+    fewest = max(range(len(score)), key=lambda i: (-score[i], -i))
+    return most == t, fewest == t
+
+
+def _near_choices(target: str, near: Sequence[str], slot: int, rng: np.random.Generator) -> list[str]:
+    """Q3's four choices, the target at `slot`, three wrong ones drawn from `near` (nearest first,
+    fillers when fewer than three) so that no word-sharing read finds the target above chance."""
+    u = float(rng.random())
+    want = (True, False) if u < 0.25 else (False, True) if u < 0.25 + Q3_FEWEST else (False, False)
+    sets = list(combinations(near, 3)) if len(near) >= 3 else [tuple(near) + FILLERS[: 3 - len(near)]]
+    found: dict[tuple[bool, bool], list[list[str]]] = {}  # per outcome: the orders of its nearest set
+    for three in sets:
+        for perm in permutations(three):
+            choices = list(perm)
+            choices.insert(slot, target)
+            options = found.setdefault(_shared_reads(choices, slot), [])
+            if not options or set(options[0]) == set(choices):
+                options.append(choices)
+    options = found[next(o for o in (want, (False, False), *found) if o in found)]
+    return options[int(rng.integers(len(options)))]
+
+
 def q3(
     common_question: str,
     target_answer: str,
@@ -126,8 +172,9 @@ def q3(
 ) -> Question:
     """Which subfigure gives the target's answer; the target's position sits at `letter`.
     The wrong choices are three other positions at random, or, given `order` (the other panels'
-    indices, nearest the target first), the first three: the target's neighbours. Panels in
-    `exclude` (those that show the target's answer too) are never a wrong choice."""
+    indices, nearest the target first), three of the first Q3_NEAR: the target's neighbours, drawn
+    so that no word-sharing read finds the target (`_near_choices`). Panels in `exclude` (those
+    that show the target's answer too) are never a wrong choice."""
     if letter not in CHOICE_LETTERS:
         raise ValueError(f"letter must be one of {CHOICE_LETTERS}")
     if len(set(positions)) != len(positions):
@@ -135,14 +182,15 @@ def q3(
     if order is not None:
         if sorted(order) != [i for i in range(len(positions)) if i != target_index]:
             raise ValueError("order must list every other panel once")
-        picked = [positions[i] for i in order if i not in exclude][:3]
+        near = [positions[i] for i in order if i not in exclude][:Q3_NEAR]
+        choices = _near_choices(positions[target_index], near, CHOICE_LETTERS.index(letter), rng)
     else:
         others = [p for i, p in enumerate(positions) if i != target_index and i not in exclude]
         picked = [others[i] for i in rng.permutation(len(others))[:3]]
-    distractors = picked + list(FILLERS[: 3 - len(picked)])
-    distractors = [distractors[i] for i in rng.permutation(3)]
-    choices = list(distractors)
-    choices.insert(CHOICE_LETTERS.index(letter), positions[target_index])
+        distractors = picked + list(FILLERS[: 3 - len(picked)])
+        distractors = [distractors[i] for i in rng.permutation(3)]
+        choices = list(distractors)
+        choices.insert(CHOICE_LETTERS.index(letter), positions[target_index])
     lines = "\n".join(f"{l}. {c}" for l, c in zip(CHOICE_LETTERS, choices))
     text = (
         f'Which subfigure has "{target_answer}" as the answer to the question "{common_question}"?\n'
