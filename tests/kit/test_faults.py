@@ -232,13 +232,15 @@ def test_ctrl_c_during_judging_cancels_what_was_not_sent_and_keeps_what_came(tmp
         deadline = time.time() + 60
         while len(stub.requests) < 3 and time.time() < deadline:
             time.sleep(0.05)
+        at_interrupt = len(stub.requests)
         proc.send_signal(signal.SIGINT)
-        stopped = time.time()
         proc.wait(timeout=30)
-        assert time.time() - stopped < 2  # at once, not after the queue
         time.sleep(1)
         sent = len(stub.requests)
-    assert sent <= 4
+    # at once, not after the queue: at most the request in flight follows the interrupt (counted, not
+    # timed, so a loaded machine cannot fail it)
+    assert 3 <= at_interrupt and sent <= at_interrupt + 1 < 12
+    assert proc.returncode != 0
     import sqlite3
 
     kept = sqlite3.connect(tmp_path / "completions.sqlite").execute("SELECT count(*) FROM completions").fetchone()[0]
