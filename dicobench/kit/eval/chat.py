@@ -12,10 +12,11 @@ or put in an error message.
 from __future__ import annotations
 
 import os
+import queue
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -144,11 +145,11 @@ class ChatClient:
         if todo:
             from tqdm.auto import tqdm  # deferred with the requests: a fully cached run needs none of it
 
-            pool = ThreadPoolExecutor(max_workers=self.concurrency)
+            groups = list(todo.values())
+            futures = dict(zip(_sent(self._send, [requests[idx[0]] for idx in groups], self.concurrency), groups))
             try:
                 with tqdm(total=len(todo), desc=f"asking {self.model}", unit="request", leave=False,
                           disable=None) as bar:  # None: shown where stderr is a terminal
-                    futures = {pool.submit(self._send, requests[idx[0]]): idx for idx in todo.values()}
                     for future in as_completed(futures):  # the cache is written from this thread only
                         done = self._store(requests[futures[future][0]], future.result(), readable)
                         for i in futures[future]:
@@ -158,7 +159,8 @@ class ChatClient:
                 self._closed.set()  # requests still retrying give up
                 raise
             finally:  # on an interrupt: what is queued is never sent, and nothing waits for what is in flight
-                pool.shutdown(wait=False, cancel_futures=True)
+                for future in futures:
+                    future.cancel()
         return results  # type: ignore[return-value]
 
     def complete(self, messages: Messages, *, first: bool = False) -> Completion:
@@ -249,3 +251,29 @@ class ChatClient:
         message = _SECRET.sub("***", str(exc).replace(self._key, "***"))
         return Completion(None, error=f"{type(exc).__name__}: {message}"[:300],
                           unreachable=isinstance(exc, openai.APIConnectionError))
+
+
+def _sent(send: Callable[[dict], Completion], requests: Sequence[dict], workers: int) -> list[Future]:
+    """A future per request, sent in order by `workers` daemon threads. A thread pool's workers are
+    joined when the interpreter exits, so a request hung in flight would hold an interrupted command
+    until its timeout; a cancelled future is skipped, never sent."""
+    jobs: queue.SimpleQueue = queue.SimpleQueue()
+    futures = [Future() for _ in requests]
+    for job in zip(futures, requests):
+        jobs.put(job)
+
+    def work() -> None:
+        while True:
+            try:
+                future, request = jobs.get_nowait()
+            except queue.Empty:
+                return
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(send(request))
+                except BaseException as e:  # handed to the caller, as a pool does
+                    future.set_exception(e)
+
+    for _ in range(min(workers, len(requests))):
+        threading.Thread(target=work, name="chat-request", daemon=True).start()
+    return futures
