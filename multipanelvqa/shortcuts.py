@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 from PIL import Image
 
-from multipanelvqa.questions.common import FILLERS
+from multipanelvqa.questions.common import FILLERS, words_in, words_shared_with_others
 from multipanelvqa.schema import CHOICE_LETTERS
 
 THUMB = 64  # side every panel is shrunk to before panels are compared
@@ -46,10 +46,6 @@ def _ranked(key: Callable[[str], object], rank: int) -> Callable[[Sequence[str],
     return lambda c, q: sorted(range(len(c)), key=lambda i: (key(c[i]), i))[rank]
 
 
-def _tokens(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", text.casefold()))
-
-
 def _stem(question: str) -> str:
     """A Q3's question without its lettered choices (its first line)."""
     return question.split("\n", 1)[0]
@@ -61,7 +57,7 @@ def _most(score: Callable[[Sequence[str], str, int], float], sign: int = 1) -> C
 
 
 def _shared_with_others(c: Sequence[str], q: str, i: int) -> float:
-    return sum(len(_tokens(c[i]) & _tokens(c[j])) for j in range(len(c)) if j != i)
+    return words_shared_with_others(c, i)
 
 
 _RANKS = ("shortest", "second shortest", "second longest", "longest")
@@ -69,7 +65,7 @@ _RANKS = ("shortest", "second shortest", "second longest", "longest")
 Q3_STRATEGIES: dict[str, Callable[[Sequence[str], str], int]] = {
     **{f"{name} in words": _ranked(_words, r) for r, name in enumerate(_RANKS)},
     **{f"{name} in characters": _ranked(len, r) for r, name in enumerate(_RANKS)},
-    "most words shared with the question": _most(lambda c, q, i: len(_tokens(c[i]) & _tokens(_stem(q)))),
+    "most words shared with the question": _most(lambda c, q, i: len(words_in(c[i]) & words_in(_stem(q)))),
     "most words shared with the other choices": _most(_shared_with_others),
     "fewest words shared with the other choices": _most(_shared_with_others, -1),
     "alphabetically first": lambda c, q: min(range(len(c)), key=lambda i: (c[i].casefold(), i)),

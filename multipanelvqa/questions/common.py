@@ -127,15 +127,20 @@ Q3_NEAR = 5
 Q3_FEWEST = 0.6
 
 
-def _word_set(text: str) -> set[str]:
+def words_in(text: str) -> set[str]:
+    """A text's words, lower case (what the word-sharing reads of Q3 compare)."""
     return set(re.findall(r"[a-z]+", text.casefold()))
+
+
+def words_shared_with_others(choices: Sequence[str], i: int) -> int:
+    """How many words choice `i` shares with each other choice, summed."""
+    return sum(len(words_in(choices[i]) & words_in(c)) for j, c in enumerate(choices) if j != i)
 
 
 def _shared_reads(choices: Sequence[str], t: int) -> tuple[bool, bool]:
     """Whether choice `t` is the one sharing the most, and the one sharing the fewest, words with
     the other choices (ties to the earliest letter), as `shortcuts.Q3_STRATEGIES` reads them."""
-    words = [_word_set(c) for c in choices]
-    score = [sum(len(w & v) for j, v in enumerate(words) if j != i) for i, w in enumerate(words)]
+    score = [words_shared_with_others(choices, i) for i in range(len(choices))]
     most = max(range(len(score)), key=lambda i: (score[i], -i))
     fewest = max(range(len(score)), key=lambda i: (-score[i], -i))
     return most == t, fewest == t
