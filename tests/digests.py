@@ -20,6 +20,11 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+if __name__ == "__main__":
+    # run as a script, Python puts tests/ first on the path, where tests/dicobench (a folder of tests, no
+    # __init__) would be imported as the package: the repository's root comes first, the helpers after it
+    sys.path[:1] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+
 from dicobench.kit.io.shards import sidecar_path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "digests"
@@ -223,5 +228,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent.parent))
     raise SystemExit(main(sys.argv[1:]))
