@@ -226,6 +226,9 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("credit card", "wallet", "banknote", "ticket"), ("phone", "document", "bookmark"),
     ("chess pawn", "chess bishop"), ("padlock", "calendar"), ("beetle", "spider"), ("crow", "dove"),
     ("cheese", "pizza slice"),  # review: a wedge with round holes either way
+    # the fourth review: a blank scroll is read as a map ("the compass and the map are used together"); a
+    # rug's scalloped fringe as a film strip's perforations, or a ticket's edge
+    ("map", "scroll"), ("film strip", "rug"), ("rug", "ticket"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).
