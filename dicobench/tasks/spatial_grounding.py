@@ -5,8 +5,9 @@ fills half the cells and image b the other half, so no cell is occupied in both.
 options pair an object of image a that is alone in its cell with an object of image b two or
 more cells away, choosing pairs whose names are semantically far apart (lowest text-embedding
 similarity, as the paper ranks grid captions) so meaning gives no hint. A candidate moves its
-image-b object into its partner's cell. `propose(rng, cfg)` and `commonalities(a, b)` follow
-`dicobench.sources.procedural`.
+image-b object into its partner's cell: with the audited catalogue's rules to the partner's own
+place (relative to the canvas), with the first release's anywhere in the cell.
+`propose(rng, cfg)` and `commonalities(a, b)` follow `dicobench.sources.procedural`.
 """
 
 from __future__ import annotations
@@ -74,9 +75,30 @@ def _into_cell(rng: np.random.Generator, scene: Scene, template: PlacedObject, c
     for _ in range(TRIES):
         obj = dataclasses.replace(template, size=size, cx=int(cx + rng.uniform(0.2, 0.8) * cw),
                                   cy=int(cy + rng.uniform(0.2, 0.8) * ch))
-        box = footprint(obj)
-        if (cell_of(box, scene.width, scene.height) == cell and inside(box, scene.width, scene.height)
-                and not overlaps(box, occupied)):
+        if _fits(scene, obj, cell, occupied):
+            return obj
+    return None
+
+
+def _fits(scene: Scene, obj: PlacedObject, cell: Cell, occupied: list[Box]) -> bool:
+    box = footprint(obj)
+    return (cell_of(box, scene.width, scene.height) == cell and inside(box, scene.width, scene.height)
+            and not overlaps(box, occupied))
+
+
+def _onto(scene: Scene, template: PlacedObject, partner: PlacedObject, partner_scene: Scene, cell: Cell,
+          occupied: list[Box]) -> PlacedObject | None:
+    """`template` centred where `partner` stands in its scene, relative to the canvas (no draw
+    taken), at its own size or shrunk to the partner's where that is what fits the cell. Within a
+    cell a match could stand a sixth of the width off, which a careful reader argued; at the same
+    relative place "the same relative position" is what is drawn."""
+    cell_w, cell_h = cell_box(cell, scene.width, scene.height)[2:]
+    largest = min(template.size, int(0.5 * min(cell_w, cell_h)))
+    centre_x = round(partner.cx * scene.width / partner_scene.width)
+    centre_y = round(partner.cy * scene.height / partner_scene.height)
+    for size in dict.fromkeys((largest, min(largest, partner.size))):
+        obj = dataclasses.replace(template, size=size, cx=centre_x, cy=centre_y)
+        if _fits(scene, obj, cell, occupied):
             return obj
     return None
 
@@ -141,7 +163,10 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     candidates = []
     for a, b in pairs:
         cell = cell_of(footprint(a), scene_a.width, scene_a.height)
-        moved = _into_cell(rng, scene_b, b, cell, [footprint(o) for o in scene_b.objects if o.uid != b.uid])
+        others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
+        # the audited rules put the match at its partner's place; the first release anywhere in the cell
+        moved = (_onto(scene_b, b, a, scene_a, cell, others) if cfg.difficulty.catalogue == "audited"
+                 else _into_cell(rng, scene_b, b, cell, others))
         if moved is None:
             return None
         candidates.append(SceneCandidate(

@@ -11,6 +11,7 @@ from dicobench.kit.scene.audit import alike
 from dicobench.kit.scene.catalogue import load_catalogue, read_as
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.embeddings import shipped
+from dicobench.kit.scene.geometry import centre
 from dicobench.kit.scene.legibility import legible
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import clearly_different, stands_out
@@ -159,6 +160,25 @@ def test_category_rejects_a_near_synonym_across_the_images():
     b = prop.scene_b.replace_object(beer.uid, beer)
     with pytest.raises(Rejected, match="near_kind"):
         category.commonalities(a, b)
+
+
+def test_spatial_grounding_puts_the_match_at_its_partners_place_under_the_audited_rules():
+    """The fourth review: a match anywhere in its partner's cell could stand a sixth of the width
+    off, which careful readers argued; with the audited catalogue it stands where its partner does,
+    relative to each canvas (the first release still draws a spot in the cell)."""
+    def offsets(cfg):
+        out = []
+        for seed in range(6):
+            prop = spatial_grounding.propose(np.random.default_rng(seed), cfg)
+            for cand in prop.candidates if prop is not None else ():
+                (xa, ya), (xb, yb) = (centre(c.bbox) for c in cand.cues)
+                out.append(max(abs(xa / prop.scene_a.width - xb / cand.scene_b.width),
+                               abs(ya / prop.scene_a.height - yb / cand.scene_b.height)))
+        assert len(out) >= 8
+        return out
+
+    assert max(offsets(dataclasses.replace(SMALL, difficulty=HARD))) < 0.01
+    assert max(offsets(SMALL)) > 0.02
 
 
 def test_spatial_grounding_has_exactly_one_corresponding_pair():
