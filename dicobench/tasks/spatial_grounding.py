@@ -71,13 +71,18 @@ def _into_cell(rng: np.random.Generator, scene: Scene, template: PlacedObject, c
                occupied: list[Box]) -> PlacedObject | None:
     """`template` at a random free spot wholly inside `cell`, shrunk to fit the cell if need be."""
     cx, cy, cw, ch = cell_box(cell, scene.width, scene.height)
-    size = min(template.size, int(0.5 * min(cw, ch)))
+    size = _fitted_size(template, cw, ch)
     for _ in range(TRIES):
         obj = dataclasses.replace(template, size=size, cx=int(cx + rng.uniform(0.2, 0.8) * cw),
                                   cy=int(cy + rng.uniform(0.2, 0.8) * ch))
         if _fits(scene, obj, cell, occupied):
             return obj
     return None
+
+
+def _fitted_size(template: PlacedObject, cell_w: int, cell_h: int) -> int:
+    """`template`'s size, shrunk to half the cell's shorter side where it is larger."""
+    return min(template.size, int(0.5 * min(cell_w, cell_h)))
 
 
 def _fits(scene: Scene, obj: PlacedObject, cell: Cell, occupied: list[Box]) -> bool:
@@ -92,8 +97,7 @@ def _onto(scene: Scene, template: PlacedObject, partner: PlacedObject, partner_s
     taken), at its own size or shrunk to the partner's where that is what fits the cell. Within a
     cell a match could stand a sixth of the width off, which a careful reader argued; at the same
     relative place "the same relative position" is what is drawn."""
-    cell_w, cell_h = cell_box(cell, scene.width, scene.height)[2:]
-    largest = min(template.size, int(0.5 * min(cell_w, cell_h)))
+    largest = _fitted_size(template, *cell_box(cell, scene.width, scene.height)[2:])
     centre_x = round(partner.cx * scene.width / partner_scene.width)
     centre_y = round(partner.cy * scene.height / partner_scene.height)
     for size in dict.fromkeys((largest, min(largest, partner.size))):
