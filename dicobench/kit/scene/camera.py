@@ -44,10 +44,11 @@ class CameraBounds:
     shift: float = 2.0  # px, per axis
     rotation: float = 0.15  # degrees
     scale: float = 0.003  # fraction (0.003: 0.3%)
-    # exposure and white balance: two shots at opposite corners differ by at most about 5 Delta E
-    # in colour (tests/kit/test_camera.py), under what a person notices across a pair at a glance
-    gain: float = 0.01  # exposure, fraction
-    white_balance: float = 0.007  # per-channel gain, fraction
+    # exposure and white balance: two shots at opposite corners differ by at most about 2 Delta E
+    # in colour (tests/kit/test_camera.py), under what a person notices across a pair side by side
+    # (careful readers saw 5 Delta E as a tint on large plain surfaces, and argued an E row on it)
+    gain: float = 0.004  # exposure, fraction
+    white_balance: float = 0.003  # per-channel gain, fraction
 
     def describe(self) -> str:
         """One line for the card."""

@@ -107,8 +107,9 @@ class Difficulty(Dials):
     png_writer: str = "pillow"
     # not dials either: the bounds each image's camera is drawn within (dicobench.kit.scene.camera), and
     # whether builds at this difficulty shoot through cameras unless told (`--camera`); `easy`
-    # writes the clean renders, as the first release did
-    camera: CameraBounds = CameraBounds()
+    # writes the clean renders, as the first release did, and keeps the first cameras' colour bounds
+    # (its manifests record them, so its folders resume), which `--camera on` shoots it with
+    camera: CameraBounds = CameraBounds(gain=0.01, white_balance=0.007)
     camera_on: bool = False
 
     def __post_init__(self) -> None:
@@ -172,7 +173,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, decoys=3, catalogue="audited", camera_on=True,
+    distractors="pairs", parts=0.4, decoys=3, catalogue="audited", camera=CameraBounds(), camera_on=True,
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
