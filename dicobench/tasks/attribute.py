@@ -3,7 +3,7 @@ its identity and place do not."""
 
 from __future__ import annotations
 
-from dicobench.editors.scene.attribute import has_part, part_objects, recolour, recolour_part, restyle, two_changes
+from dicobench.editors.scene.attribute import change_part, has_part, part_objects, recolour, restyle, two_changes
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
 from dicobench.tasks import edits_for
@@ -34,7 +34,7 @@ def propose(rng, scene, cfg=SceneConfig()):
         part = part_edit(obj)
         if part is None:
             return None
-        edit = (recolour_part(rng, scene, obj, cfg) if part
+        edit = (change_part(rng, scene, obj, cfg) if part
                 else (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj, cfg))
         return made(edit, part)
 

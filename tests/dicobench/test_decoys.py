@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from text_only import PROPOSERS
 
-from dicobench.checks import Rejected, check_unchanged
-from dicobench.editors.scene.attribute import PART_WORDS, recolour_part
+from dicobench.checks import MIN_VISIBLE_PIXELS, Rejected, check_unchanged
+from dicobench.editors.scene.attribute import PART_WORDS, recolour_part, turn_stripes, turns
 from dicobench.editors.scene.decoys import count, look_key, with_decoys
 from dicobench.editors.scene.move import NEAR
 from dicobench.generate import BuildOptions, sample_seed
@@ -155,6 +155,39 @@ def look_words(obj: PlacedObject) -> str:
 def test_hard_attribute_rows_include_part_edits_on_objects_up_to_twice_the_cue_scale():
     kinds = [e.kind for _, edits, _ in decoyed("attribute", n=12) for e in edits]
     assert "part" in kinds and {"recolour", "restyle"} & set(kinds)
+
+
+def test_turned_stripes_keep_their_colours_and_shares_and_hide_once_the_pair_is_shrunk():
+    """The stripes run along the other diagonal: at full size plainly more than the visibility check
+    asks, while shrunk 1.5x (a 2K pair at a model's 1344 px) the object's colour barely moves."""
+    obj = PlacedObject(0, "padlock", "green", 40, 100, 100, style="striped", accent="blue")
+    scene = Scene(200, 200, "wood", 0, "neutral", 1, (obj,))
+    edit = turn_stripes(scene, obj)
+    new = edit.scene.object(0)
+    assert new.turned and look_words(new) == look_words(obj) and look_key(new) != look_key(obj)
+    assert edit.text == "The stripes of the green-and-blue striped padlock now run the other way."
+    assert (edit.kind, edit.cues[1].label) == ("turn", "padlock (stripes turned)")
+    before, after = render(scene), render(edit.scene)
+    assert (np.abs(before.astype(int) - after.astype(int)).max(axis=2) > 24).sum() >= 2 * MIN_VISIBLE_PIXELS
+    x, y, w, h = footprint(obj)
+    body = [np.asarray(img[y:y + h, x:x + w], float).reshape(-1, 3).mean(axis=0) for img in (before, after)]
+    assert np.abs(body[0] - body[1]).max() < 6  # the same mix of colours: a shrunk pair shows the same object
+    assert turn_stripes(scene, dataclasses.replace(obj, style="dotted")) is None
+
+
+def test_turns_take_their_share_of_striped_part_edits_with_decoys_of_both_ways():
+    rng = np.random.default_rng(0)
+    striped = PlacedObject(0, "mug", "red", 30, 0, 0, style="striped")
+    state = rng.bit_generator.state
+    assert not turns(rng, striped, SMALL_HARD) and rng.bit_generator.state == state  # no share: no draw
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, parts=1.0, turns=1.0))
+    turned = [(base, edit) for base, edits, _ in decoyed("attribute", n=12, cfg=cfg) for edit in edits
+              if edit.kind == "turn"]
+    assert turned
+    for base, edit in turned:
+        before, after = edit.states
+        assert count(before, base, edit.about) >= 1 and count(after, base, edit.about) >= 1
+        assert count(before, edit.scene, edit.about) >= 1 and count(after, edit.scene, edit.about) >= 1
 
 
 def test_a_moves_landmark_is_a_near_neighbour_where_options_call_objects_as_one_of_several():

@@ -130,6 +130,32 @@ def recolour_part(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg
     return _edit(scene, obj, new, text, f"{obj.name} ({accent} {part})", "part")
 
 
+def turn_stripes(scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
+    """Turn a striped object's stripes to run along the other diagonal, in the same colours: the
+    change a shrunk pair hides (the stripes blur to the same mix of colours either way) and zoom
+    shows plainly ("The stripes of a red-and-white striped mug now run the other way.")."""
+    if obj.style != "striped":
+        return None
+    new = dataclasses.replace(obj, turned=not obj.turned)
+    text = capitalised(f"the stripes of {refer(look(obj), cfg)} now run the other way.")
+    return _edit(scene, obj, new, text, f"{obj.name} (stripes turned)", "turn")
+
+
+def change_part(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()
+              ) -> SceneEdit | None:
+    """A part edit of `obj`: its stripes turned (the difficulty's share of striped objects), else its
+    part recoloured."""
+    if turns(rng, obj, cfg):
+        return turn_stripes(scene, obj, cfg)
+    return recolour_part(rng, scene, obj, cfg)
+
+
+def turns(rng: np.random.Generator, obj: PlacedObject, cfg: SceneConfig) -> bool:
+    """Whether a part edit of `obj` turns its stripes (no draw taken where the difficulty turns none)."""
+    share = cfg.difficulty.turns
+    return bool(share) and obj.style == "striped" and rng.random() < share
+
+
 def part_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
     """The objects a part edit may change: patterned ones up to twice the difficulty's cue scale
     (the part that changes is a fraction of the object); none where the difficulty asks for no
@@ -144,7 +170,10 @@ def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: 
                 part: bool = False) -> tuple[SceneEdit, SceneEdit] | None:
     """Two attribute edits of one object that a person tells apart: two clearly different new
     colours, a new colour and a new style, or two new styles; with `part`, two clearly different
-    new colours of its part."""
+    new colours of its part, or its stripes turned and its stripes recoloured."""
+    if part and turns(rng, obj, cfg):
+        first, second = turn_stripes(scene, obj, cfg), recolour_part(rng, scene, obj, cfg)
+        return (first, second) if first and second else None
     if part:
         first = recolour_part(rng, scene, obj, cfg)
         second = first and recolour_part(rng, scene, obj, cfg, unlike=(first.scene.object(obj.uid).accent,))

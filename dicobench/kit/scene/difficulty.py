@@ -88,6 +88,10 @@ class Difficulty(Dials):
                                     "two-tone object, its stripes or its dots) while the rest stays; such edits may "
                                     "take objects up to twice the cue scale, since only the part changes (0: whole "
                                     "objects only)", 0.0, later=True)
+    turns: float = dial("subtlety", "share of part edits of a striped object that turn its stripes the other way "
+                                    "instead of recolouring them: the colours and their shares stay, so the object "
+                                    "looks the same once the pair is shrunk to a model's input, while with zoom the "
+                                    "stripes plainly cross (0: none)", 0.0, later=True)
     decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
                                  "object), 1 to this many per state and row: the text then says what kind of change "
@@ -143,8 +147,9 @@ class Difficulty(Dials):
                             "move reach >= 40")
         if not 1 <= self.cell <= 4:
             problems.append(f"cell must be within 1-4 px, got {self.cell}")
-        if not 0 <= self.parts <= 1 or not 0 <= self.decoys <= 4:
-            problems.append(f"parts must be within 0-1 and decoys within 0-4, got {self.parts:g} and {self.decoys}")
+        if not 0 <= self.parts <= 1 or not 0 <= self.turns <= 1 or not 0 <= self.decoys <= 4:
+            problems.append(f"parts and turns must be within 0-1 and decoys within 0-4, got {self.parts:g}, "
+                            f"{self.turns:g} and {self.decoys}")
         if not 10 <= self.recolour_distance <= 60:
             problems.append(f"recolour distance must be within 10-60, got {self.recolour_distance}")
         if problems:
@@ -162,6 +167,7 @@ class Difficulty(Dials):
                   f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}"
                 + ("" if self.distractors == "objects" else f", {self.distractors} of options")
                 + (f", part edits {self.parts:g}" if self.parts else "")
+                + (f", stripes turned in {self.turns:g} of striped part edits" if self.turns else "")
                 + (f", up to {self.decoys} decoys per named state" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 

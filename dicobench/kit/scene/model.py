@@ -33,6 +33,7 @@ class PlacedObject:
     # catalogue draws it so); False: the first release's fixed places
     damage: str | None = None  # a visual trace on the object itself
     damage_seed: int = 0
+    turned: bool = False  # a striped object's stripes run along the other diagonal
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ def _pattern(obj: PlacedObject, h: int, w: int) -> np.ndarray:
     yy, xx = np.mgrid[0:h, 0:w]
     accent = np.zeros((h, w), bool)
     if obj.style == "striped":
-        accent |= ((xx + yy) // max(3, obj.size // 9)) % 2 == 1
+        accent |= (((xx - yy) if obj.turned else (xx + yy)) // max(3, obj.size // 9)) % 2 == 1
     elif obj.style == "dotted":
         step = max(7, obj.size // 5)
         accent |= (xx % step - step / 2) ** 2 + (yy % step - step / 2) ** 2 < (0.3 * step) ** 2
