@@ -119,7 +119,9 @@ def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, pair:
     if first is None:
         return None
     if pair == "vanish":
-        return first, remove(rng, scene, obj, taken, cfg)
+        # beside "... was replaced by ...", a bare "disappeared" is also true of the replaced object
+        gone = remove(rng, scene, obj, taken, cfg)
+        return first, dataclasses.replace(gone, text=f"{gone.text[:-1]}, and nothing took its place.")
     unlike = read_as(first.scene.object(obj.uid).name, cfg.difficulty.catalogue)
     second = replace(rng, scene, obj, taken=taken | unlike, cfg=cfg)
     return (first, second) if second else None

@@ -229,6 +229,9 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # the fourth review: a blank scroll is read as a map ("the compass and the map are used together"); a
     # rug's scalloped fringe as a film strip's perforations, or a ticket's edge
     ("map", "scroll"), ("film strip", "rug"), ("rug", "ticket"),
+    # the fifth review: a sink's tap read as "the faucet in image 2" of "the faucet fills the bathtub" (three
+    # rows); a book's cover lines as a document
+    ("faucet", "sink"), ("book", "document"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).
