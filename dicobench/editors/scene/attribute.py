@@ -141,8 +141,8 @@ def turn_stripes(scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig
     return _edit(scene, obj, new, text, f"{obj.name} (stripes turned)", "turn")
 
 
-def change_part(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()
-              ) -> SceneEdit | None:
+def change_part(rng: np.random.Generator, scene: Scene, obj: PlacedObject,
+                cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """A part edit of `obj`: its stripes turned (the difficulty's share of striped objects), else its
     part recoloured."""
     if turns(rng, obj, cfg):
