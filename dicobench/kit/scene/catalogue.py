@@ -230,8 +230,11 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # rug's scalloped fringe as a film strip's perforations, or a ticket's edge
     ("map", "scroll"), ("film strip", "rug"), ("rug", "ticket"),
     # the fifth review: a sink's tap read as "the faucet in image 2" of "the faucet fills the bathtub" (three
-    # rows); a book's cover lines as a document
-    ("faucet", "sink"), ("book", "document"),
+    # rows); a book's cover lines as a document; and on its redrawn rows a flat trailer as a caravan, a
+    # newspaper as a document, a chess knight's horse head as "the horse" that pulls a sleigh, a flask as a
+    # test tube
+    ("faucet", "sink"), ("book", "document"), ("caravan", "trailer"), ("newspaper", "document"),
+    ("chess knight", "horse"), ("flask", "test tube"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).
