@@ -119,15 +119,18 @@ class BuildConfig:
 
     def camera_bounds(self) -> CameraBounds | None:
         """The bounds each image's camera is drawn within, or None for the clean renders: `camera`'s
-        own, "on" (the difficulty's bounds), "none", or, when None, the difficulty's default
-        (`easy` none, `hard` and `extreme` on; photos on)."""
+        own, "on" (the difficulty's bounds; a difficulty that does not shoot unless told, `easy`, takes
+        `CameraBounds()`), "none", or, when None, the difficulty's default (`easy` none, `hard` and
+        `extreme` on; photos on)."""
         if isinstance(self.camera, CameraBounds):
             return self.camera
         if self.camera not in (None, *CAMERAS):
             raise UserError(f"--camera must be one of {', '.join(CAMERAS)}, got {self.camera!r}")
         difficulty = self.scene_difficulty()
         on = self.camera == "on" or (self.camera is None and (difficulty.camera_on or not self.procedural))
-        return difficulty.camera if on else None
+        if not on:
+            return None
+        return difficulty.camera if difficulty.camera_on else CameraBounds()
 
     def validate(self) -> None:
         """Refuse a config that cannot build, one clear line (a `UserError`) for the first fault;

@@ -111,8 +111,8 @@ class Difficulty(Dials):
     png_writer: str = "pillow"
     # not dials either: the bounds each image's camera is drawn within (dicobench.kit.scene.camera), and
     # whether builds at this difficulty shoot through cameras unless told (`--camera`); `easy`
-    # writes the clean renders, as the first release did, and keeps the first cameras' colour bounds
-    # (its manifests record them, so its folders resume), which `--camera on` shoots it with
+    # writes the clean renders, as the first release did, and records the first cameras' colour bounds
+    # (its manifests hold them, so its folders resume); `--camera on` shoots it with `CameraBounds()`
     camera: CameraBounds = CameraBounds(gain=0.01, white_balance=0.007)
     camera_on: bool = False
 
