@@ -144,10 +144,11 @@ function step(delta) {
   show(list[i].id);
 }
 
-function refilter() {
+function refilter() {  // the list follows the filters at once; a row they hide gives way to the first shown
+  renderList();
+  keepFilters();
   const list = visible();
   if (list.length && !list.some(r => state.row && r.id === state.row.id)) show(list[0].id);
-  else { renderList(); keepFilters(); }
 }
 
 document.addEventListener("keydown", (e) => {
