@@ -57,7 +57,8 @@ def report(name: str, by_task: dict[str, list[dict]]) -> None:
                   f"{statistics.median(r['visible_at']['448'] for r in rows):.0f} @448")
         attribute = [r for r in by_task.get("attribute", []) if "visible" in r]
         if attribute:
-            print(f"part edits: {sum(r.get('edit') == 'part' for r in attribute)} of {len(attribute)} attribute rows")
+            print(f"part edits: {sum(r.get('edit') in ('part', 'turn') for r in attribute)} of {len(attribute)} "
+                  f"attribute rows with a change ({sum(r.get('edit') == 'turn' for r in attribute)} of them turns)")
     decoyed = [r for t, rows in by_task.items() if track_of(t) == "difference" for r in rows if "decoys_before" in r]
     if decoyed:
         both = sum(r["decoys_before"] > 0 and r["decoys_after"] > 0 for r in decoyed)

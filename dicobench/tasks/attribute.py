@@ -1,15 +1,55 @@
-"""Attribute: one object's colour or surface style changes, or the colour of one of its parts;
-its identity and place do not."""
+"""Attribute: one object's colour or surface style changes, or one of its parts (its colour, or
+which way its stripes run); its identity and place do not."""
 
 from __future__ import annotations
 
-from dicobench.editors.scene.attribute import change_part, has_part, part_objects, recolour, restyle, two_changes
+from dicobench.editors.scene.attribute import (
+    has_part,
+    part_objects,
+    recolour,
+    recolour_part,
+    restyle,
+    turn_and_recolour,
+    turn_stripes,
+    turnable,
+    two_changes,
+)
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import edits_for
+from dicobench.tasks import collect, collect_pairs, edits_for
 
 
 def propose(rng, scene, cfg=SceneConfig()):
+    if cfg.difficulty.turns and rng.random() < cfg.difficulty.turns:
+        edits = stripe_rows(rng, scene, cfg)
+        if edits is not None:
+            return edits
+    return object_edits(rng, scene, cfg)
+
+
+def stripe_rows(rng, scene, cfg):
+    """The options of the difficulty's share of rows (`turns`): striped objects whose stripes turn
+    the other way or are recoloured, two of each (two objects with one of each, or with `objects`
+    distractors four objects), in a seeded order; None where the scene has too few such objects.
+    Shrunk, a turn shows nothing, so a reader who sees no change is left with the two turns and E,
+    each as likely as the others (the letters are balanced), and only comparing the stripes of every
+    object of each named look across the two images says which."""
+    striped = [o for o in part_objects(scene, cfg) if o.style == "striped"]
+    if cfg.difficulty.distractors == "pairs":
+        return collect_pairs(rng, scene, lambda obj, used: turn_and_recolour(rng, scene, obj, cfg), striped)
+
+    def make(obj, used):  # each edit touches its own object's name only: `used` counts the edits taken
+        if not turnable(obj):
+            return None
+        return turn_stripes(scene, obj, cfg) if len(used) < 2 else recolour_part(rng, scene, obj, cfg)
+
+    edits = collect(rng, scene, make, striped)
+    return None if edits is None else [edits[i] for i in rng.permutation(len(edits))]
+
+
+def object_edits(rng, scene, cfg):
+    """The options of every other row: recolours and restyles of whole objects up to the cue scale,
+    and, in the difficulty's share of rows (`parts`), the colour of one part of a patterned object."""
     small = cue_objects(scene, cfg)
     # objects beyond the cue scale take part edits only (only the part changes)
     larger = [o for o in part_objects(scene, cfg) if o not in small]
@@ -34,7 +74,7 @@ def propose(rng, scene, cfg=SceneConfig()):
         part = part_edit(obj)
         if part is None:
             return None
-        edit = (change_part(rng, scene, obj, cfg) if part
+        edit = (recolour_part(rng, scene, obj, cfg) if part
                 else (recolour if rng.random() < 0.6 else restyle)(rng, scene, obj, cfg))
         return made(edit, part)
 

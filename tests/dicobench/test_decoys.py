@@ -11,7 +11,7 @@ import pytest
 from text_only import PROPOSERS
 
 from dicobench.checks import MIN_VISIBLE_PIXELS, Rejected, check_unchanged
-from dicobench.editors.scene.attribute import PART_WORDS, recolour_part, turn_stripes, turns
+from dicobench.editors.scene.attribute import PART_WORDS, TURN_MIN_SIZE, recolour_part, turn_stripes
 from dicobench.editors.scene.decoys import count, look_key, with_decoys
 from dicobench.editors.scene.move import NEAR
 from dicobench.generate import BuildOptions, sample_seed
@@ -22,6 +22,7 @@ from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.kit.scene.render import footprint, render
 from dicobench.schema import DIFFERENCE_TASKS
 from dicobench.sources.procedural import edited_scenes
+from dicobench.tasks import attribute
 from dicobench.tasks.registry import get_task
 
 # hard scenes on a smaller canvas (with room for the decoys) keep these fast
@@ -74,7 +75,7 @@ def test_a_decoy_reference_never_stands_where_the_moved_object_could_be_read_aga
                     assert min(math.dist((box[0] + box[2] / 2, box[1] + box[3] / 2), c) for c in centres) > NEAR
 
 
-INDEFINITE = re.compile(r"^(An? |[A-Z][a-z-]+ |The \w+ (half|stripes|dots) of an? )")
+INDEFINITE = re.compile(r"^(An? |[A-Z][a-z-]+ |The (\w+ )?(half|stripes|dots) of an? )")
 
 
 @pytest.mark.parametrize("task", DIFFERENCE_TASKS)
@@ -82,9 +83,10 @@ def test_options_call_objects_as_one_of_several(task):
     """ "A black box became white.", never "The black box ..." once several black boxes stand in the images."""
     for _, edits, _ in decoyed(task, n=3):
         for edit in edits:
-            words = edit.text.lower().split(" ")
+            words = edit.text.lower().replace(" the other way", "").split(" ")
             definite = [i for i, w in enumerate(words) if w == "the"]
-            assert all(edit.kind == "part" and i == 0 for i in definite), edit.text
+            # a part edit names the part first: "The red stripes of a ...", "The stripes of a ..."
+            assert all(edit.kind in ("part", "turn") and i == 0 for i in definite), edit.text
             assert INDEFINITE.match(edit.text), edit.text
 
 
@@ -175,19 +177,38 @@ def test_turned_stripes_keep_their_colours_and_shares_and_hide_once_the_pair_is_
     assert turn_stripes(scene, dataclasses.replace(obj, style="dotted")) is None
 
 
-def test_turns_take_their_share_of_striped_part_edits_with_decoys_of_both_ways():
-    rng = np.random.default_rng(0)
-    striped = PlacedObject(0, "mug", "red", 30, 0, 0, style="striped")
+def test_turn_rows_offer_two_striped_objects_turned_and_recoloured_with_decoys_of_both_ways():
+    """With `turns` every row that finds two striped objects offers each turned and recoloured, so a
+    reader who sees nothing is left with two turns and E; without it no draw is taken."""
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0))
+    rows = decoyed("attribute", n=8, cfg=cfg)
+    turned = [(base, edits) for base, edits, _ in rows if any(e.kind == "turn" for e in edits)]
+    assert len(turned) >= 4
+    for base, edits in turned:
+        assert sorted(e.kind for e in edits) == ["part", "part", "turn", "turn"]
+        assert len({e.about for e in edits}) == 2
+        for edit in edits:
+            obj = base.object(edit.about)
+            assert obj.style == "striped" and obj.size >= TURN_MIN_SIZE
+            before, after = edit.states
+            assert count(before, base, edit.about) >= 1 and count(after, base, edit.about) >= 1
+            assert count(before, edit.scene, edit.about) >= 1 and count(after, edit.scene, edit.about) >= 1
+    none = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=0.0))
+    rng, scene = np.random.default_rng(0), random_scene(np.random.default_rng(0), none)
     state = rng.bit_generator.state
-    assert not turns(rng, striped, SMALL_HARD) and rng.bit_generator.state == state  # no share: no draw
-    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, parts=1.0, turns=1.0))
-    turned = [(base, edit) for base, edits, _ in decoyed("attribute", n=12, cfg=cfg) for edit in edits
-              if edit.kind == "turn"]
-    assert turned
-    for base, edit in turned:
-        before, after = edit.states
-        assert count(before, base, edit.about) >= 1 and count(after, base, edit.about) >= 1
-        assert count(before, edit.scene, edit.about) >= 1 and count(after, edit.scene, edit.about) >= 1
+    attribute.propose(rng, scene, none)
+    taken = rng.bit_generator.state
+    rng.bit_generator.state = state
+    attribute.object_edits(rng, scene, none)
+    assert rng.bit_generator.state == taken  # no share: the first draw is the rest of the row's
+
+
+def test_turn_rows_with_objects_distractors_turn_two_of_four_striped_objects():
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0, distractors="objects"))
+    rows = [edits for _, edits, _ in decoyed("attribute", n=8, cfg=cfg) if any(e.kind == "turn" for e in edits)]
+    assert rows
+    for edits in rows:
+        assert sorted(e.kind for e in edits) == ["part", "part", "turn", "turn"] and len({e.about for e in edits}) == 4
 
 
 def test_a_moves_landmark_is_a_near_neighbour_where_options_call_objects_as_one_of_several():

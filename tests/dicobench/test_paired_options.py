@@ -45,10 +45,12 @@ def test_two_objects_two_distinguishable_edits_each(task):
             if task == "attribute":
                 uid = next(o.uid for o in scene.objects if o.name == subject and o != first.scene.object(o.uid))
                 a, b = first.scene.object(uid), second.scene.object(uid)
-                assert (a.colour, a.style, a.accent) != (b.colour, b.style, b.accent)
+                assert (a.colour, a.style, a.accent, a.turned) != (b.colour, b.style, b.accent, b.turned)
                 if a.colour != b.colour and a.style == b.style:
                     assert clearly_different(a.colour, b.colour)  # two new colours a person tells apart
-                if (a.colour, a.style) == (b.colour, b.style):  # two part edits: two new colours of the part
+                if {first.kind, second.kind} == {"turn", "part"}:  # stripes turned, or stripes recoloured
+                    assert a.turned != b.turned and a.accent != b.accent
+                elif (a.colour, a.style) == (b.colour, b.style):  # two part edits: two new colours of the part
                     assert first.kind == second.kind == "part" and clearly_different(a.accent, b.accent)
             elif task == "spatial_relation":
                 mover = next(o for o in scene.objects if o.name == subject and o != first.scene.object(o.uid))

@@ -63,8 +63,8 @@ def test_hard_rows_pass_the_checks_and_record_their_difficulty(task):
     if row["track"] == "difference":
         assert 0 < row["changed_area"] < 0.05
         limit = SMALL_HARD.cue_max_size
-        # a part edit's object may be up to twice the cue scale (only its part changes: `--parts`)
-        if any(c["label"].endswith(("half)", "stripes)", "dots)")) for c in row["cues"]):
+        # a part edit's object may be up to twice the cue scale (only its part changes: `--parts`, `--turns`)
+        if any(c["label"].endswith(("half)", "stripes)", "dots)", "stripes turned)")) for c in row["cues"]):
             limit *= 2
         if task != "difference_reasoning":
             assert all(c["bbox"][2] <= 2 * limit and c["bbox"][3] <= 2 * limit for c in row["cues"])

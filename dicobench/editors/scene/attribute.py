@@ -141,19 +141,22 @@ def turn_stripes(scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig
     return _edit(scene, obj, new, text, f"{obj.name} (stripes turned)", "turn")
 
 
-def change_part(rng: np.random.Generator, scene: Scene, obj: PlacedObject,
-                cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
-    """A part edit of `obj`: its stripes turned (the difficulty's share of striped objects), else its
-    part recoloured."""
-    if turns(rng, obj, cfg):
-        return turn_stripes(scene, obj, cfg)
-    return recolour_part(rng, scene, obj, cfg)
+# px: the smallest object whose stripes a turn may take: its stripes are then at least 4 px apart
+# (`dicobench.kit.scene.render`), 16 px at a careful reader's 4x zoom
+TURN_MIN_SIZE = 36
 
 
-def turns(rng: np.random.Generator, obj: PlacedObject, cfg: SceneConfig) -> bool:
-    """Whether a part edit of `obj` turns its stripes (no draw taken where the difficulty turns none)."""
-    share = cfg.difficulty.turns
-    return bool(share) and obj.style == "striped" and rng.random() < share
+def turnable(obj: PlacedObject) -> bool:
+    return obj.style == "striped" and obj.size >= TURN_MIN_SIZE
+
+
+def turn_and_recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject,
+                      cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
+    """Two edits of a striped object's stripes a person tells apart: turned, and recoloured."""
+    if not turnable(obj):
+        return None
+    first, second = turn_stripes(scene, obj, cfg), recolour_part(rng, scene, obj, cfg)
+    return (first, second) if first and second else None
 
 
 def part_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
@@ -170,10 +173,7 @@ def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: 
                 part: bool = False) -> tuple[SceneEdit, SceneEdit] | None:
     """Two attribute edits of one object that a person tells apart: two clearly different new
     colours, a new colour and a new style, or two new styles; with `part`, two clearly different
-    new colours of its part, or its stripes turned and its stripes recoloured."""
-    if part and turns(rng, obj, cfg):
-        first, second = turn_stripes(scene, obj, cfg), recolour_part(rng, scene, obj, cfg)
-        return (first, second) if first and second else None
+    new colours of its part."""
     if part:
         first = recolour_part(rng, scene, obj, cfg)
         second = first and recolour_part(rng, scene, obj, cfg, unlike=(first.scene.object(obj.uid).accent,))

@@ -88,10 +88,12 @@ class Difficulty(Dials):
                                     "two-tone object, its stripes or its dots) while the rest stays; such edits may "
                                     "take objects up to twice the cue scale, since only the part changes (0: whole "
                                     "objects only)", 0.0, later=True)
-    turns: float = dial("subtlety", "share of part edits of a striped object that turn its stripes the other way "
-                                    "instead of recolouring them: the colours and their shares stay, so the object "
-                                    "looks the same once the pair is shrunk to a model's input, while with zoom the "
-                                    "stripes plainly cross (0: none)", 0.0, later=True)
+    turns: float = dial("subtlety", "share of attribute rows whose options are about two striped objects, each "
+                                    "offered with its stripes turned the other way (same colours and shares, so the "
+                                    "object looks the same once the pair is shrunk to a model's input, while with "
+                                    "zoom the stripes plainly cross) and with its stripes recoloured (with objects "
+                                    "distractors: four striped objects, two turned and two recoloured) (0: none)",
+                        0.0, later=True)
     decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
                                  "object), 1 to this many per state and row: the text then says what kind of change "
@@ -167,7 +169,7 @@ class Difficulty(Dials):
                   f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}"
                 + ("" if self.distractors == "objects" else f", {self.distractors} of options")
                 + (f", part edits {self.parts:g}" if self.parts else "")
-                + (f", stripes turned in {self.turns:g} of striped part edits" if self.turns else "")
+                + (f", stripes turned in {self.turns:g} of attribute rows" if self.turns else "")
                 + (f", up to {self.decoys} decoys per named state" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
@@ -179,7 +181,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, decoys=3, catalogue="audited", camera=CameraBounds(), camera_on=True,
+    distractors="pairs", parts=0.4, turns=0.5, decoys=3, catalogue="audited", camera=CameraBounds(), camera_on=True,
 )
 EXTREME = Difficulty(
     preset="extreme", min_canvas=3840, max_canvas=4096,
@@ -187,7 +189,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=0.5, decoys=3, catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
