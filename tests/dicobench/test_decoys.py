@@ -205,10 +205,14 @@ def test_turn_rows_offer_two_striped_objects_turned_and_recoloured_with_decoys_o
 
 def test_turn_rows_with_objects_distractors_turn_two_of_four_striped_objects():
     cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0, distractors="objects"))
-    rows = [edits for _, edits, _ in decoyed("attribute", n=8, cfg=cfg) if any(e.kind == "turn" for e in edits)]
-    assert rows
-    for edits in rows:
-        assert sorted(e.kind for e in edits) == ["part", "part", "turn", "turn"] and len({e.about for e in edits}) == 4
+    names = ("padlock", "mug", "suitcase", "radio", "rocket")
+    objects = tuple(PlacedObject(i, name, "green", 40, 100 + 150 * i, 100, style="striped", accent="blue")
+                    for i, name in enumerate(names))
+    scene = Scene(900, 300, "wood", 0, "neutral", 1, objects)
+    edits = attribute.stripe_rows(np.random.default_rng(0), scene, cfg)
+    assert sorted(e.kind for e in edits) == ["part", "part", "turn", "turn"] and len({e.about for e in edits}) == 4
+    three = dataclasses.replace(scene, objects=objects[:3])
+    assert attribute.stripe_rows(np.random.default_rng(0), three, cfg) is None
 
 
 def test_a_moves_landmark_is_a_near_neighbour_where_options_call_objects_as_one_of_several():
