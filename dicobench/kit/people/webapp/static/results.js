@@ -119,6 +119,7 @@ function renderAnswers(row) {
 
 async function show(id) {
   const seq = state.shown = (state.shown || 0) + 1;  // a later show wins over one still loading
+  state.target = id;  // keys step on from the row asked for, even while it loads
   const row = await api("api/row/" + encodeURIComponent(id));
   if (seq !== state.shown) return;
   state.row = row;
@@ -139,7 +140,7 @@ async function show(id) {
 function step(delta) {
   const list = visible();
   if (!list.length) return;
-  let i = list.findIndex(r => r.id === (state.row && state.row.id));
+  let i = list.findIndex(r => r.id === state.target);
   i = i < 0 ? 0 : Math.max(0, Math.min(list.length - 1, i + delta));
   show(list[i].id);
 }
@@ -148,7 +149,7 @@ function refilter() {  // the list follows the filters at once; a row they hide 
   renderList();
   keepFilters();
   const list = visible();
-  if (list.length && !list.some(r => state.row && r.id === state.row.id)) show(list[0].id);
+  if (list.length && !list.some(r => r.id === state.target)) show(list[0].id);
 }
 
 document.addEventListener("keydown", (e) => {

@@ -73,6 +73,7 @@ async function refresh() {
 
 async function show(id) {
   const seq = state.shown = (state.shown || 0) + 1;  // a later show wins over one still loading
+  state.target = id;  // keys step on from the row asked for, even while it loads
   const row = await api("api/row/" + encodeURIComponent(id));
   if (seq !== state.shown) return;
   state.row = row;
@@ -105,13 +106,13 @@ function renderCriteria() {
 function step(delta) {
   const list = visible();
   if (!list.length) return;
-  let i = list.findIndex(r => r.id === (state.row && state.row.id));
+  let i = list.findIndex(r => r.id === state.target);
   i = i < 0 ? 0 : Math.max(0, Math.min(list.length - 1, i + delta));
   show(list[i].id);
 }
 
 function nextUnreviewed() {
-  const list = visible(), at = list.findIndex(r => r.id === (state.row && state.row.id));
+  const list = visible(), at = list.findIndex(r => r.id === state.target);
   const next = [...list.slice(at + 1), ...list.slice(0, at + 1)].find(r => !mine(r));
   if (next) show(next.id); else { $("status").textContent = "every row shown is reviewed"; $("status").className = "status saved"; }
 }
