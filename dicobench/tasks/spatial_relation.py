@@ -1,16 +1,45 @@
-"""Spatial relation: one object moves and its relation to a named reference object changes."""
+"""Spatial relation: one object moves and its relation to a named reference object changes, or,
+in the difficulty's share of rows (`flips`), an object is flipped left to right where it stands."""
 
 from __future__ import annotations
 
+from dicobench.editors.scene.flip import flip, flip_and_move, flippable
 from dicobench.editors.scene.move import move, two_moves
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import edits_for
+from dicobench.tasks import collect, collect_pairs, edits_for
 
 
 def propose(rng, scene, cfg=SceneConfig()):
+    if cfg.difficulty.flips and rng.random() < cfg.difficulty.flips:
+        edits = flip_rows(rng, scene, cfg)
+        if edits is not None:
+            return edits
+    return move_edits(rng, scene, cfg)
+
+
+def move_edits(rng, scene, cfg):
+    """The options of every other row: moves of objects up to the cue scale."""
     return edits_for(rng, scene, cfg, lambda obj, used: move(rng, scene, obj, exclude_refs=used, cfg=cfg),
                      lambda obj, used: two_moves(rng, scene, obj, exclude_refs=used, cfg=cfg), cue_objects(scene, cfg))
+
+
+def flip_rows(rng, scene, cfg):
+    """The options of the difficulty's share of rows (`flips`): objects flipped where they stand
+    or moved, two of each (two objects with one of each, or with `objects` distractors four
+    objects), in a seeded order; None where the scene has too few objects a flip shows on. Shrunk, a
+    flip shows nothing, so a reader who sees no change is left with the two flips and E, and only
+    comparing every object of each named look across the two images says which."""
+    limit = 2 * cfg.difficulty.cue_max_size  # as part edits: only the outline's direction changes
+    candidates = [o for o in scene.objects if flippable(o) and (not limit or o.size <= limit)]
+    if cfg.difficulty.distractors == "pairs":
+        return collect_pairs(rng, scene, lambda obj, used: flip_and_move(rng, scene, obj, used, cfg), candidates)
+
+    def make(obj, used):  # `used` holds the names taken: the first two edits are flips, the others moves
+        return flip(scene, obj, cfg) if len(used) < 2 else move(rng, scene, obj, exclude_refs=used, cfg=cfg)
+
+    edits = collect(rng, scene, make, candidates)
+    return None if edits is None else [edits[i] for i in rng.permutation(len(edits))]
 
 
 proposal = scene_difference(propose)

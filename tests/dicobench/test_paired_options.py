@@ -52,6 +52,11 @@ def test_two_objects_two_distinguishable_edits_each(task):
                     assert a.turned != b.turned and a.accent != b.accent
                 elif (a.colour, a.style) == (b.colour, b.style):  # two part edits: two new colours of the part
                     assert first.kind == second.kind == "part" and clearly_different(a.accent, b.accent)
+            elif task == "spatial_relation" and "flip" in (first.kind, second.kind):  # flipped, or moved
+                assert {first.kind, second.kind} == {"flip", "move"}
+                uid = first.about
+                a, b = first.scene.object(uid), second.scene.object(uid)
+                assert a.mirrored != b.mirrored and (a.cx, a.cy) != (b.cx, b.cy)
             elif task == "spatial_relation":
                 mover = next(o for o in scene.objects if o.name == subject and o != first.scene.object(o.uid))
                 ref_name = first.touched[1]

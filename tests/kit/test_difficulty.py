@@ -63,8 +63,10 @@ def test_hard_rows_pass_the_checks_and_record_their_difficulty(task):
     if row["track"] == "difference":
         assert 0 < row["changed_area"] < 0.05
         limit = SMALL_HARD.cue_max_size
-        # a part edit's object may be up to twice the cue scale (only its part changes: `--parts`, `--turns`)
-        if any(c["label"].endswith(("half)", "stripes)", "dots)", "stripes turned)")) for c in row["cues"]):
+        # a part edit's object may be up to twice the cue scale (only its part changes: `--parts`,
+        # `--turns`), as may both objects of a flip row (`--flips`), whether flipped or moved
+        parts = ("half)", "stripes)", "dots)", "stripes turned)")
+        if any(c["label"].endswith(parts) for c in row["cues"]) or any("flipped" in o for o in row["options"]):
             limit *= 2
         if task != "difference_reasoning":
             assert all(c["bbox"][2] <= 2 * limit and c["bbox"][3] <= 2 * limit for c in row["cues"])

@@ -33,10 +33,11 @@ CLEARANCE = 24  # px every decoy keeps from every edit's changed rectangles
 
 def look_key(obj: PlacedObject) -> tuple:
     """What a person reads off an object: name, colours as drawn, pattern (and which way its stripes
-    run), marking and damage (not where it stands, its size or its pose). The accent counts only
-    where it is drawn."""
+    run), marking, damage and which way it faces (not where it stands, its size or how far it is
+    turned). The accent counts only where it is drawn."""
     accent = obj.accent if obj.style in ("striped", "dotted", "two_tone") or obj.marking else None
-    return (obj.name, obj.colour, obj.style, accent, obj.marking, obj.damage, obj.style == "striped" and obj.turned)
+    return (obj.name, obj.colour, obj.style, accent, obj.marking, obj.damage, obj.style == "striped" and obj.turned,
+            obj.mirrored)
 
 
 @dataclass(frozen=True)

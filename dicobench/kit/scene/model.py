@@ -34,6 +34,7 @@ class PlacedObject:
     damage: str | None = None  # a visual trace on the object itself
     damage_seed: int = 0
     turned: bool = False  # a striped object's stripes run along the other diagonal
+    mirrored: bool = False  # drawn flipped left to right (a flip: dicobench.editors.scene.flip)
 
 
 @dataclass(frozen=True)

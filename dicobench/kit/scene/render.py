@@ -185,6 +185,8 @@ def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
     entry = by_name()[obj.name]
     font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
     mask, rim = _body(entry.codepoint, font_style, obj.size, obj.style == "outline" and font_style == "solid")
+    if obj.mirrored:
+        mask, rim = mask[:, ::-1], rim[:, ::-1]
     h, w = mask.shape
     fill = np.broadcast_to(_rgb(obj.colour), (h, w, 3)).copy()
     fill[_pattern(obj, h, w)] = _rgb(obj.accent)
