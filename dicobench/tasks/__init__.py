@@ -69,6 +69,18 @@ def _gather(rng, scene, make_group, candidates) -> list[SceneEdit] | None:
     return None
 
 
+def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[SceneEdit] | None],
+             usual: Callable[[], list[SceneEdit] | None]) -> list[SceneEdit] | None:
+    """A row's edits: in the difficulty's `share` of rows `special` where it finds them (stripes
+    turned, objects flipped), else `usual`; no draw is taken where the share is 0, so presets
+    without it keep their rows."""
+    if share and rng.random() < share:
+        edits = special()
+        if edits is not None:
+            return edits
+    return usual()
+
+
 def edits_for(rng: np.random.Generator, scene: Scene, cfg, make, make_pair, candidates=None) -> list[SceneEdit] | None:
     """The row's four edits as the difficulty's `distractors` dial asks: one edit each of four
     objects (`make`), or two edits each of two (`make_pair`)."""

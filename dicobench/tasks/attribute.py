@@ -16,15 +16,12 @@ from dicobench.editors.scene.attribute import (
 )
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import collect, collect_pairs, edits_for
+from dicobench.tasks import collect, collect_pairs, edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
-    if cfg.difficulty.turns and rng.random() < cfg.difficulty.turns:
-        edits = stripe_rows(rng, scene, cfg)
-        if edits is not None:
-            return edits
-    return object_edits(rng, scene, cfg)
+    return in_share(rng, cfg.difficulty.turns, lambda: stripe_rows(rng, scene, cfg),
+                    lambda: object_edits(rng, scene, cfg))
 
 
 def stripe_rows(rng, scene, cfg):

@@ -7,15 +7,11 @@ from dicobench.editors.scene.flip import flip, flip_and_move, flippable
 from dicobench.editors.scene.move import move, two_moves
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import collect, collect_pairs, edits_for
+from dicobench.tasks import collect, collect_pairs, edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
-    if cfg.difficulty.flips and rng.random() < cfg.difficulty.flips:
-        edits = flip_rows(rng, scene, cfg)
-        if edits is not None:
-            return edits
-    return move_edits(rng, scene, cfg)
+    return in_share(rng, cfg.difficulty.flips, lambda: flip_rows(rng, scene, cfg), lambda: move_edits(rng, scene, cfg))
 
 
 def move_edits(rng, scene, cfg):

@@ -193,14 +193,19 @@ def test_turn_rows_offer_two_striped_objects_turned_and_recoloured_with_decoys_o
             before, after = edit.states
             assert count(before, base, edit.about) >= 1 and count(after, base, edit.about) >= 1
             assert count(before, edit.scene, edit.about) >= 1 and count(after, edit.scene, edit.about) >= 1
-    none = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=0.0))
+    assert_no_draw_without_a_share(attribute.propose, attribute.object_edits, turns=0.0)
+
+
+def assert_no_draw_without_a_share(propose, usual, **share):
+    """With the share at 0, `propose` draws exactly what the usual edits draw (presets keep their rows)."""
+    none = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, **share))
     rng, scene = np.random.default_rng(0), random_scene(np.random.default_rng(0), none)
     state = rng.bit_generator.state
-    attribute.propose(rng, scene, none)
+    propose(rng, scene, none)
     taken = rng.bit_generator.state
     rng.bit_generator.state = state
-    attribute.object_edits(rng, scene, none)
-    assert rng.bit_generator.state == taken  # no share: the first draw is the rest of the row's
+    usual(rng, scene, none)
+    assert rng.bit_generator.state == taken
 
 
 def test_turn_rows_with_objects_distractors_turn_two_of_four_striped_objects():

@@ -5,14 +5,14 @@ import dataclasses
 
 import numpy as np
 import pytest
-from test_decoys import SMALL_HARD, decoyed
+from test_decoys import SMALL_HARD, assert_no_draw_without_a_share, decoyed
 
 from dicobench.checks import MIN_VISIBLE_PIXELS
 from dicobench.editors.scene.decoys import count, look_key
 from dicobench.editors.scene.flip import FLIP_MIN_SIZE, flip, flippable
 from dicobench.kit.scene.difficulty import HARD, Difficulty
 from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
+from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.scene.render import footprint, render
 from dicobench.looks import look
 from dicobench.tasks import spatial_relation
@@ -91,14 +91,7 @@ def test_flip_rows_with_objects_distractors_flip_two_of_four_objects_and_move_tw
 
 def test_without_flips_no_draw_is_taken():
     assert "objects flipped in 0.5 of spatial relation rows" in HARD.describe()
-    none = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, flips=0.0))
-    rng, scene = np.random.default_rng(0), random_scene(np.random.default_rng(0), none)
-    state = rng.bit_generator.state
-    spatial_relation.propose(rng, scene, none)
-    taken = rng.bit_generator.state
-    rng.bit_generator.state = state
-    spatial_relation.move_edits(rng, scene, none)
-    assert rng.bit_generator.state == taken
+    assert_no_draw_without_a_share(spatial_relation.propose, spatial_relation.move_edits, flips=0.0)
 
 
 @pytest.mark.parametrize("share", [-0.1, 1.5])
