@@ -96,5 +96,5 @@ def test_without_flips_no_draw_is_taken():
 
 @pytest.mark.parametrize("share", [-0.1, 1.5])
 def test_a_share_of_flips_outside_0_to_1_is_refused(share):
-    with pytest.raises(ValueError, match="flips must be within 0-1"):
+    with pytest.raises(ValueError, match="flips, swaps must be within 0-1"):
         Difficulty(flips=share)

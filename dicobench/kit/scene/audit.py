@@ -73,6 +73,11 @@ def silhouette_similarity(entries: Sequence[CatalogueEntry], size: int = 22, max
     return sorted(pairs, key=lambda p: (-p[0], p[1], p[2]))
 
 
+def outline_overlap(a: str, b: str, size: int) -> float:
+    """How much two catalogue objects' upright outlines, each shrunk to `size` px, coincide (0-1)."""
+    return _overlap(_squares(a, size)[0], _squares(b, size)[0])
+
+
 def alike(a: str, b: str, size: int = 22) -> float:
     """How alike two catalogue objects' silhouettes are at cue size (`silhouette_similarity` of the
     pair, taken both ways)."""

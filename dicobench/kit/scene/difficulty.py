@@ -100,6 +100,11 @@ class Difficulty(Dials):
                                     "once shrunk, while with zoom the shape plainly points or leans the other way) "
                                     "and moved (with objects distractors: four such objects, two flipped and two "
                                     "moved) (0: none)", 0.0, later=True)
+    swaps: float = dial("subtlety", "share of entity rows whose options are about two objects, each offered replaced, "
+                                    "in place and in its colour, by an object of another name whose outline shrunk "
+                                    "to 8 px is much like its own (so the pair looks the same once shrunk, while with "
+                                    "zoom the kind plainly differs) and replaced by any other object (with objects "
+                                    "distractors: four objects, two of each) (0: none)", 0.0, later=True)
     decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
                                  "object), 1 to this many per state and row: the text then says what kind of change "
@@ -155,9 +160,10 @@ class Difficulty(Dials):
                             "move reach >= 40")
         if not 1 <= self.cell <= 4:
             problems.append(f"cell must be within 1-4 px, got {self.cell}")
-        if not all(0 <= share <= 1 for share in (self.parts, self.turns, self.flips)) or not 0 <= self.decoys <= 4:
-            problems.append(f"parts, turns and flips must be within 0-1 and decoys within 0-4, got {self.parts:g}, "
-                            f"{self.turns:g}, {self.flips:g} and {self.decoys}")
+        shares = {"parts": self.parts, "turns": self.turns, "flips": self.flips, "swaps": self.swaps}
+        if not all(0 <= share <= 1 for share in shares.values()) or not 0 <= self.decoys <= 4:
+            problems.append(f"{', '.join(shares)} must be within 0-1 and decoys within 0-4, got "
+                            f"{', '.join(f'{v:g}' for v in shares.values())} and {self.decoys}")
         if not 10 <= self.recolour_distance <= 60:
             problems.append(f"recolour distance must be within 10-60, got {self.recolour_distance}")
         if problems:
@@ -177,6 +183,7 @@ class Difficulty(Dials):
                 + (f", part edits {self.parts:g}" if self.parts else "")
                 + (f", stripes turned in {self.turns:g} of attribute rows" if self.turns else "")
                 + (f", objects flipped in {self.flips:g} of spatial relation rows" if self.flips else "")
+                + (f", look-alike replacements in {self.swaps:g} of entity rows" if self.swaps else "")
                 + (f", up to {self.decoys} decoys per named state" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
@@ -188,7 +195,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, turns=0.5, flips=0.5, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=0.5, flips=0.5, swaps=0.5, decoys=3, catalogue="audited",
     camera=CameraBounds(), camera_on=True,
 )
 EXTREME = Difficulty(
@@ -197,7 +204,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, turns=0.5, flips=0.5, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=0.5, flips=0.5, swaps=0.5, decoys=3, catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
