@@ -81,9 +81,12 @@ def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[
     return usual()
 
 
-def edits_for(rng: np.random.Generator, scene: Scene, cfg, make, make_pair, candidates=None) -> list[SceneEdit] | None:
+def edits_for(rng: np.random.Generator, scene: Scene, cfg, make, make_pair, candidates=None,
+              shuffled: bool = False) -> list[SceneEdit] | None:
     """The row's four edits as the difficulty's `distractors` dial asks: one edit each of four
-    objects (`make`), or two edits each of two (`make_pair`)."""
+    objects (`make`), or two edits each of two (`make_pair`, in a seeded order); `shuffled` puts
+    the four of `make` in a seeded order too (where it makes the first ones of one kind)."""
     if cfg.difficulty.distractors == "pairs":
         return collect_pairs(rng, scene, make_pair, candidates)
-    return collect(rng, scene, make, candidates)
+    edits = collect(rng, scene, make, candidates)
+    return edits if edits is None or not shuffled else [edits[i] for i in rng.permutation(len(edits))]

@@ -16,7 +16,7 @@ from dicobench.editors.scene.attribute import (
 )
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import collect, collect_pairs, edits_for, in_share
+from dicobench.tasks import edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
@@ -32,16 +32,16 @@ def stripe_rows(rng, scene, cfg):
     each as likely as the others (the letters are balanced), and only comparing the stripes of every
     object of each named look across the two images says which."""
     striped = [o for o in part_objects(scene, cfg) if o.style == "striped"]
-    if cfg.difficulty.distractors == "pairs":
-        return collect_pairs(rng, scene, lambda obj, used: turn_and_recolour(rng, scene, obj, cfg), striped)
 
     def make(obj, used):  # each edit touches its own object's name only: `used` counts the edits taken
         if not turnable(obj):
             return None
         return turn_stripes(scene, obj, cfg) if len(used) < 2 else recolour_part(rng, scene, obj, cfg)
 
-    edits = collect(rng, scene, make, striped)
-    return None if edits is None else [edits[i] for i in rng.permutation(len(edits))]
+    def make_pair(obj, used):
+        return turn_and_recolour(rng, scene, obj, cfg)
+
+    return edits_for(rng, scene, cfg, make, make_pair, striped, shuffled=True)
 
 
 def object_edits(rng, scene, cfg):

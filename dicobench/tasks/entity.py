@@ -6,7 +6,7 @@ from __future__ import annotations
 from dicobench.editors.scene import entity
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import collect, collect_pairs, edits_for, in_share
+from dicobench.tasks import edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
@@ -21,16 +21,15 @@ def swap_rows(rng, scene, cfg):
     too few objects such a replacement fits. Shrunk, the first kind shows nothing, so a reader who
     sees no change is left with those two and E."""
     candidates = cue_objects(scene, cfg)
-    if cfg.difficulty.distractors == "pairs":
-        return collect_pairs(rng, scene, lambda obj, used: entity.alike_and_unlike(rng, scene, obj, used, cfg),
-                             candidates)
 
     def make(obj, used):  # `used` holds the names taken: two of either kind (each touches two names)
         alike = len(used) < 4
         return (entity.replace_alike if alike else entity.replace)(rng, scene, obj, taken=used, cfg=cfg)
 
-    edits = collect(rng, scene, make, candidates)
-    return None if edits is None else [edits[i] for i in rng.permutation(len(edits))]
+    def make_pair(obj, used):
+        return entity.alike_and_unlike(rng, scene, obj, used, cfg)
+
+    return edits_for(rng, scene, cfg, make, make_pair, candidates, shuffled=True)
 
 
 def entity_edits(rng, scene, cfg):

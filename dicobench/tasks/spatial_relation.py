@@ -7,7 +7,7 @@ from dicobench.editors.scene.flip import flip, flip_and_move, flippable
 from dicobench.editors.scene.move import move, two_moves
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import collect, collect_pairs, edits_for, in_share
+from dicobench.tasks import edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
@@ -28,14 +28,14 @@ def flip_rows(rng, scene, cfg):
     comparing every object of each named look across the two images says which."""
     limit = 2 * cfg.difficulty.cue_max_size  # as part edits: only the outline's direction changes
     candidates = [o for o in scene.objects if flippable(o) and (not limit or o.size <= limit)]
-    if cfg.difficulty.distractors == "pairs":
-        return collect_pairs(rng, scene, lambda obj, used: flip_and_move(rng, scene, obj, used, cfg), candidates)
 
     def make(obj, used):  # `used` holds the names taken: the first two edits are flips, the others moves
         return flip(scene, obj, cfg) if len(used) < 2 else move(rng, scene, obj, exclude_refs=used, cfg=cfg)
 
-    edits = collect(rng, scene, make, candidates)
-    return None if edits is None else [edits[i] for i in rng.permutation(len(edits))]
+    def make_pair(obj, used):
+        return flip_and_move(rng, scene, obj, used, cfg)
+
+    return edits_for(rng, scene, cfg, make, make_pair, candidates, shuffled=True)
 
 
 proposal = scene_difference(propose)
