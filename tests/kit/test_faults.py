@@ -225,9 +225,10 @@ def test_ctrl_c_during_judging_cancels_what_was_not_sent_and_keeps_what_came(tmp
         return 30.0 if "q2" in json.dumps(body) else 0.2
 
     with StubServer(lambda body: "yes", delay=delay) as stub:
-        # a command started from a shell takes Ctrl-C; a child inherits the signals its parent blocks,
-        # and a test run before this one may leave SIGINT blocked in pytest's process
-        script = ("import signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
+        # a command started from a shell takes Ctrl-C; a child inherits the signals its parent blocks or
+        # ignores, and code run before this test in pytest's process may leave SIGINT so
+        script = ("import signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]); "
+                  "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
                   "sys.path.insert(0, 'tests')\n"
                   "from dicobench.kit.eval.chat import ChatClient\n"
                   f"c = ChatClient('judge', base_url={stub.base_url!r}, api_key='k', cache_dir={str(tmp_path)!r}, "
