@@ -183,10 +183,11 @@ def difficulty_note(cfg: SceneConfig) -> str:
     return "" if cfg.difficulty == EASY else f"; difficulty {cfg.difficulty.describe()}"
 
 
-def cue_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
+def cue_objects(scene: Scene, cfg: SceneConfig, scale: int = 1) -> list[PlacedObject]:
     """The objects an edit may change: all of them, or the small ones the difficulty's cue
-    scale allows (the bigger ones stay as clutter)."""
-    limit = cfg.difficulty.cue_max_size
+    scale allows (the bigger ones stay as clutter); `scale` times it for edits that change only
+    a part or the direction of an object (flips)."""
+    limit = scale * cfg.difficulty.cue_max_size
     return [o for o in scene.objects if o.size <= limit] if limit else list(scene.objects)
 
 

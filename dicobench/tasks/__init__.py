@@ -72,7 +72,7 @@ def _gather(rng, scene, make_group, candidates) -> list[SceneEdit] | None:
 def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[SceneEdit] | None],
              usual: Callable[[], list[SceneEdit] | None]) -> list[SceneEdit] | None:
     """A row's edits: in the difficulty's `share` of rows `special` where it finds them (stripes
-    turned, objects flipped), else `usual`; no draw is taken where the share is 0, so presets
+    turned, objects flipped, look-alike replacements), else `usual`; no draw is taken where the share is 0, so presets
     without it keep their rows."""
     if share and rng.random() < share:
         edits = special()

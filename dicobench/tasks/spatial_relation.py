@@ -26,8 +26,8 @@ def flip_rows(rng, scene, cfg):
     objects), in a seeded order; None where the scene has too few objects a flip shows on. Shrunk, a
     flip shows nothing, so a reader who sees no change is left with the two flips and E, and only
     comparing every object of each named look across the two images says which."""
-    limit = 2 * cfg.difficulty.cue_max_size  # as part edits: only the outline's direction changes
-    candidates = [o for o in scene.objects if flippable(o) and (not limit or o.size <= limit)]
+    # up to twice the cue scale, as part edits: only the outline's direction changes
+    candidates = [o for o in cue_objects(scene, cfg, scale=2) if flippable(o)]
 
     def make(obj, used):  # `used` holds the names taken: the first two edits are flips, the others moves
         return flip(scene, obj, cfg) if len(used) < 2 else move(rng, scene, obj, exclude_refs=used, cfg=cfg)

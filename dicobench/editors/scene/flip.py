@@ -35,17 +35,22 @@ ASYMMETRY = 0.5
 LEAN = 0.25
 
 
+def _outline(name: str) -> np.ndarray:
+    """The object's solid outline at 40 px, where both measures below are taken."""
+    return glyph_mask(by_name()[name].codepoint, "solid", 40)
+
+
 @functools.lru_cache(maxsize=None)
 def asymmetry(name: str) -> float:
     """How much of the object's solid outline its mirror image misses, as a share of its ink."""
-    mask = glyph_mask(by_name()[name].codepoint, "solid", 40)
+    mask = _outline(name)
     return float(np.abs(mask - mask[:, ::-1]).sum() / mask.sum())
 
 
 @functools.lru_cache(maxsize=None)
 def lean(name: str) -> float:
     """How far the object's outline slants from upright or level, 0 (not at all, or round) to 1 (a thin diagonal)."""
-    ys, xs = np.nonzero(glyph_mask(by_name()[name].codepoint, "solid", 40) > 0.5)
+    ys, xs = np.nonzero(_outline(name) > 0.5)
     x, y = xs - xs.mean(), ys - ys.mean()
     return float(2 * abs((x * y).mean()) / ((x * x).mean() + (y * y).mean()))
 
@@ -63,13 +68,13 @@ def flip(scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> S
         return None
     # mirrored before it is turned, so turned the other way: what is drawn is the old drawing's mirror image
     new = dataclasses.replace(obj, mirrored=not obj.mirrored, rotation=-obj.rotation)
-    box = footprint(obj)
+    a, b = footprint(obj), footprint(new)
     return SceneEdit(
         scene=scene.replace_object(obj.uid, new),
         text=capitalised(f"{refer(look(obj), cfg)} {pronouns(obj.name)['was']} flipped left to right."),
         subject=obj.name,
-        dirty=(box, footprint(new)),
-        cues=(Cue(0, box, obj.name), Cue(1, footprint(new), f"{obj.name} (flipped)")),
+        dirty=(a, b),
+        cues=(Cue(0, a, obj.name), Cue(1, b, f"{obj.name} (flipped)")),
         touched=(obj.name,),
         kind="flip",
         about=obj.uid,
