@@ -104,17 +104,35 @@ def check_edits_first(task, base: Scene, edits) -> None:
     again on the whole images."""
     check_options([e.text for e in edits] + [task.none_option], [e.subject for e in edits], task.none_option)
     for e in edits:
-        x, y, w, h = bounding(e.dirty)
-        x0, y0 = max(x, 0), max(y, 0)
-        box = (x0, y0, max(min(x + w, base.width) - x0, 0), max(min(y + h, base.height) - y0, 0))
-        before = render(base, box)
-        after = before.copy()
-        for d in e.dirty:
-            met = intersect(d, box)
-            if met is not None:
-                dx, dy, dw, dh = met
-                after[dy - y0 : dy - y0 + dh, dx - x0 : dx - x0 + dw] = render(e.scene, met)
-        check_difference_pixels(before, after, False, cue_dicts(e.cues), within=box, size=(base.height, base.width))
+        check_edit(base, e)
+
+
+def check_edit(base: Scene, e: SceneEdit) -> None:
+    """`make_row`'s pixel checks of one edit, on its boxes alone; `Rejected` where one fails."""
+    x, y, w, h = bounding(e.dirty)
+    x0, y0 = max(x, 0), max(y, 0)
+    box = (x0, y0, max(min(x + w, base.width) - x0, 0), max(min(y + h, base.height) - y0, 0))
+    before = render(base, box)
+    after = before.copy()
+    for d in e.dirty:
+        met = intersect(d, box)
+        if met is not None:
+            dx, dy, dw, dh = met
+            after[dy - y0 : dy - y0 + dh, dx - x0 : dx - x0 + dw] = render(e.scene, met)
+    check_difference_pixels(before, after, False, cue_dicts(e.cues), within=box, size=(base.height, base.width))
+
+
+def shown(base: Scene, edit: SceneEdit | None) -> SceneEdit | None:
+    """`edit` where it passes the row's pixel checks, else None: rows whose every option is a change
+    a shrunk pair hides (turns, flips, look-alike replacements) pass over an object whose change
+    shows too few pixels, rather than losing the whole row to `change_not_visible`."""
+    if edit is None:
+        return None
+    try:
+        check_edit(base, edit)
+    except Rejected:
+        return None
+    return edit
 
 
 @dataclass(frozen=True)

@@ -71,9 +71,9 @@ def _gather(rng, scene, make_group, candidates) -> list[SceneEdit] | None:
 
 def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[SceneEdit] | None],
              usual: Callable[[], list[SceneEdit] | None]) -> list[SceneEdit] | None:
-    """A row's edits: in the difficulty's `share` of rows `special` where it finds them (stripes
-    turned, objects flipped, look-alike replacements), else `usual`; no draw is taken where the share is 0, so presets
-    without it keep their rows."""
+    """A row's edits: in the difficulty's `share` of rows `special` where it finds them (four stripes
+    turned, four objects flipped, four look-alike replacements), else `usual`; no draw is taken
+    where the share is 0, so presets without it keep their rows."""
     if share and rng.random() < share:
         edits = special()
         if edits is not None:
@@ -81,12 +81,9 @@ def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[
     return usual()
 
 
-def edits_for(rng: np.random.Generator, scene: Scene, cfg, make, make_pair, candidates=None,
-              shuffled: bool = False) -> list[SceneEdit] | None:
+def edits_for(rng: np.random.Generator, scene: Scene, cfg, make, make_pair, candidates=None) -> list[SceneEdit] | None:
     """The row's four edits as the difficulty's `distractors` dial asks: one edit each of four
-    objects (`make`), or two edits each of two (`make_pair`, in a seeded order); `shuffled` puts
-    the four of `make` in a seeded order too (where it makes the first ones of one kind)."""
+    objects (`make`), or two edits each of two (`make_pair`, in a seeded order)."""
     if cfg.difficulty.distractors == "pairs":
         return collect_pairs(rng, scene, make_pair, candidates)
-    edits = collect(rng, scene, make, candidates)
-    return edits if edits is None or not shuffled else [edits[i] for i in rng.permutation(len(edits))]
+    return collect(rng, scene, make, candidates)

@@ -9,14 +9,13 @@ from dicobench.editors.scene.attribute import (
     recolour,
     recolour_part,
     restyle,
-    turn_and_recolour,
     turn_stripes,
     turnable,
     two_changes,
 )
 from dicobench.kit.scene.random_scenes import SceneConfig
-from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import edits_for, in_share
+from dicobench.sources.procedural import cue_objects, scene_difference, shown
+from dicobench.tasks import collect, edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
@@ -25,23 +24,13 @@ def propose(rng, scene, cfg=SceneConfig()):
 
 
 def stripe_rows(rng, scene, cfg):
-    """The options of the difficulty's share of rows (`turns`): striped objects whose stripes turn
-    the other way or are recoloured, two of each (two objects with one of each, or with `objects`
-    distractors four objects), in a seeded order; None where the scene has too few such objects.
-    Shrunk, a turn shows nothing, so a reader who sees no change is left with the two turns and E,
-    each as likely as the others (the letters are balanced), and only comparing the stripes of every
-    object of each named look across the two images says which."""
-    striped = [o for o in part_objects(scene, cfg) if o.style == "striped"]
-
-    def make(obj, used):  # each edit touches its own object's name only: `used` counts the edits taken
-        if not turnable(obj):
-            return None
-        return turn_stripes(scene, obj, cfg) if len(used) < 2 else recolour_part(rng, scene, obj, cfg)
-
-    def make_pair(obj, used):
-        return turn_and_recolour(rng, scene, obj, cfg)
-
-    return edits_for(rng, scene, cfg, make, make_pair, striped, shuffled=True)
+    """The options of the difficulty's share of rows (`turns`): four striped objects, each with its
+    stripes turned the other way; None where the scene has too few such objects. Shrunk, a turn
+    shows nothing, so a reader who sees no change at a glance is left with all five letters (the
+    letters are balanced), and only comparing the stripes of every object of each named look across
+    the two images says which (or that none) turned."""
+    striped = [o for o in part_objects(scene, cfg) if o.style == "striped" and turnable(o)]
+    return collect(rng, scene, lambda obj, used: shown(scene, turn_stripes(scene, obj, cfg)), striped)
 
 
 def object_edits(rng, scene, cfg):

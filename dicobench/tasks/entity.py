@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dicobench.editors.scene import entity
 from dicobench.kit.scene.random_scenes import SceneConfig
-from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import edits_for, in_share
+from dicobench.sources.procedural import cue_objects, scene_difference, shown
+from dicobench.tasks import collect, edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
@@ -15,21 +15,14 @@ def propose(rng, scene, cfg=SceneConfig()):
 
 
 def swap_rows(rng, scene, cfg):
-    """The options of the difficulty's share of rows (`swaps`): objects replaced by one much like
-    them at a glance, in their colour, or by one drawn as any other, two of each (two objects with one
-    of each, or with `objects` distractors four objects), in a seeded order; None where the scene has
-    too few objects such a replacement fits. Shrunk, the first kind shows nothing, so a reader who
-    sees no change is left with those two and E."""
-    candidates = cue_objects(scene, cfg)
+    """The options of the difficulty's share of rows (`swaps`): four objects, each replaced, in place
+    and in its colour, by one much like it at a glance; None where the scene has too few objects
+    such a replacement fits. Shrunk, such a replacement shows nothing, so a reader who sees no
+    change at a glance is left with all five letters."""
+    def make(obj, used):
+        return shown(scene, entity.replace_alike(rng, scene, obj, taken=used, cfg=cfg))
 
-    def make(obj, used):  # `used` holds the names taken: two of either kind (each touches two names)
-        alike = len(used) < 4
-        return (entity.replace_alike if alike else entity.replace)(rng, scene, obj, taken=used, cfg=cfg)
-
-    def make_pair(obj, used):
-        return entity.alike_and_unlike(rng, scene, obj, used, cfg)
-
-    return edits_for(rng, scene, cfg, make, make_pair, candidates, shuffled=True)
+    return collect(rng, scene, make, cue_objects(scene, cfg))
 
 
 def entity_edits(rng, scene, cfg):

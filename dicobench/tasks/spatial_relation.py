@@ -3,11 +3,11 @@ in the difficulty's share of rows (`flips`), an object is flipped left to right 
 
 from __future__ import annotations
 
-from dicobench.editors.scene.flip import flip, flip_and_move, flippable
+from dicobench.editors.scene.flip import flip, flippable
 from dicobench.editors.scene.move import move, two_moves
 from dicobench.kit.scene.random_scenes import SceneConfig
-from dicobench.sources.procedural import cue_objects, scene_difference
-from dicobench.tasks import edits_for, in_share
+from dicobench.sources.procedural import cue_objects, scene_difference, shown
+from dicobench.tasks import collect, edits_for, in_share
 
 
 def propose(rng, scene, cfg=SceneConfig()):
@@ -21,21 +21,13 @@ def move_edits(rng, scene, cfg):
 
 
 def flip_rows(rng, scene, cfg):
-    """The options of the difficulty's share of rows (`flips`): objects flipped where they stand
-    or moved, two of each (two objects with one of each, or with `objects` distractors four
-    objects), in a seeded order; None where the scene has too few objects a flip shows on. Shrunk, a
-    flip shows nothing, so a reader who sees no change is left with the two flips and E, and only
-    comparing every object of each named look across the two images says which."""
+    """The options of the difficulty's share of rows (`flips`): four objects, each flipped where it
+    stands; None where the scene has too few objects a flip shows on. Shrunk, a flip shows nothing,
+    so a reader who sees no change at a glance is left with all five letters, and only comparing
+    every object of each named look across the two images says which (or that none) flipped."""
     # up to twice the cue scale, as part edits: only the outline's direction changes
     candidates = [o for o in cue_objects(scene, cfg, scale=2) if flippable(o)]
-
-    def make(obj, used):  # `used` holds the names taken: the first two edits are flips, the others moves
-        return flip(scene, obj, cfg) if len(used) < 2 else move(rng, scene, obj, exclude_refs=used, cfg=cfg)
-
-    def make_pair(obj, used):
-        return flip_and_move(rng, scene, obj, used, cfg)
-
-    return edits_for(rng, scene, cfg, make, make_pair, candidates, shuffled=True)
+    return collect(rng, scene, lambda obj, used: shown(scene, flip(scene, obj, cfg)), candidates)
 
 
 proposal = scene_difference(propose)

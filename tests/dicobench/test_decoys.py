@@ -18,7 +18,7 @@ from dicobench.generate import BuildOptions, sample_seed
 from dicobench.kit.scene.difficulty import EASY, HARD
 from dicobench.kit.scene.geometry import box_gap
 from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
+from dicobench.kit.scene.random_scenes import TWIN_REACH, SceneConfig, random_scene
 from dicobench.kit.scene.render import footprint, render
 from dicobench.schema import DIFFERENCE_TASKS
 from dicobench.sources.procedural import edited_scenes
@@ -28,6 +28,8 @@ from dicobench.tasks.registry import get_task
 # hard scenes on a smaller canvas (with room for the decoys) keep these fast
 SMALL_HARD = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1200, max_canvas=1300, min_objects=45,
                                                              max_objects=55, same_kind=20))
+# hard's object counts, for rows that need four objects of a kind (flips, look-alike replacements)
+HARD_COUNTS = {"min_objects": HARD.min_objects, "max_objects": HARD.max_objects}
 
 
 def decoyed(task: str, n: int = 4, cfg: SceneConfig = SMALL_HARD):
@@ -53,6 +55,24 @@ def test_every_state_an_option_names_stands_elsewhere_in_both_images(task):
             for state in edit.states:
                 for image in (base, *pairs):
                     assert count(state, image, edit.about) >= 1, (task, edit.text, state.key)
+
+
+def test_a_replacements_new_look_also_stands_among_the_old_name_elsewhere():
+    """A replacement stands where the old object stood, among that name's same-kind objects; the
+    new look's decoys stand among the old name too, so no lone odd one out in a group says, from
+    image 2 alone, which object was swapped in."""
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, swaps=0.0))
+    among = []
+    for base, edits, _ in decoyed("entity", n=6, cfg=cfg):
+        for edit in edits:
+            if edit.kind not in ("replace", "replace_alike"):
+                continue
+            old, new = base.object(edit.about), edit.scene.object(edit.about)
+            decoys = [o for o in base.objects if look_key(o) == look_key(new) and o.uid != edit.about]
+            olds = [o for o in base.objects if o.name == old.name and o.uid != edit.about]
+            among.append(any(max(abs(d.cx - o.cx), abs(d.cy - o.cy)) <= TWIN_REACH * o.size
+                             for d in decoys for o in olds))
+    assert len(among) >= 6 and sum(among) >= 0.8 * len(among)  # the rest found no room there
 
 
 @pytest.mark.parametrize("task", DIFFERENCE_TASKS)
@@ -177,16 +197,17 @@ def test_turned_stripes_keep_their_colours_and_shares_and_hide_once_the_pair_is_
     assert turn_stripes(scene, dataclasses.replace(obj, style="dotted")) is None
 
 
-def test_turn_rows_offer_two_striped_objects_turned_and_recoloured_with_decoys_of_both_ways():
-    """With `turns` every row that finds two striped objects offers each turned and recoloured, so a
-    reader who sees nothing is left with two turns and E; without it no draw is taken."""
-    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0))
+def test_turn_rows_offer_four_striped_objects_turned_with_decoys_of_both_ways():
+    """With `turns` every row that finds four striped objects turns each, so a reader who sees
+    nothing at a glance is left with all five letters; without it no draw is taken."""
+    # every object patterned: a scene as small as these seldom has four striped objects otherwise
+    cfg = dataclasses.replace(SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0)),
+                              styled_fraction=1.0)
     rows = decoyed("attribute", n=8, cfg=cfg)
     turned = [(base, edits) for base, edits, _ in rows if any(e.kind == "turn" for e in edits)]
     assert len(turned) >= 4
     for base, edits in turned:
-        assert sorted(e.kind for e in edits) == ["part", "part", "turn", "turn"]
-        assert len({e.about for e in edits}) == 2
+        assert [e.kind for e in edits] == ["turn"] * 4 and len({e.about for e in edits}) == 4
         for edit in edits:
             obj = base.object(edit.about)
             assert obj.style == "striped" and obj.size >= TURN_MIN_SIZE
@@ -208,14 +229,14 @@ def assert_no_draw_without_a_share(propose, usual, **share):
     assert rng.bit_generator.state == taken
 
 
-def test_turn_rows_with_objects_distractors_turn_two_of_four_striped_objects():
-    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0, distractors="objects"))
+def test_a_turn_row_needs_four_striped_objects():
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0))
     names = ("padlock", "mug", "suitcase", "radio", "rocket")
     objects = tuple(PlacedObject(i, name, "green", 40, 100 + 150 * i, 100, style="striped", accent="blue")
                     for i, name in enumerate(names))
     scene = Scene(900, 300, "wood", 0, "neutral", 1, objects)
     edits = attribute.stripe_rows(np.random.default_rng(0), scene, cfg)
-    assert sorted(e.kind for e in edits) == ["part", "part", "turn", "turn"] and len({e.about for e in edits}) == 4
+    assert [e.kind for e in edits] == ["turn"] * 4 and len({e.about for e in edits}) == 4
     three = dataclasses.replace(scene, objects=objects[:3])
     assert attribute.stripe_rows(np.random.default_rng(0), three, cfg) is None
 

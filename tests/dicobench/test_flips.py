@@ -1,11 +1,11 @@
-"""Flips (`dicobench.editors.scene.flip`, `--flips`): an object flipped left to right where it stands,
-offered beside a move of the same object, with decoys facing both ways in both images."""
+"""Flips (`dicobench.editors.scene.flip`, `--flips`): an object flipped left to right where it stands;
+a flip row offers four such objects, with decoys facing both ways in both images."""
 
 import dataclasses
 
 import numpy as np
 import pytest
-from test_decoys import SMALL_HARD, assert_no_draw_without_a_share, decoyed
+from test_decoys import HARD_COUNTS, SMALL_HARD, assert_no_draw_without_a_share, decoyed
 
 from dicobench.checks import MIN_VISIBLE_PIXELS
 from dicobench.editors.scene.decoys import count, look_key
@@ -61,17 +61,16 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
     return (a & b).sum() / (a | b).sum()
 
 
-def flips(distractors: str = "pairs") -> SceneConfig:
-    return SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, flips=1.0, distractors=distractors))
+def flips() -> SceneConfig:
+    return SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, flips=1.0, **HARD_COUNTS))
 
 
-def test_flip_rows_offer_two_objects_flipped_and_moved_with_decoys_facing_both_ways():
+def test_flip_rows_offer_four_objects_flipped_with_decoys_facing_both_ways():
     rows = [(base, edits) for base, edits, _ in decoyed("spatial_relation", n=6, cfg=flips())
             if any(e.kind == "flip" for e in edits)]
     assert len(rows) >= 4
     for base, edits in rows:
-        assert sorted(e.kind for e in edits) == ["flip", "flip", "move", "move"]
-        assert len({e.about for e in edits}) == 2
+        assert [e.kind for e in edits] == ["flip"] * 4 and len({e.about for e in edits}) == 4
         for edit in edits:
             assert flippable(base.object(edit.about))
             before, after = edit.states
@@ -79,18 +78,19 @@ def test_flip_rows_offer_two_objects_flipped_and_moved_with_decoys_facing_both_w
                 assert count(before, image, edit.about) >= 1 and count(after, image, edit.about) >= 1, edit.text
 
 
-def test_flip_rows_with_objects_distractors_flip_two_of_four_objects_and_move_two():
-    names = ("mug", "cow", "tractor", "bicycle", "airplane", "stroller")
+def test_a_flip_row_flips_four_objects_that_show_it_and_needs_four():
+    names = ("mug", "cow", "tractor", "bicycle", "airplane", "car")  # a car is its own mirror image
     objects = tuple(mug(uid=i, name=name, cx=80 + 140 * i, cy=200) for i, name in enumerate(names))
     scene = Scene(900, 400, "wood", 0, "neutral", 1, objects)
-    edits = spatial_relation.flip_rows(np.random.default_rng(0), scene, flips("objects"))
-    assert sorted(e.kind for e in edits) == ["flip", "flip", "move", "move"] and len({e.about for e in edits}) == 4
-    few = dataclasses.replace(scene, objects=objects[:3])
-    assert spatial_relation.flip_rows(np.random.default_rng(0), few, flips("objects")) is None
+    edits = spatial_relation.flip_rows(np.random.default_rng(0), scene, flips())
+    assert [e.kind for e in edits] == ["flip"] * 4 and len({e.about for e in edits}) == 4
+    assert "car" not in {e.subject for e in edits}
+    few = dataclasses.replace(scene, objects=objects[:3] + objects[5:])
+    assert spatial_relation.flip_rows(np.random.default_rng(0), few, flips()) is None
 
 
 def test_without_flips_no_draw_is_taken():
-    assert "objects flipped in 0.5 of spatial relation rows" in HARD.describe()
+    assert "four objects flipped in spatial relation rows (share 0.5)" in HARD.describe()
     assert_no_draw_without_a_share(spatial_relation.propose, spatial_relation.move_edits, flips=0.0)
 
 

@@ -10,8 +10,8 @@ from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.geometry import bounding
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene, with_same_kind
 from dicobench.kit.scene.render import render, render_edit
-from dicobench.sources.procedural import check_edits_first, cue_dicts, cue_objects
-from dicobench.tasks import attribute
+from dicobench.sources.procedural import check_edits_first, cue_dicts, cue_objects, shown
+from dicobench.tasks import attribute, entity
 from dicobench.tasks.registry import get_task
 
 
@@ -45,6 +45,24 @@ def test_edits_checked_on_their_boxes_alone_get_the_whole_images_verdict():
         assert first == _verdict(whole), seed
         verdicts.append(first)
     assert None in verdicts and "change_not_visible" in verdicts
+
+
+def test_rows_of_hidden_changes_take_only_changes_that_pass_the_pixel_checks():
+    """A look-alike replacement in its own colour may change too few pixels to pass; a swap row
+    passes over that object (`shown`) instead of losing the row to `change_not_visible`."""
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=512, max_canvas=560, swaps=1.0))
+    spec, rows = get_task("entity"), 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        base = random_scene(rng, cfg)
+        base = with_same_kind(rng, base, cfg, cue_objects(base, cfg))
+        edits = entity.swap_rows(rng, base, cfg)
+        if edits is not None:
+            rows += 1
+            assert _verdict(lambda: check_edits_first(spec, base, edits)) is None, seed
+            unchanged = dataclasses.replace(edits[0], scene=base)
+            assert shown(base, edits[0]) is edits[0] and shown(base, unchanged) is None and shown(base, None) is None
+    assert rows >= 3
 
 
 def test_candidates_are_drawn_afresh_as_their_scenes_render():

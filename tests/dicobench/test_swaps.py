@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from test_decoys import SMALL_HARD, assert_no_draw_without_a_share, decoyed
+from test_decoys import HARD_COUNTS, SMALL_HARD, assert_no_draw_without_a_share, decoyed
 
 from dicobench.editors.scene.decoys import count
 from dicobench.editors.scene.entity import ALIKE_AT_A_GLANCE, GLANCE_SIZE, replace_alike
@@ -17,11 +17,7 @@ from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.tasks import entity
 
-AUDITED = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, swaps=1.0))
-
-
-def swaps(distractors: str = "pairs") -> SceneConfig:
-    return SceneConfig.from_difficulty(dataclasses.replace(AUDITED.difficulty, distractors=distractors))
+AUDITED = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, swaps=1.0, **HARD_COUNTS))
 
 
 def test_a_look_alike_replacement_keeps_place_size_pose_and_colour_and_changes_the_kind():
@@ -38,30 +34,29 @@ def test_a_look_alike_replacement_keeps_place_size_pose_and_colour_and_changes_t
     assert replace_alike(np.random.default_rng(0), scene, striped, cfg=AUDITED) is None
 
 
-def test_swap_rows_offer_two_objects_replaced_alike_and_otherwise_with_decoys_of_both_looks():
-    rows = [(base, edits) for base, edits, _ in decoyed("entity", n=6, cfg=swaps())
+def test_swap_rows_offer_four_objects_replaced_alike_with_decoys_of_both_looks():
+    rows = [(base, edits) for base, edits, _ in decoyed("entity", n=8, cfg=AUDITED)
             if any(e.kind == "replace_alike" for e in edits)]
     assert len(rows) >= 4
     for base, edits in rows:
-        assert sorted(e.kind for e in edits) == ["replace", "replace", "replace_alike", "replace_alike"]
-        assert len({e.about for e in edits}) == 2
+        assert [e.kind for e in edits] == ["replace_alike"] * 4 and len({e.about for e in edits}) == 4
         for edit in edits:
             before, after = edit.states
             for image in (base, edit.scene):
                 assert count(before, image, edit.about) >= 1 and count(after, image, edit.about) >= 1, edit.text
 
 
-def test_swap_rows_with_objects_distractors_replace_two_of_four_objects_alike():
+def test_a_swap_row_needs_four_objects_a_look_alike_replaces():
     names = ("SIM card", "cardboard box", "envelope", "bookmark", "computer mouse", "keyboard")
     objects = tuple(PlacedObject(i, name, "yellow", 24, 80 + 140 * i, 200) for i, name in enumerate(names))
     scene = Scene(900, 400, "wood", 0, "neutral", 1, objects)
-    edits = entity.swap_rows(np.random.default_rng(0), scene, swaps("objects"))
-    assert sorted(e.kind for e in edits) == ["replace", "replace", "replace_alike", "replace_alike"]
-    assert len({e.about for e in edits}) == 4
+    edits = entity.swap_rows(np.random.default_rng(0), scene, AUDITED)
+    assert [e.kind for e in edits] == ["replace_alike"] * 4 and len({e.about for e in edits}) == 4
+    assert entity.swap_rows(np.random.default_rng(0), dataclasses.replace(scene, objects=objects[:3]), AUDITED) is None
 
 
 def test_without_swaps_no_draw_is_taken():
-    assert "look-alike replacements in 0.5 of entity rows" in HARD.describe()
+    assert "four look-alike replacements in entity rows (share 0.75)" in HARD.describe()
     assert_no_draw_without_a_share(entity.propose, entity.entity_edits, swaps=0.0)
 
 

@@ -178,3 +178,25 @@ def test_one_geometry_of_boxes():
     assert xywh(xyxy((3, 4, 5, 6))) == (3, 4, 5, 6)
     assert iou((0, 0, 10, 10), (5, 0, 10, 10)) == pytest.approx(50 / 150) == iou_xyxy((0, 0, 10, 10), (5, 0, 15, 10))
     assert iou((0, 0, 0, 0), (0, 0, 0, 0)) == 0.0
+
+
+def _marks_seen(dx: float, size: int = 200) -> np.ndarray:
+    """The surface's marks (factors in hundredths, 100 where unmarked) through a view shifted by `dx` px."""
+    from dicobench.kit.scene.textures import SurfaceView, _marks
+
+    ys, xs, factor = _marks(np.random.default_rng(0), size, size, 400,
+                            SurfaceView((1, 0, dx, 0, 1, 0), (1, 1, 1), 1))
+    out = np.full((size, size), 100.0)
+    out[ys, xs] = factor
+    return out
+
+
+def test_a_sub_pixel_shift_of_the_camera_moves_a_speck_rather_than_redrawing_it():
+    """Drawn hard-edged, a two-pixel speck turned from a "+" into a square when the camera moved
+    half a pixel, which careful readers saw at zoom; antialiased and softened, the shot's marks are
+    the first shot's moved by half a pixel, give or take a little."""
+    still, moved = _marks_seen(0.0), _marks_seen(0.5)
+    half_a_pixel_on = (still + np.roll(still, 1, axis=1)) / 2
+    inner = np.s_[5:-5, 5:-5]
+    depth = np.abs(still - 100)[inner].max()
+    assert np.abs(moved - half_a_pixel_on)[inner].max() <= 0.4 * depth

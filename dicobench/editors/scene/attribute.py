@@ -150,15 +150,6 @@ def turnable(obj: PlacedObject) -> bool:
     return obj.style == "striped" and obj.size >= TURN_MIN_SIZE
 
 
-def turn_and_recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject,
-                      cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
-    """Two edits of a striped object's stripes a person tells apart: turned, and recoloured."""
-    if not turnable(obj):
-        return None
-    first, second = turn_stripes(scene, obj, cfg), recolour_part(rng, scene, obj, cfg)
-    return (first, second) if first and second else None
-
-
 def part_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
     """The objects a part edit may change: patterned ones up to twice the difficulty's cue scale
     (the part that changes is a fraction of the object); none where the difficulty asks for no

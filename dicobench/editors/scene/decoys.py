@@ -42,10 +42,14 @@ def look_key(obj: PlacedObject) -> tuple:
 
 @dataclass(frozen=True)
 class Looks:
-    """An object of this look (attribute, entity and trace options' objects)."""
+    """An object of this look (attribute, entity and trace options' objects); its decoys stand
+    beside objects named `beside` (default: its own name), as the option's object does: a
+    replacement stands among its old name's same-kind objects, and a lone copy of the new look
+    there, with every decoy among its own name, would say "this one was swapped in"."""
 
     obj: PlacedObject
     reach: int = 2 * CLEARANCE
+    beside: str | None = None
 
     @property
     def key(self) -> tuple:
@@ -60,7 +64,7 @@ class Looks:
         return [frozenset({o.uid}) for o in scene.objects if look_key(o) == key]
 
     def decoy(self, rng, scene, cfg, blocked, uid):
-        obj = place_among(rng, scene, self.obj, cfg, blocked, uid)
+        obj = place_among(rng, scene, self.obj, cfg, blocked, uid, beside=self.beside)
         return None if obj is None else ((obj,), ())
 
 
@@ -76,11 +80,12 @@ def place_twin(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: S
 
 
 def place_among(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box],
-                uid: int) -> PlacedObject | None:
-    """A twin of `obj` beside another object of its name where there is room (the difficulty's
-    same-kind objects stand in small groups around the objects an edit may change, so a lone
-    copy would say "not the changed one"), else anywhere free; clear of `blocked` either way."""
-    others = [o for o in scene.objects if o.name == obj.name]
+                uid: int, beside: str | None = None) -> PlacedObject | None:
+    """A twin of `obj` beside another object of its name (or of the name `beside`) where there is
+    room (the difficulty's same-kind objects stand in small groups around the objects an edit may
+    change, so a lone copy would say "not the changed one"), else anywhere free; clear of `blocked`
+    either way."""
+    others = [o for o in scene.objects if o.name == (beside or obj.name)]
     for k in rng.permutation(len(others))[:3]:
         near = others[k]
         placed = place_twin(rng, scene, obj, cfg, blocked, uid, near=(near.cx, near.cy, TWIN_REACH * near.size),

@@ -87,20 +87,8 @@ def _replaced(scene: Scene, obj: PlacedObject, new: PlacedObject, cfg: SceneConf
         touched=(obj.name, new.name),
         kind=kind,
         about=obj.uid,
-        states=(Looks(obj), Looks(new)),
+        states=(Looks(obj), Looks(new, beside=obj.name)),
     )
-
-
-def alike_and_unlike(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
-                     cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
-    """Two replacements of `obj` a person tells apart: by an object much like it at a glance, in its
-    colour (`replace_alike`), and by one drawn as any other (`replace`), neither read as the other."""
-    first = replace_alike(rng, scene, obj, taken=taken, cfg=cfg)
-    if first is None:
-        return None
-    unlike = read_as(first.scene.object(obj.uid).name, cfg.difficulty.catalogue)
-    second = replace(rng, scene, obj, taken=taken | unlike, cfg=cfg)
-    return (first, second) if second else None
 
 
 def remove(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),

@@ -15,7 +15,6 @@ import numpy as np
 
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, pronouns, refer
 from dicobench.editors.scene.decoys import Looks
-from dicobench.editors.scene.move import move
 from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.glyphs import glyph_mask
 from dicobench.kit.scene.model import PlacedObject, Scene
@@ -80,13 +79,3 @@ def flip(scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig()) -> S
         about=obj.uid,
         states=(Looks(obj), Looks(new)),
     )
-
-
-def flip_and_move(rng: np.random.Generator, scene: Scene, obj: PlacedObject,
-                  exclude_refs: frozenset[str] = frozenset(),
-                  cfg: SceneConfig = SceneConfig()) -> tuple[SceneEdit, SceneEdit] | None:
-    """Two edits of one object a person tells apart: flipped where it stands, and moved into
-    another relation to a nearby object."""
-    first = flip(scene, obj, cfg)
-    second = first and move(rng, scene, obj, exclude_refs=exclude_refs, cfg=cfg)
-    return (first, second) if first and second else None

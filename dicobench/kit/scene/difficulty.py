@@ -82,29 +82,26 @@ class Difficulty(Dials):
     trace_scale: float = dial("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
     distractors: str = dial("subtlety", "options A-D of a difference row: objects (four objects, one edit each) or "
                                          "pairs (two objects, two edits each: seeing where the change is does not say "
-                                         "what it is)",
+                                         "what it is); rows of turns, flips or look-alike replacements take four "
+                                         "objects either way",
                             "objects")
     parts: float = dial("subtlety", "share of attribute edits that change one part of an object (one half of a "
                                     "two-tone object, its stripes or its dots) while the rest stays; such edits may "
                                     "take objects up to twice the cue scale, since only the part changes (0: whole "
                                     "objects only)", 0.0, later=True)
-    turns: float = dial("subtlety", "share of attribute rows whose options are about two striped objects, each "
-                                    "offered with its stripes turned the other way (same colours and shares, so the "
-                                    "object looks the same once the pair is shrunk to a model's input, while with "
-                                    "zoom the stripes plainly cross) and with its stripes recoloured (with objects "
-                                    "distractors: four striped objects, two turned and two recoloured) (0: none)",
-                        0.0, later=True)
-    flips: float = dial("subtlety", "share of spatial relation rows whose options are about two objects of at least "
-                                    "32 px whose outline is not its own mirror image, each offered flipped left to "
-                                    "right where it stands (same place and colours, so the pair looks much the same "
-                                    "once shrunk, while with zoom the shape plainly points or leans the other way) "
-                                    "and moved (with objects distractors: four such objects, two flipped and two "
-                                    "moved) (0: none)", 0.0, later=True)
-    swaps: float = dial("subtlety", "share of entity rows whose options are about two objects, each offered replaced, "
-                                    "in place and in its colour, by an object of another name whose outline shrunk "
-                                    "to 8 px is much like its own (so the pair looks the same once shrunk, while with "
-                                    "zoom the kind plainly differs) and replaced by any other object (with objects "
-                                    "distractors: four objects, two of each) (0: none)", 0.0, later=True)
+    turns: float = dial("subtlety", "share of attribute rows whose options are four striped objects, each with its "
+                                    "stripes turned the other way (same colours and shares, so the object looks the "
+                                    "same once the pair is shrunk to a model's input, while with zoom the stripes "
+                                    "plainly cross), where the scene has four (0: none)", 0.0, later=True)
+    flips: float = dial("subtlety", "share of spatial relation rows whose options are four objects of at least 32 px "
+                                    "whose outline is not its own mirror image, each flipped left to right where it "
+                                    "stands (same place and colours, so the pair looks much the same once shrunk, "
+                                    "while with zoom the shape plainly points the other way), where the scene has "
+                                    "four (0: none)", 0.0, later=True)
+    swaps: float = dial("subtlety", "share of entity rows whose options are four objects, each replaced, in place and "
+                                    "in its colour, by an object of another name whose outline shrunk to 8 px is much "
+                                    "like its own (so the pair looks the same once shrunk, while with zoom the kind "
+                                    "plainly differs), where the scene has four (0: none)", 0.0, later=True)
     decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
                                  "object), 1 to this many per state and row: the text then says what kind of change "
@@ -181,9 +178,9 @@ class Difficulty(Dials):
                   f"trace opacity {self.trace_opacity:g}, trace scale {self.trace_scale:g}"
                 + ("" if self.distractors == "objects" else f", {self.distractors} of options")
                 + (f", part edits {self.parts:g}" if self.parts else "")
-                + (f", stripes turned in {self.turns:g} of attribute rows" if self.turns else "")
-                + (f", objects flipped in {self.flips:g} of spatial relation rows" if self.flips else "")
-                + (f", look-alike replacements in {self.swaps:g} of entity rows" if self.swaps else "")
+                + (f", four stripes turned in attribute rows (share {self.turns:g})" if self.turns else "")
+                + (f", four objects flipped in spatial relation rows (share {self.flips:g})" if self.flips else "")
+                + (f", four look-alike replacements in entity rows (share {self.swaps:g})" if self.swaps else "")
                 + (f", up to {self.decoys} decoys per named state" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
@@ -195,7 +192,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, turns=0.5, flips=0.5, swaps=0.5, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, decoys=3, catalogue="audited",
     camera=CameraBounds(), camera_on=True,
 )
 EXTREME = Difficulty(
@@ -204,7 +201,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, turns=0.5, flips=0.5, swaps=0.5, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, decoys=3, catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 from dicobench.kit.scene.row_caches import per_row
 from dicobench.kit.scene.warping import warp
@@ -41,6 +41,12 @@ TINTS = {
 
 
 LUT_SCALE, LUT_SIZE = 2048, 4096  # brightness resolution 1/2048, up to 2x the base colour
+
+# how a shot samples each surface's shading: bilinear, so that a seam or grout line turned by a
+# fraction of a degree stays one smooth line that moves with the camera, not a staircase whose steps
+# fall elsewhere in each shot (careful readers saw those at zoom); nearest for fabric, whose weave
+# of checks a few pixels wide has no long line to step and costs a fifth more PNG bytes bilinearly
+SAMPLED = {"fabric": Image.Resampling.NEAREST}
 
 
 def value_noise(rng: np.random.Generator, height: int, width: int, cell: int) -> np.ndarray:
@@ -180,8 +186,8 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
     if kind not in _SHADERS:
         raise ValueError(f"unknown background {kind!r}; expected one of {', '.join(KINDS)}")
     shade = shading(kind, height, width, seed)
-    if view is not None:  # nearest: weaves, seams and grout stay as crisp (and as cheap in PNG) as drawn
-        shade = warp(shade, view.affine(), resample=Image.Resampling.NEAREST)
+    if view is not None:
+        shade = warp(shade, view.affine(), resample=SAMPLED.get(kind, Image.Resampling.BILINEAR))
     shade = shade * _vignette(height, width)
     # brightness -> colour through a lookup table: one gather instead of float maths per channel
     colour = np.asarray(base_colour(kind, variant), np.float32) * np.asarray(TINTS[tint], np.float32)
@@ -198,6 +204,8 @@ def make_background(kind: str, variant: int, tint: str, width: int, height: int,
 
 
 MARK_TONES = (0.55, 0.7, 1.25, 1.4)  # darker and lighter specks, relative to the surface
+MARK_SUPERSAMPLE = 2
+MARK_SOFTNESS = 0.6  # px: the lens's blur of a mark (Gaussian radius)
 # grain takes three values (standard deviation 1, times `grain`): as fine as Gaussian grain to the
 # eye, and about a third fewer PNG bytes, as the filtered residuals repeat
 GRAIN_STEPS = np.array([-np.sqrt(2), 0, 0, np.sqrt(2)], np.float32)
@@ -209,9 +217,19 @@ def _marks(rng: np.random.Generator, w: int, h: int, marks: int, view: SurfaceVi
     kind of detail a real surface has and a cue must be found against. Through a `view` the
     marks are the same ones, drawn where the shot sees them. Gives the marked pixels' rows and
     columns (row by row) and each one's factor, in hundredths."""
-    layer = Image.new("L", (w, h), 100)  # 100: leave the surface as it is
+    # drawn at MARK_SUPERSAMPLE times the size and averaged down, so each mark's edge pixels take
+    # their covered share: a camera's sub-pixel shift then moves a speck rather than redrawing it
+    # as another shape (a plus here, a bar there), which a reader comparing the images would see
+    s = MARK_SUPERSAMPLE
+    layer = Image.new("L", (w * s, h * s), 100)  # 100: leave the surface as it is
     draw = ImageDraw.Draw(layer)
-    at, k = _seen(view)
+    seen, k = _seen(view)
+
+    def at(x, y):
+        x, y = seen(x, y)
+        return x * s, y * s
+
+    k *= s
     for _ in range(int(marks * w * h / 1e6)):
         x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
         tone = int(100 * MARK_TONES[rng.integers(len(MARK_TONES))])
@@ -225,8 +243,10 @@ def _marks(rng: np.random.Generator, w: int, h: int, marks: int, view: SurfaceVi
         else:
             a, length = float(rng.uniform(0, np.pi)), float(rng.uniform(6, 20))
             draw.line(at(x, y) + at(x + length * np.cos(a), y + length * np.sin(a)), fill=tone,
-                      width=int(rng.integers(1, 3)))
-    factor = np.asarray(layer, np.uint8)
+                      width=round(int(rng.integers(1, 3)) * k))
+    # and softened by about a pixel, as a lens does before the sensor samples it: a speck of two
+    # or three pixels then reads as the same soft dot wherever it falls between pixels
+    factor = np.asarray(layer.reduce(s).filter(ImageFilter.GaussianBlur(MARK_SOFTNESS)), np.uint8)
     ys, xs = np.nonzero(factor != 100)  # elsewhere the factor is 1: each pixel stays as it is
     return ys, xs, factor[ys, xs]
 
