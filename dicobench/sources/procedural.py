@@ -28,6 +28,7 @@ from dicobench.kit.scene.geometry import Box, bounding, intersect
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import (
     SceneConfig,
+    cue_objects,
     occupied_boxes,
     place,
     random_object,
@@ -199,14 +200,6 @@ def difficulty_note(cfg: SceneConfig) -> str:
     """What the `generator` column adds for a build harder than the first release's world (an
     `easy` row reads as it always did)."""
     return "" if cfg.difficulty == EASY else f"; difficulty {cfg.difficulty.describe()}"
-
-
-def cue_objects(scene: Scene, cfg: SceneConfig, scale: int = 1) -> list[PlacedObject]:
-    """The objects an edit may change: all of them, or the small ones the difficulty's cue
-    scale allows (the bigger ones stay as clutter); `scale` times it for edits that change only
-    a part or the direction of an object (flips)."""
-    limit = scale * cfg.difficulty.cue_max_size
-    return [o for o in scene.objects if o.size <= limit] if limit else list(scene.objects)
 
 
 # ---- scene helpers the commonality tasks share ---------------------------------------------

@@ -10,7 +10,7 @@ from test_decoys import HARD_COUNTS, SMALL_HARD, assert_no_draw_without_a_share,
 from dicobench.checks import MIN_VISIBLE_PIXELS
 from dicobench.editors.scene.decoys import count, look_key
 from dicobench.editors.scene.flip import FLIP_MIN_SIZE, flip, flippable
-from dicobench.kit.scene.difficulty import HARD, Difficulty
+from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.kit.scene.render import footprint, render
@@ -92,9 +92,3 @@ def test_a_flip_row_flips_four_objects_that_show_it_and_needs_four():
 def test_without_flips_no_draw_is_taken():
     assert "four objects flipped in spatial relation rows (share 0.5)" in HARD.describe()
     assert_no_draw_without_a_share(spatial_relation.propose, spatial_relation.move_edits, flips=0.0)
-
-
-@pytest.mark.parametrize("share", [-0.1, 1.5])
-def test_a_share_of_flips_outside_0_to_1_is_refused(share):
-    with pytest.raises(ValueError, match="flips, swaps must be within 0-1"):
-        Difficulty(flips=share)

@@ -5,14 +5,13 @@ own, offered beside an ordinary replacement of the same object, with decoys of b
 import dataclasses
 
 import numpy as np
-import pytest
 from test_decoys import HARD_COUNTS, SMALL_HARD, assert_no_draw_without_a_share, decoyed
 
 from dicobench.editors.scene.decoys import count
 from dicobench.editors.scene.entity import ALIKE_AT_A_GLANCE, GLANCE_SIZE, replace_alike
 from dicobench.kit.scene.audit import outline_overlap
 from dicobench.kit.scene.catalogue import by_name, read_as
-from dicobench.kit.scene.difficulty import HARD, Difficulty
+from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.tasks import entity
@@ -58,9 +57,3 @@ def test_a_swap_row_needs_four_objects_a_look_alike_replaces():
 def test_without_swaps_no_draw_is_taken():
     assert "four look-alike replacements in entity rows (share 0.75)" in HARD.describe()
     assert_no_draw_without_a_share(entity.propose, entity.entity_edits, swaps=0.0)
-
-
-@pytest.mark.parametrize("share", [-0.1, 1.5])
-def test_a_share_of_swaps_outside_0_to_1_is_refused(share):
-    with pytest.raises(ValueError, match="swaps must be within 0-1"):
-        Difficulty(swaps=share)

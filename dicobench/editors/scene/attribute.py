@@ -12,7 +12,7 @@ from dicobench.editors.scene.decoys import Looks
 from dicobench.kit.scene.geometry import bounding
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.palette import COLOURS, clearly_different, distance, stands_out
-from dicobench.kit.scene.random_scenes import SceneConfig, drawable, surface_colour, tell_apart
+from dicobench.kit.scene.random_scenes import SceneConfig, cue_objects, drawable, surface_colour, tell_apart
 from dicobench.kit.scene.render import footprint
 from dicobench.looks import PATTERN_WORDS, look, namesakes
 
@@ -154,10 +154,7 @@ def part_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
     """The objects a part edit may change: patterned ones up to twice the difficulty's cue scale
     (the part that changes is a fraction of the object); none where the difficulty asks for no
     part edits."""
-    if not cfg.difficulty.parts:
-        return []
-    limit = 2 * cfg.difficulty.cue_max_size
-    return [o for o in scene.objects if has_part(o) and (not limit or o.size <= limit)]
+    return [o for o in cue_objects(scene, cfg, scale=2) if has_part(o)] if cfg.difficulty.parts else []
 
 
 def two_changes(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig = SceneConfig(),

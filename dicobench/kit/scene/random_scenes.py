@@ -221,6 +221,14 @@ def tell_apart(a: PlacedObject, b: PlacedObject) -> bool:
                 and not clearly_different(a.accent, b.colour))
 
 
+def cue_objects(scene: Scene, cfg: SceneConfig, scale: int = 1) -> list[PlacedObject]:
+    """The objects an edit may change: all of them, or the small ones the difficulty's cue
+    scale allows (the bigger ones stay as clutter); `scale` times it for edits that change only
+    a part or the direction of an object (part edits, flips)."""
+    limit = scale * cfg.difficulty.cue_max_size
+    return [o for o in scene.objects if o.size <= limit] if limit else list(scene.objects)
+
+
 def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, namesakes: list[PlacedObject]) -> Scene:
     """The scene with the difficulty's same-kind objects: each another object of the name of one
     of `namesakes` (taken in turn, in a random order), in colours a person tells apart from every

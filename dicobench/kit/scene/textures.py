@@ -223,13 +223,7 @@ def _marks(rng: np.random.Generator, w: int, h: int, marks: int, view: SurfaceVi
     s = MARK_SUPERSAMPLE
     layer = Image.new("L", (w * s, h * s), 100)  # 100: leave the surface as it is
     draw = ImageDraw.Draw(layer)
-    seen, k = _seen(view)
-
-    def at(x, y):
-        x, y = seen(x, y)
-        return x * s, y * s
-
-    k *= s
+    at, k = _seen(view, s)
     for _ in range(int(marks * w * h / 1e6)):
         x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
         tone = int(100 * MARK_TONES[rng.integers(len(MARK_TONES))])
@@ -280,11 +274,10 @@ def _coloured(lut: np.ndarray, index: np.ndarray, marked: tuple | None, rng: np.
     return out
 
 
-def _seen(view: SurfaceView | None):
-    """Where a point of the surface lands in the shot, and how much longer a length gets there."""
-    if view is None:
-        return (lambda x, y: (x, y)), 1.0
-    m = view.affine()
+def _seen(view: SurfaceView | None, scale: float = 1.0):
+    """Where a point of the surface lands in the shot drawn `scale` times the size, and how much
+    longer a length gets there."""
+    m = scale * (np.eye(2, 3) if view is None else view.affine())
     return ((lambda x, y: (m[0, 0] * x + m[0, 1] * y + m[0, 2], m[1, 0] * x + m[1, 1] * y + m[1, 2])),
             math.hypot(m[0, 0], m[1, 0]))
 
