@@ -68,7 +68,7 @@ def measure(task: str, cfg: SceneConfig, n: int) -> dict[str, float]:
 def _propose(task: str):
     import importlib
 
-    return importlib.import_module(get_task(task).proposers["procedural"].split(":")[0]).propose
+    return importlib.import_module(get_task(task).proposers["procedural"].module).propose
 
 
 def main(argv=None) -> None:

@@ -7,6 +7,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from dicobench.editors.scene import Staged
 from dicobench.generate import letter_schedule, sample_seed
 from dicobench.kit.scene.random_scenes import SceneConfig, random_scene
 from dicobench.schema import DIFFERENCE_TASKS, NONE_OPTIONS
@@ -25,6 +26,7 @@ def difference_options(cfg: SceneConfig, n: int, *propose_args) -> Iterator[tupl
         for i in range(n):
             rng = np.random.default_rng(sample_seed(0, "test", task, i, 0))
             edits = PROPOSERS[task].propose(rng, random_scene(rng, cfg), *propose_args)
+            edits = edits.edits if isinstance(edits, Staged) else edits
             if edits is not None:
                 yield [e.text for e in edits] + [NONE_OPTIONS["difference"]], letters[i]
 

@@ -1,7 +1,8 @@
 """Proposals from the procedural scene engine, for the tasks of both tracks.
 
-A difference task offers `propose(rng, scene, cfg) -> list[SceneEdit] | None`: four edits of one
-base scene on four different objects, the options A-D. A commonality task offers
+A difference task offers `propose(rng, scene, cfg) -> list[SceneEdit] | Staged | None`: four edits
+of one base scene on four different objects, the options A-D (`Staged`: of the base with what the
+task drew into it first). A commonality task offers
 `propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b) -> frozenset[str]`:
 two different scenes that share nothing the task asks about (the E pair) plus four candidates,
 each a version of image b in which exactly that candidate is shared; what is shared is
@@ -20,7 +21,7 @@ import numpy as np
 
 from dicobench import descriptors
 from dicobench.checks import Rejected, check_difference_pixels, check_options
-from dicobench.editors.scene import Cue, SceneEdit
+from dicobench.editors.scene import Cue, SceneEdit, Staged
 from dicobench.editors.scene.decoys import count, with_decoys
 from dicobench.kit.scene.catalogue import by_name, read_as
 from dicobench.kit.scene.difficulty import EASY
@@ -84,6 +85,8 @@ def edited_scenes(propose, rng: np.random.Generator,
     edits = propose(rng, base, cfg)
     if edits is None:
         raise Rejected("too_few_edits")
+    if isinstance(edits, Staged):
+        base, edits = edits.scene, edits.edits
     decoyed = with_decoys(rng, base, edits, cfg)
     if decoyed is None:
         raise Rejected("no_room_for_decoys")
@@ -125,8 +128,8 @@ def check_edit(base: Scene, e: SceneEdit) -> None:
 
 def shown(base: Scene, edit: SceneEdit | None) -> SceneEdit | None:
     """`edit` where it passes the row's pixel checks, else None: rows whose every option is a change
-    a shrunk pair hides (turns, flips, look-alike replacements) pass over an object whose change
-    shows too few pixels, rather than losing the whole row to `change_not_visible`."""
+    a shrunk pair hides (turns, flips, look-alike replacements, turned-back trails) pass over an
+    object whose change shows too few pixels, rather than losing the whole row to `change_not_visible`."""
     if edit is None:
         return None
     try:

@@ -1,8 +1,8 @@
 """Task generators, one module per task, each registered in `dicobench.tasks.registry`.
 
 Each module's `proposal` is its procedural proposer (see `dicobench.sources.procedural`): difference
-tasks build it from `propose(rng, scene, cfg) -> list[SceneEdit] | None`, four edits of one base
-scene on four different objects (options A-D); commonality tasks from
+tasks build it from `propose(rng, scene, cfg) -> list[SceneEdit] | Staged | None`, four edits of one
+base scene on four different objects (options A-D); commonality tasks from
 `propose(rng, cfg) -> ScenePair | None` and `commonalities(scene_a, scene_b)`, what two scenes
 really share, used to check every row."""
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 if TYPE_CHECKING:  # annotations only: the registry (and `dicobench --help`) load this package without numpy
     import numpy as np
 
-    from dicobench.editors.scene import SceneEdit
+    from dicobench.editors.scene import SceneEdit, Staged
     from dicobench.kit.scene.model import PlacedObject, Scene
 
 NUM_EDITS = 4
@@ -69,11 +69,11 @@ def _gather(rng, scene, make_group, candidates) -> list[SceneEdit] | None:
     return None
 
 
-def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[SceneEdit] | None],
-             usual: Callable[[], list[SceneEdit] | None]) -> list[SceneEdit] | None:
+def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[SceneEdit] | Staged | None],
+             usual: Callable[[], list[SceneEdit] | None]) -> list[SceneEdit] | Staged | None:
     """A row's edits: in the difficulty's `share` of rows `special` where it finds them (four stripes
-    turned, four objects flipped, four look-alike replacements), else `usual`; no draw is taken
-    where the share is 0, so presets without it keep their rows."""
+    turned, four objects flipped, four look-alike replacements, four trails turned back), else
+    `usual`; no draw is taken where the share is 0, so presets without it keep their rows."""
     if share and rng.random() < share:
         edits = special()
         if edits is not None:

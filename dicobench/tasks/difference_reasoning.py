@@ -2,19 +2,51 @@
 
 The kind of trace is drawn first and the object second, so each row shows four different
 kinds, every kind is as likely as its objects allow, and traces that fit any object
-(footprints) do not crowd out those that fit few (tyre tracks need a vehicle)."""
+(footprints) do not crowd out those that fit few (tyre tracks need a vehicle). In the
+difficulty's share of rows (`turnbacks`), four trails of shoe prints lead up to four objects in both
+images and one is turned to lead away: the walk went the other way."""
 
 from __future__ import annotations
 
-from dicobench.editors.scene.traces import KINDS, add_trace, kinds_for, told_apart
+from dicobench.editors.scene import Staged
+from dicobench.editors.scene.traces import KINDS, add_trace, kinds_for, told_apart, trail_to, turn_back
 from dicobench.kit.scene.random_scenes import SceneConfig
-from dicobench.sources.procedural import scene_difference
-from dicobench.tasks import NUM_EDITS
+from dicobench.sources.procedural import scene_difference, shown
+from dicobench.tasks import NUM_EDITS, in_share
 
 TRIES_PER_KIND = 5
 
 
 def propose(rng, scene, cfg=SceneConfig()):
+    return in_share(rng, cfg.difficulty.turnbacks, lambda: trail_rows(rng, scene, cfg),
+                    lambda: trace_edits(rng, scene, cfg))
+
+
+def trail_rows(rng, scene, cfg) -> Staged | None:
+    """The options of the difficulty's share of rows (`turnbacks`): four objects, each given a trail
+    of shoe prints leading up to it in both images, each trail turned to lead away from it; None
+    where four objects find no room for one. Shrunk, a trail turned back shows the same trail, so a
+    reader who sees no change at a glance is left with all five letters, and only comparing the
+    prints of every trail by each named look across the two images says which (or that none) turned."""
+    staged, trails, used = scene, [], set()
+    for idx in rng.permutation(len(scene.objects)):
+        obj = scene.objects[idx]
+        if obj.name in used:
+            continue
+        trace = trail_to(rng, staged, obj, cfg)
+        if trace is None:
+            continue
+        staged, used = staged.add(trace=trace), used | {obj.name}
+        trails.append((obj, trace))
+        if len(trails) == NUM_EDITS:
+            edits = [shown(staged, turn_back(staged, obj, trace, cfg)) for obj, trace in trails]
+            return None if None in edits else Staged(staged, edits)
+    return None
+
+
+def trace_edits(rng, scene, cfg):
+    """The options of every other row: four new traces of four different kinds (or two of each of two
+    objects)."""
     if cfg.difficulty.distractors == "pairs":
         return _pairs(rng, scene, cfg)
     used: set[str] = set()

@@ -12,7 +12,7 @@ from text_only import PROPOSERS
 
 from dicobench.checks import MIN_VISIBLE_PIXELS, Rejected, check_unchanged
 from dicobench.editors.scene.attribute import PART_WORDS, TURN_MIN_SIZE, recolour_part, turn_stripes
-from dicobench.editors.scene.decoys import count, look_key, with_decoys
+from dicobench.editors.scene.decoys import count, look_key, split, with_decoys
 from dicobench.editors.scene.move import NEAR
 from dicobench.generate import BuildOptions, sample_seed
 from dicobench.kit.scene.difficulty import EASY, HARD
@@ -55,6 +55,25 @@ def test_every_state_an_option_names_stands_elsewhere_in_both_images(task):
             for state in edit.states:
                 for image in (base, *pairs):
                     assert count(state, image, edit.about) >= 1, (task, edit.text, state.key)
+
+
+def test_an_objects_states_share_their_decoys_in_a_split_drawn_alike():
+    """An option's change moves its object from one state to another, so in image 2 the true
+    option's after-state shows once more than its decoys: with the states' counts drawn apart (1 to
+    3 each), counting one image found the true option most of the time. An object's states now
+    share a fixed number of decoys, every split alike, so that moving one object gives a split as
+    likely as the one it came from (but at the ends)."""
+    rng = np.random.default_rng(0)
+    pairs = [split(rng, 3, 2) for _ in range(3000)]
+    assert all(sum(p) == 6 and min(p) >= 1 for p in pairs)
+    firsts = np.bincount([p[0] for p in pairs], minlength=6)[1:]
+    assert firsts.min() > 0.8 * firsts.mean()  # 1 to 5, each alike
+    assert all(sum(t) == 9 and min(t) >= 1 for t in (split(rng, 3, 3) for _ in range(300)))
+    assert {split(rng, 3, 1)[0] for _ in range(300)} == {1, 2, 3, 4, 5}  # a lone state: 1 to 5
+    for base, edits, _ in decoyed("attribute", n=4):  # each object's looks: a fixed number in all
+        for about in {e.about for e in edits}:
+            states = {s.key: s for e in edits if e.about == about for s in e.states}.values()
+            assert sum(count(s, base, about) for s in states) == HARD.decoys * len(states)
 
 
 def test_a_replacements_new_look_also_stands_among_the_old_name_elsewhere():

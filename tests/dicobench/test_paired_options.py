@@ -1,7 +1,8 @@
 """Paired distractors (`--distractors pairs`, the hard default): each difference row's options are two
 edits each of two objects, so seeing where the change is leaves two options, and the text alone
-still says nothing. (Rows of turns, flips and look-alike replacements offer four objects instead:
-tests/dicobench/test_flips.py, test_swaps.py, test_decoys.py.)"""
+still says nothing. (Rows of turns, flips, look-alike replacements and turned-back trails offer four
+objects instead:
+tests/dicobench/test_flips.py, test_swaps.py, test_turnbacks.py, test_decoys.py.)"""
 
 import dataclasses
 from collections import Counter
@@ -21,7 +22,8 @@ from dicobench.schema import DIFFERENCE_TASKS
 # hard scenes on a smaller canvas keep these fast; USUAL without the rows that offer four objects
 SMALL_HARD = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1000, max_canvas=1100, min_objects=40,
                                                              max_objects=50, same_kind=15))
-USUAL = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=0, flips=0, swaps=0))
+USUAL = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=0, flips=0, swaps=0,
+                                                       turnbacks=0))
 
 
 def proposals(task, n=6):

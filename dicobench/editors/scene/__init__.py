@@ -55,6 +55,15 @@ class SceneEdit:
     states: tuple[State, State] | None = None
 
 
+@dataclass(frozen=True)
+class Staged:
+    """A row's edits of a base scene its task first drew something into (the four trails of a
+    turned-back trail row, one of which each edit turns): image 1 shows `scene`."""
+
+    scene: Scene
+    edits: list[SceneEdit]
+
+
 def indefinite(cfg) -> bool:
     """Whether options refer to objects as one of several alike ("A black box became white"): in
     scenes with decoys (`Difficulty.decoys`), every look an option names is there more than once."""

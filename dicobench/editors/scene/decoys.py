@@ -9,10 +9,17 @@ the two images place by place finds it.
 
 A `State` (declared beside `SceneEdit`) is what one side of an option says, as any scene may show it: `Looks` (an
 object of this look; the relation and trace states live with their editors, `move.Beside` and
-`traces.Traced`). `with_decoys` gives every distinct state of a row's four edits 1 to
-`Difficulty.decoys` copies (a seeded count per state, so that how often a state shows in one
-image says little about which option changed it), placed clear of every edit and added alike to
+`traces.Traced`). `with_decoys` gives the states of each object the options are about
+`Difficulty.decoys` copies each on average (`split`), placed clear of every edit and added alike to
 the base scene and to each edited scene.
+
+Counts matter too: the true option's change moves its object from its before-state to its
+after-state, so in image 2 that option's after-state shows once more, and its before-state once
+less, than its decoys alone; a reader of image 2 alone who counts each option's states finds the
+option whose after-state outnumbers its before-state. Each object's states therefore share a fixed
+number of decoys, split among them at random (every split alike): moving one object from one state
+to another then gives a split that is as likely as the one it came from, but at the ends of the
+range, so counting tells the options apart only there.
 """
 
 from __future__ import annotations
@@ -108,7 +115,13 @@ def with_decoys(rng: np.random.Generator, base: Scene, edits: list[SceneEdit], c
     most = cfg.difficulty.decoys
     if not most or any(e.states is None for e in edits):
         return (base, edits, ()) if not most else None
-    states = list({s.key: s for e in edits for s in e.states}.values())
+    objects_states: dict[int | None, dict] = {}  # each object's states (its before, each option's after), in order
+    for e in edits:
+        objects_states.setdefault(e.about, {}).update({s.key: s for s in e.states})
+    planned: dict[tuple, tuple[State, int]] = {}
+    for states in objects_states.values():
+        fresh = [s for key, s in states.items() if key not in planned]
+        planned.update({s.key: (s, n) for s, n in zip(fresh, split(rng, most, len(fresh)))})
     # every scene's elements are in the way: an edit moves an object or adds one where the base has none
     scenes = [base, *(e.scene for e in edits)]
     uid = max(o.uid for s in scenes for o in s.objects) + 1
@@ -117,10 +130,10 @@ def with_decoys(rng: np.random.Generator, base: Scene, edits: list[SceneEdit], c
                                 traces=_union(s.traces for s in scenes))
     objects: list[PlacedObject] = []
     traces: list[Trace] = []
-    for state in states:
+    for state, copies in planned.values():
         blocked = [grown(box, state.reach if touched & state.names else CLEARANCE)
                    for touched, dirty in changed for box in dirty]
-        for _ in range(int(rng.integers(1, most + 1))):
+        for _ in range(copies):
             made = state.decoy(rng, world, cfg, blocked, uid)
             if made is None:
                 return None
@@ -131,6 +144,17 @@ def with_decoys(rng: np.random.Generator, base: Scene, edits: list[SceneEdit], c
     add = tuple(objects), tuple(traces)
     boxes = tuple(footprint(e) for e in (*objects, *traces))
     return _added(base, *add), [dataclasses.replace(e, scene=_added(e.scene, *add)) for e in edits], boxes
+
+
+def split(rng: np.random.Generator, most: int, n: int) -> list[int]:
+    """How many decoys each of an object's `n` states gets: `most` times `n` in all, split among them
+    at random with at least one each, every split alike (a lone state, such as a removed object's
+    look: 1 to 2 * `most` - 1, alike)."""
+    if n == 1:
+        return [int(rng.integers(1, 2 * most))]
+    total = most * n
+    cuts = np.sort(rng.choice(total - 1, n - 1, replace=False) + 1)
+    return np.diff([0, *cuts, total]).astype(int).tolist()
 
 
 def _union(groups) -> tuple:

@@ -62,6 +62,7 @@ KINDS = (
 )
 DAMAGE = ("crack", "scorch")  # marks on the object itself; the others lie on the surface beside it
 TRAILS = tuple(kind for kind, drawn in KERNELS.items() if drawn.trail)
+PRINTS = tuple(kind for kind, drawn in KERNELS.items() if drawn.step)  # trails whose prints show which way they go
 
 
 # traces a person may not tell apart on one object at hard scale and opacity (a milk spill and a puddle
@@ -265,10 +266,11 @@ class Traced:
     kind: str
     colour: tuple[int, int, int] | None = None  # a surface trace's colour (a spill's names its liquid)
     reach: int = TRACE_REACH
+    away: bool = False  # a trail of prints leading away from the object, not up to it
 
     @property
     def key(self) -> tuple:
-        return ("traced", look_key(self.obj), self.kind, self.colour)
+        return ("traced", look_key(self.obj), self.kind, self.colour, self.away)
 
     @property
     def names(self) -> frozenset[str]:
@@ -278,10 +280,12 @@ class Traced:
         if self.kind in DAMAGE:
             key = look_key(dataclasses.replace(self.obj, damage=self.kind))
             return [frozenset({o.uid}) for o in scene.objects if look_key(o) == key]
-        traces = [footprint(t) for t in scene.traces if t.kind == self.kind and t.colour == self.colour]
+        traces = [t for t in scene.traces if t.kind == self.kind and t.colour == self.colour]
         key = look_key(self.obj)
         return [frozenset({o.uid}) for o in scene.objects
-                if look_key(o) == key and any(box_gap(footprint(o), t) <= NEXT_TO for t in traces)]
+                if look_key(o) == key and any(box_gap(footprint(o), footprint(t)) <= NEXT_TO
+                                              and (t.kind not in PRINTS or leads_to(t, o) != self.away)
+                                              for t in traces)]
 
     def decoy(self, rng, scene, cfg, blocked, uid):
         """A twin of the object with the same trace (damage drawn afresh; a surface trace drawn
@@ -295,6 +299,7 @@ class Traced:
         if placed is None:
             return None
         trace, near = placed
+        trace = turned_back(trace) if self.away else trace  # its first print where the last one was: near stays
         shift = _free_shift(rng, scene, obj.name, footprint(obj), footprint(trace), near, blocked, cfg)
         if shift is None:
             return None
@@ -322,3 +327,65 @@ def _free_shift(rng, scene: Scene, name: str, box: Box, tbox: Box, near: tuple[f
 
 def _moved(box: Box, dx: int, dy: int) -> Box:
     return (box[0] + dx, box[1] + dy, box[2], box[3])
+
+
+# A trail of shoe prints turned back: the same prints at the same places, each pointing the other
+# way. Shrunk, the pair shows the same trail; with zoom each print's heel is plainly at its other
+# end, and the trail that led up to its object leads away from it. (Paw prints are drawn too small
+# for it: their toes blur into the pad, so which way they point is no plain read.)
+TURNED_BACK = ("The shoe prints by {obj} now lead away from {them}, so someone walked away from {them}, "
+               "not up to {them}.")
+
+
+def turned_back(trace: Trace) -> Trace:
+    """The trail of prints walked the other way: its first print where its last one was, heading back."""
+    side = trace_extent(trace)
+    ox, oy = origin(trace, side)
+    a = math.radians(trace.angle)
+    span = (max(2, trace.length) - 1) * KERNELS[trace.kind].step
+    back = dataclasses.replace(trace, angle=(trace.angle + 180) % 360)
+    bx, by = origin(back, side)
+    return dataclasses.replace(back, x=int(round(trace.x + ox + span * math.cos(a) - bx)),
+                               y=int(round(trace.y + oy + span * math.sin(a) - by)))
+
+
+def leads_to(trace: Trace, obj: PlacedObject) -> bool:
+    """Whether a trail's prints point towards `obj` (walked up to it) rather than away from it."""
+    x, y, w, h = footprint(trace)
+    ox, oy = centre(footprint(obj))
+    a = math.radians(trace.angle)
+    return (ox - x - w / 2) * math.cos(a) + (oy - y - h / 2) * math.sin(a) > 0
+
+
+def trail_to(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig) -> Trace | None:
+    """A trail of shoe prints leading up to `obj`, on free surface both ways (as drawn and turned
+    back), at the difficulty's scale and opacity; None where none fits."""
+    placed = _surface_trace(rng, scene, obj, "footprints", _colour("footprints", surface_colour(scene)), cfg)
+    if placed is None:
+        return None
+    trail, trails = placed[0], [footprint(t) for t in scene.traces]  # clear of the row's other trails too
+    # turned back, its first print's heel reaches towards its object (whose box it may then touch:
+    # the trail starts at the object), not towards any other
+    back = footprint(turned_back(trail))
+    clear = not overlaps(footprint(trail), trails, gap=3) and not overlaps(
+        back, occupied_boxes(scene, skip=obj.uid) + trails, gap=3)
+    return trail if clear and inside(back, scene.width, scene.height) else None
+
+
+def turn_back(scene: Scene, obj: PlacedObject, trace: Trace, cfg: SceneConfig = SceneConfig()) -> SceneEdit:
+    """The trail of shoe prints `trace`, which leads up to `obj` in `scene`, turned to lead away from it
+    ("The shoe prints by a red mug now lead away from it, so someone walked away from it, not up to it.")."""
+    back = turned_back(trace)
+    a, b = footprint(trace), footprint(back)
+    words = refer(look(obj) if indefinite(cfg) else called(obj, scene), cfg)
+    return SceneEdit(
+        scene=dataclasses.replace(scene, traces=tuple(back if t == trace else t for t in scene.traces)),
+        text=TURNED_BACK.format(obj=words, **pronouns(obj.name)),
+        subject=obj.name,
+        dirty=(a, b),
+        cues=(Cue(0, a, f"shoe prints to {obj.name}"), Cue(1, b, f"shoe prints away from {obj.name}")),
+        touched=(obj.name,),
+        kind="turn_back",
+        about=obj.uid,
+        states=(Traced(obj, trace.kind, trace.colour), Traced(obj, trace.kind, trace.colour, away=True)),
+    )

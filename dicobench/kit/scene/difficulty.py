@@ -82,8 +82,8 @@ class Difficulty(Dials):
     trace_scale: float = dial("subtlety", "length of trails and size of spills and scatters, times their own", 1.0)
     distractors: str = dial("subtlety", "options A-D of a difference row: objects (four objects, one edit each) or "
                                          "pairs (two objects, two edits each: seeing where the change is does not say "
-                                         "what it is); rows of turns, flips or look-alike replacements take four "
-                                         "objects either way",
+                                         "what it is); rows of turns, flips, look-alike replacements or turned-back "
+                                         "trails take four objects either way",
                             "objects")
     parts: float = dial("subtlety", "share of attribute edits that change one part of an object (one half of a "
                                     "two-tone object, its stripes or its dots) while the rest stays; such edits may "
@@ -102,11 +102,18 @@ class Difficulty(Dials):
                                     "in its colour, by an object of another name whose outline shrunk to 8 px is much "
                                     "like its own (so the pair looks the same once shrunk, while with zoom the kind "
                                     "plainly differs), where the scene has four (0: none)", 0.0, later=True)
-    decoys: int = dial("decoys", "most copies, elsewhere in both images and unchanged, of every state an option names "
+    turnbacks: float = dial("subtlety", "share of difference reasoning rows whose options are four objects, each with "
+                                        "a trail of shoe prints leading up to it in both images, each trail "
+                                        "turned to lead away from it (the same prints in the same places, so the pair "
+                                        "looks the same once shrunk, while with zoom every print plainly points the "
+                                        "other way), where the scene has room (0: none)", 0.0, later=True)
+    decoys: int = dial("decoys", "copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
-                                 "object), 1 to this many per state and row: the text then says what kind of change "
-                                 "to look for, never where (0: none, options name each object as the only one of its "
-                                 "look)", 0, later=True)
+                                 "object), this many per state on average: the text then says what kind of change to "
+                                 "look for, never where; an object's states share this many times their number, split "
+                                 "at random with at least one each, so that counting them in one image says little "
+                                 "about which option changed (0: none, options name each object as the only one of "
+                                 "its look)", 0, later=True)
     catalogue: str = dial("names and looks", "objects and looks scenes draw from: first-release, or audited (no name "
                                              "containing another, no glyphs alike at cue size, patterns and markings "
                                              "only where a person sees them; dicobench.kit.scene.catalogue)",
@@ -157,7 +164,8 @@ class Difficulty(Dials):
                             "move reach >= 40")
         if not 1 <= self.cell <= 4:
             problems.append(f"cell must be within 1-4 px, got {self.cell}")
-        shares = {"parts": self.parts, "turns": self.turns, "flips": self.flips, "swaps": self.swaps}
+        shares = {"parts": self.parts, "turns": self.turns, "flips": self.flips, "swaps": self.swaps,
+                  "turnbacks": self.turnbacks}
         if not all(0 <= share <= 1 for share in shares.values()) or not 0 <= self.decoys <= 4:
             problems.append(f"{', '.join(shares)} must be within 0-1 and decoys within 0-4, got "
                             f"{', '.join(f'{v:g}' for v in shares.values())} and {self.decoys}")
@@ -181,7 +189,9 @@ class Difficulty(Dials):
                 + (f", four stripes turned in attribute rows (share {self.turns:g})" if self.turns else "")
                 + (f", four objects flipped in spatial relation rows (share {self.flips:g})" if self.flips else "")
                 + (f", four look-alike replacements in entity rows (share {self.swaps:g})" if self.swaps else "")
-                + (f", up to {self.decoys} decoys per named state" if self.decoys else "")
+                + (f", four trails turned back in difference reasoning rows (share {self.turnbacks:g})"
+                   if self.turnbacks else "")
+                + (f", {self.decoys} decoys per named state on average" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
 
@@ -192,7 +202,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, decoys=3, catalogue="audited",
     camera=CameraBounds(), camera_on=True,
 )
 EXTREME = Difficulty(
@@ -201,7 +211,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, decoys=3, catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
