@@ -280,12 +280,13 @@ class Traced:
         if self.kind in DAMAGE:
             key = look_key(dataclasses.replace(self.obj, damage=self.kind))
             return [frozenset({o.uid}) for o in scene.objects if look_key(o) == key]
-        traces = [t for t in scene.traces if t.kind == self.kind and t.colour == self.colour]
+        traces = [(t, footprint(t)) for t in scene.traces if t.kind == self.kind and t.colour == self.colour]
+        directed = self.kind in PRINTS  # which way a trail of prints goes is part of the state
         key = look_key(self.obj)
         return [frozenset({o.uid}) for o in scene.objects
-                if look_key(o) == key and any(box_gap(footprint(o), footprint(t)) <= NEXT_TO
-                                              and (t.kind not in PRINTS or leads_to(t, o) != self.away)
-                                              for t in traces)]
+                if look_key(o) == key and any(box_gap(footprint(o), box) <= NEXT_TO
+                                              and (not directed or leads_to(t, o) != self.away)
+                                              for t, box in traces)]
 
     def decoy(self, rng, scene, cfg, blocked, uid):
         """A twin of the object with the same trace (damage drawn afresh; a surface trace drawn
