@@ -69,12 +69,18 @@ def _gather(rng, scene, make_group, candidates) -> list[SceneEdit] | None:
     return None
 
 
+def drawn(rng: np.random.Generator, share: float) -> bool:
+    """Whether this row is one of the difficulty's `share` of rows; no draw is taken where the share
+    is 0, so presets without the dial keep their rows."""
+    return bool(share) and rng.random() < share
+
+
 def in_share(rng: np.random.Generator, share: float, special: Callable[[], list[SceneEdit] | Staged | None],
              usual: Callable[[], list[SceneEdit] | None]) -> list[SceneEdit] | Staged | None:
     """A row's edits: in the difficulty's `share` of rows `special` where it finds them (four stripes
     turned, four objects flipped, four look-alike replacements, four trails turned back), else
-    `usual`; no draw is taken where the share is 0, so presets without it keep their rows."""
-    if share and rng.random() < share:
+    `usual`."""
+    if drawn(rng, share):
         edits = special()
         if edits is not None:
             return edits

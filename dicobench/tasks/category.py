@@ -7,6 +7,13 @@ means nearly the same (by the shipped name embeddings: no "beer mug" beside a "m
 candidate adds its kind to image b with another colour, style and size, so the options never
 depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
 `dicobench.sources.procedural`.
+
+Found by a glance, such a row asks only whether each option's kind shows in image b, which a
+model reads off a shrunk image. In the difficulty's share of rows (`doubles`) image b holds, for
+every option, a stand-in: another kind whose outline, shrunk, is much like the option's
+(`dicobench.kit.scene.audit.glance_doubles`: an apple and a cardboard box, an egg and a vinyl
+record), drawn as the option's other instance would be; a candidate draws its own stand-in as its
+kind. At a glance every option then seems to be in both images; with zoom only the answer's is.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import numpy as np
 
 from dicobench.checks import Rejected, same_instance
 from dicobench.editors.scene import kind_phrase
+from dicobench.kit.scene.audit import glance_doubles
 from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import SceneConfig, legible_look, pick_colour, random_scene, surface_colour
@@ -25,6 +33,7 @@ from dicobench.sources.procedural import (
     SceneCandidate,
     ScenePair,
     cue_pair,
+    fits,
     names,
     new_object,
     other_scene,
@@ -33,7 +42,7 @@ from dicobench.sources.procedural import (
     scene_commonality,
     unreadable,
 )
-from dicobench.tasks import NUM_EDITS
+from dicobench.tasks import NUM_EDITS, drawn
 
 NEAR = 0.55  # cosine similarity above which two names count as the same kind (mug / cup and saucer)
 MIN_SCALE_GAP = 0.25  # the two instances' sizes differ by at least this fraction
@@ -42,6 +51,13 @@ MIN_SCALE_GAP = 0.25  # the two instances' sizes differ by at least this fractio
 def near_kinds(kinds: frozenset[str]) -> frozenset[str]:
     table = shipped()
     return frozenset().union(*(table.near(k, NEAR) for k in kinds)) if kinds else frozenset()
+
+
+def kept_apart(scene_a: Scene, version: str) -> frozenset[str]:
+    """The kinds another image leaves out beside image a's: every kind that may be read as one that
+    may be read as one of image a's (so that no name a person may call objects of both images by is
+    left) and their near-synonyms by name."""
+    return unreadable(unreadable(names(scene_a), version), version) | near_kinds(names(scene_a))
 
 
 def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject, cfg: SceneConfig,
@@ -60,13 +76,35 @@ def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject,
     return legible_look(other, surface_colour(scene_b), cfg)  # plain where the style would not be seen
 
 
+def _stand_ins(rng: np.random.Generator, kinds: list[PlacedObject], others: list[PlacedObject], scene_b: Scene,
+               apart: frozenset[str], cfg: SceneConfig) -> list[PlacedObject] | None:
+    """For each option's kind, its other instance (`others`) drawn as another kind that image b may
+    hold and a glance takes for it (`glance_doubles`), one kind each; None where a kind has no such
+    double, or its look would not be seen on the double."""
+    version, surface, uid = cfg.difficulty.catalogue, surface_colour(scene_b), scene_b.next_uid()
+    taken, out = set(), []
+    for i, (obj, other) in enumerate(zip(kinds, others)):
+        pool = sorted(glance_doubles(obj.name, version) - apart - taken)
+        if not pool:
+            return None
+        stand_in = dataclasses.replace(other, name=pool[rng.integers(len(pool))], uid=uid + i)
+        if legible_look(stand_in, surface, cfg) != stand_in:
+            return None
+        taken.add(stand_in.name)
+        out.append(stand_in)
+    return out
+
+
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
+    doubled = drawn(rng, cfg.difficulty.doubles)
     scene_a = random_scene(rng, cfg)
     version = cfg.difficulty.catalogue
-    # only kinds with no near-synonym or look-alike in image a, so that sharing one shares nothing else
+    apart = kept_apart(scene_a, version)
+    # only kinds with no near-synonym or look-alike in image a, so that sharing one shares nothing else,
+    # and in the doubles' share of rows only kinds a glance may take another kind of image b for
     pool = [o for o in scene_a.objects
             if not (shipped().near(o.name, NEAR) | unreadable(frozenset({o.name}), version) - {o.name})
-                   & names(scene_a)]
+            & names(scene_a) and not (doubled and glance_doubles(o.name, version) <= apart)]
     if len(pool) < NUM_EDITS:
         return None
     kinds = [pool[i] for i in rng.permutation(len(pool))[:NUM_EDITS]]
@@ -75,18 +113,32 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     others = [_other_instance(rng, scene_b, obj, cfg, uid) for obj in kinds]
     if None in others:
         return None
+    if doubled:
+        others = _stand_ins(rng, kinds, others, scene_b, apart, cfg)
+        if others is None:
+            return None
     placed = reserve(rng, scene_b, others, cfg)
     if placed is None:
         return None
+    if doubled:  # image b holds every option's stand-in; a candidate draws its own as its kind
+        for stand_in in placed:
+            scene_b = scene_b.add(obj=stand_in)
+        changes = [(stand_in, dataclasses.replace(stand_in, name=obj.name)) for obj, stand_in in zip(kinds, placed)]
+        if not all(fits(rng, scene_b, other, cfg) for _, other in changes):
+            return None
+        made = [(scene_b.replace_object(other.uid, other), (footprint(stand_in), footprint(other)), other)
+                for stand_in, other in changes]
+    else:
+        made = [(scene_b.add(obj=other), (footprint(other),), other) for other in placed]
     candidates = tuple(
         SceneCandidate(
             text=f"Both images contain {kind_phrase(obj.name)}.",
             subject=obj.name,
-            scene_b=scene_b.add(obj=other),
-            dirty=(footprint(other),),
+            scene_b=shown_b,
+            dirty=dirty,
             cues=cue_pair(obj, other, f"{obj.name}: same kind, another instance"),
         )
-        for obj, other in zip(kinds, placed)
+        for obj, (shown_b, dirty, other) in zip(kinds, made)
     )
     return ScenePair(scene_a, scene_b, candidates, note=f"near kinds by {shipped().model}")
 

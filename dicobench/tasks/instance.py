@@ -46,7 +46,7 @@ from dicobench.sources.procedural import (
     unreadable,
 )
 from dicobench.tasks import NUM_EDITS
-from dicobench.tasks.category import near_kinds
+from dicobench.tasks.category import kept_apart, near_kinds
 
 STYLES = ("plain", "striped", "dotted", "two_tone")  # not outline: a hollow glyph hides its marking
 MARKINGS = ("sticker", "band", "spots")
@@ -139,22 +139,15 @@ def _other_kind(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: f
     return None
 
 
-def _apart(scene_a: Scene, version: str) -> frozenset[str]:
-    """The kinds image b leaves out (audited): every kind that may be read as one that may be read
-    as one of image a's (so that no name a person may call objects of both images by is left) and
-    their near-synonyms by name."""
-    return unreadable(unreadable(names(scene_a), version), version) | near_kinds(names(scene_a))
-
-
 def _decoys(rng: np.random.Generator, marked: list[PlacedObject], scene_a: Scene, scene_b: Scene, cfg: SceneConfig
             ) -> list[PlacedObject] | None:
     """One decoy per marked object, not yet placed: the first release's are the same objects with
     another marking; the audited ones are other kinds in the same look (`_other_kind`), none of a kind
-    kept apart from image a's (`_apart`), nor of another decoy's kind (a kind image b already holds
+    kept apart from image a's (`kept_apart`), nor of another decoy's kind (a kind image b already holds
     may be one)."""
     surface_b = surface_colour(scene_b)
     version = cfg.difficulty.catalogue
-    banned = _apart(scene_a, version) if _audited(cfg) else frozenset()
+    banned = kept_apart(scene_a, version) if _audited(cfg) else frozenset()
     out = []
     for i, obj in enumerate(marked):
         uid = scene_b.next_uid() + i
@@ -173,7 +166,7 @@ def _decoys(rng: np.random.Generator, marked: list[PlacedObject], scene_a: Scene
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     scene_a = random_scene(rng, cfg)
     if _audited(cfg):  # image b first: the marked objects must be seen on its surface too
-        scene_b = other_scene(rng, cfg, scene_a, exclude=_apart(scene_a, cfg.difficulty.catalogue))
+        scene_b = other_scene(rng, cfg, scene_a, exclude=kept_apart(scene_a, cfg.difficulty.catalogue))
         marked = _distinctive(rng, scene_a, cfg, there=surface_colour(scene_b))
     else:
         marked = _distinctive(rng, scene_a, cfg)

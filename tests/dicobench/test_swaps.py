@@ -8,8 +8,8 @@ import numpy as np
 from test_decoys import HARD_COUNTS, SMALL_HARD, assert_no_draw_without_a_share, decoyed
 
 from dicobench.editors.scene.decoys import count
-from dicobench.editors.scene.entity import ALIKE_AT_A_GLANCE, GLANCE_SIZE, replace_alike
-from dicobench.kit.scene.audit import outline_overlap
+from dicobench.editors.scene.entity import replace_alike
+from dicobench.kit.scene.audit import ALIKE_AT_A_GLANCE, GLANCE_SIZE, outline_overlap
 from dicobench.kit.scene.catalogue import by_name, read_as
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.model import PlacedObject, Scene

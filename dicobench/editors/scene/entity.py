@@ -8,7 +8,7 @@ import numpy as np
 
 from dicobench.editors.scene import Cue, SceneEdit, capitalised, kind_phrase, pronouns, refer
 from dicobench.editors.scene.decoys import Looks
-from dicobench.kit.scene.audit import outline_overlap
+from dicobench.kit.scene.audit import glance_doubles
 from dicobench.kit.scene.catalogue import by_name, load_catalogue, read_as
 from dicobench.kit.scene.geometry import bounding
 from dicobench.kit.scene.model import PlacedObject, Scene
@@ -48,14 +48,6 @@ def replace(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: fr
     return None
 
 
-# how much two outlines shrunk to 8 px must coincide for a replacement to look, at a glance, much like
-# the object it replaces (a cue-sized object spans 11-16 px once a 2K pair is shrunk to 1344 px): 78
-# of the 206 audited names have a partner of another category this alike (a cardboard box and a
-# calendar 0.88, an envelope and a wallet 0.83), while every pair not in a look-alike group stays
-# told apart at cue size (the catalogue audit)
-GLANCE_SIZE, ALIKE_AT_A_GLANCE = 8, 0.7
-
-
 def replace_alike(rng: np.random.Generator, scene: Scene, obj: PlacedObject, taken: frozenset[str] = frozenset(),
                   cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Swap in, at the same place, size, pose and colour, a plain object of another category whose
@@ -63,9 +55,8 @@ def replace_alike(rng: np.random.Generator, scene: Scene, obj: PlacedObject, tak
     for it (not one of its look-alikes): the change a shrunk pair hides and zoom shows."""
     if obj.style != "plain" or obj.marking:
         return None
-    unlike = read_as(obj.name, cfg.difficulty.catalogue)
-    pool = [e for e in _absent_entries(scene, cfg, by_name()[obj.name].category, taken)
-            if e.name not in unlike and outline_overlap(obj.name, e.name, GLANCE_SIZE) >= ALIKE_AT_A_GLANCE]
+    doubles = glance_doubles(obj.name, cfg.difficulty.catalogue)
+    pool = [e for e in _absent_entries(scene, cfg, by_name()[obj.name].category, taken) if e.name in doubles]
     occupied = occupied_boxes(scene, skip=obj.uid)
     for idx in rng.permutation(len(pool))[:6]:
         new = place(rng, scene, dataclasses.replace(obj, name=pool[idx].name), occupied, cfg, tries=1,

@@ -107,6 +107,12 @@ class Difficulty(Dials):
                                         "turned to lead away from it (the same prints in the same places, so the pair "
                                         "looks the same once shrunk, while with zoom every print plainly points the "
                                         "other way), where the scene has room (0: none)", 0.0, later=True)
+    doubles: float = dial("subtlety", "share of category rows in which image 2 holds, for each option, an object of "
+                                      "another kind whose outline shrunk to 8 px is much like the option's kind, drawn"
+                                      " as its other instance would be, and a candidate draws its own as its kind (so "
+                                      "at a glance every option seems to be in both images, while with zoom only the "
+                                      "answer's kind is), where image a has four such kinds (0: none)", 0.0,
+                          later=True)
     decoys: int = dial("decoys", "copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
                                  "object), this many per state on average: the text then says what kind of change to "
@@ -165,7 +171,7 @@ class Difficulty(Dials):
         if not 1 <= self.cell <= 4:
             problems.append(f"cell must be within 1-4 px, got {self.cell}")
         shares = {"parts": self.parts, "turns": self.turns, "flips": self.flips, "swaps": self.swaps,
-                  "turnbacks": self.turnbacks}
+                  "turnbacks": self.turnbacks, "doubles": self.doubles}
         if not all(0 <= share <= 1 for share in shares.values()) or not 0 <= self.decoys <= 4:
             problems.append(f"{', '.join(shares)} must be within 0-1 and decoys within 0-4, got "
                             f"{', '.join(f'{v:g}' for v in shares.values())} and {self.decoys}")
@@ -191,6 +197,7 @@ class Difficulty(Dials):
                 + (f", four look-alike replacements in entity rows (share {self.swaps:g})" if self.swaps else "")
                 + (f", four trails turned back in difference reasoning rows (share {self.turnbacks:g})"
                    if self.turnbacks else "")
+                + (f", glance doubles in category rows (share {self.doubles:g})" if self.doubles else "")
                 + (f", {self.decoys} decoys per named state on average" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
@@ -202,7 +209,8 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75, decoys=3,
+    catalogue="audited",
     camera=CameraBounds(), camera_on=True,
 )
 EXTREME = Difficulty(
@@ -211,7 +219,8 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, decoys=3, catalogue="audited",
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75, decoys=3,
+    catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
