@@ -60,6 +60,9 @@ def test_looks_that_read_as_another_thing_are_not_drawn():
     assert legible(dataclasses.replace(MUG, name="spoon"), WOOD)
     assert not legible(dataclasses.replace(MUG, name="snowman", colour="brown"), WOOD)
     assert legible(dataclasses.replace(MUG, name="snowman", colour="teal"), WOOD)
+    # a careful reader's miss: a white-crusted, pink two-tone bread slice read as a cupcake
+    slice_ = dataclasses.replace(MUG, name="bread slice", colour="pink", accent="white", size=40)
+    assert not legible(dataclasses.replace(slice_, style="two_tone"), WOOD) and legible(slice_, WOOD)
 
 
 def test_first_release_looks_stay_and_audited_ones_fall_back_to_plain():

@@ -246,6 +246,8 @@ MISREAD_LOOKS: dict[str, dict[str, str]] = {
     "spoon": {"outline": "a hollow spoon reads as a magnifying glass"},
     "snowman": {"brown": "a brown snowman reads as a gingerbread man"},
     "eraser": {"outline": "a hollow eraser reads as a ruler or a tape roll (the sixth review)"},
+    "bread slice": {"two_tone": "a two-tone bread slice, its crust one colour and its loaf another, reads as a "
+                                "cupcake (a careful review of category rows missed one so)"},
 }
 VERSIONS = ("first-release", "audited")
 IRREGULAR_PLURALS = frozenset({"dice"})  # plural names that do not end in s
