@@ -99,12 +99,13 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     doubled = drawn(rng, cfg.difficulty.doubles)
     scene_a = random_scene(rng, cfg)
     version = cfg.difficulty.catalogue
-    apart = kept_apart(scene_a, version)
+    apart = kept_apart(scene_a, version) if doubled else frozenset()  # what a stand-in may not be
     # only kinds with no near-synonym or look-alike in image a, so that sharing one shares nothing else,
     # and in the doubles' share of rows only kinds a glance may take another kind of image b for
     pool = [o for o in scene_a.objects
-            if not (shipped().near(o.name, NEAR) | unreadable(frozenset({o.name}), version) - {o.name})
-            & names(scene_a) and not (doubled and glance_doubles(o.name, version) <= apart)]
+            if not ((shipped().near(o.name, NEAR) | unreadable(frozenset({o.name}), version) - {o.name})
+                    & names(scene_a))
+            and not (doubled and glance_doubles(o.name, version) <= apart)]
     if len(pool) < NUM_EDITS:
         return None
     kinds = [pool[i] for i in rng.permutation(len(pool))[:NUM_EDITS]]
