@@ -7,6 +7,16 @@ more cells away, choosing pairs whose names are semantically far apart (lowest t
 similarity, as the paper ranks grid captions) so meaning gives no hint. A candidate moves its
 image-b object into its partner's cell: with the audited catalogue's rules to the partner's own
 place (relative to the canvas), with the first release's anywhere in the cell.
+
+Two or more cells apart, a wrong pair is plainly out of place. In the difficulty's share of rows
+(`near_misses`) each option's image-b object stands instead one cell (a sixth of the side) off its
+partner's place, along a row or a column, in a cell image a leaves empty: plainly elsewhere when
+measured, close enough that a glance has to judge positions. A glance still finds which partner's
+place holds an object; so in the share of rows with glance doubles (`doubles`, as for category)
+image b holds, where each other option's object would stand, a stand-in of another kind whose
+outline shrunk is much like it, in its look (and the answer's own stand-in where its object stood),
+the options' objects drawn at the cue scale: at a glance every option then seems true, while with
+zoom only the answer's object is the kind named. The E pair holds no stand-in, so it shares nothing.
 `propose(rng, cfg)` and `commonalities(a, b)` follow `dicobench.sources.procedural`.
 """
 
@@ -18,11 +28,20 @@ from collections import defaultdict
 import numpy as np
 
 from dicobench.checks import Rejected
+from dicobench.kit.scene.audit import glance_doubles
 from dicobench.kit.scene.catalogue import load_catalogue, read_as
 from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.geometry import Box, centre
 from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.random_scenes import SceneConfig, inside, overlaps, random_scene
+from dicobench.kit.scene.random_scenes import (
+    SceneConfig,
+    cue_sized,
+    inside,
+    legible_look,
+    overlaps,
+    random_scene,
+    surface_colour,
+)
 from dicobench.kit.scene.render import footprint
 from dicobench.sources.procedural import (
     SceneCandidate,
@@ -34,14 +53,17 @@ from dicobench.sources.procedural import (
     scene_commonality,
     unreadable,
 )
-from dicobench.tasks import NUM_EDITS
+from dicobench.tasks import NUM_EDITS, drawn
+from dicobench.tasks.category import kept_apart
 
 GRID = 6
 MARGIN = 0.06  # of a cell: objects keep this far from grid lines, so their cell is unambiguous
 FAR_QUANTILE = 0.25  # options come from the least similar quarter of the possible pairs
 TRIES = 12
+STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))  # one cell along a row or a column: a near miss's offset
 
 Cell = tuple[int, int]
+Pairs = list[tuple[PlacedObject, PlacedObject]]  # (image a's object, image b's) for options A-D
 
 
 def cell_box(cell: Cell, width: int, height: int) -> Box:
@@ -92,14 +114,14 @@ def _fits(scene: Scene, obj: PlacedObject, cell: Cell, occupied: list[Box]) -> b
 
 
 def _onto(scene: Scene, template: PlacedObject, partner: PlacedObject, partner_scene: Scene, cell: Cell,
-          occupied: list[Box]) -> PlacedObject | None:
-    """`template` centred where `partner` stands in its scene, relative to the canvas (no draw
-    taken), at its own size or shrunk to the partner's where that is what fits the cell. Within a
-    cell a match could stand a sixth of the width off, which a careful reader argued; at the same
-    relative place "the same relative position" is what is drawn."""
+          occupied: list[Box], shift: Cell = (0, 0)) -> PlacedObject | None:
+    """`template` centred where `partner` stands in its scene, relative to the canvas, moved `shift`
+    cells (rows, columns; no draw taken), at its own size or shrunk to the partner's where that is
+    what fits `cell`. Within a cell a match could stand a sixth of the width off, which a careful
+    reader argued; at the same relative place "the same relative position" is what is drawn."""
     largest = _fitted_size(template, *cell_box(cell, scene.width, scene.height)[2:])
-    centre_x = round(partner.cx * scene.width / partner_scene.width)
-    centre_y = round(partner.cy * scene.height / partner_scene.height)
+    centre_x = round((partner.cx / partner_scene.width + shift[1] / GRID) * scene.width)
+    centre_y = round((partner.cy / partner_scene.height + shift[0] / GRID) * scene.height)
     for size in dict.fromkeys((largest, min(largest, partner.size))):
         obj = dataclasses.replace(template, size=size, cx=centre_x, cy=centre_y)
         if _fits(scene, obj, cell, occupied):
@@ -125,11 +147,13 @@ def _fill(rng: np.random.Generator, scene: Scene, cells: list[Cell], cfg: SceneC
     return scene
 
 
-def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene) -> list[tuple[PlacedObject, PlacedObject]] | None:
-    """Four (a, b) pairs, a alone in its cell, b two or more cells away, names far apart."""
-    cells_a = _cells(scene_a)
-    lone = [objs[0] for objs in cells_a.values() if len(objs) == 1]
-    objs_b = list(scene_b.objects)
+def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, near: bool,
+           kinds_b: frozenset[str] | None) -> tuple[Pairs, Scene] | None:
+    """Four (a, b) pairs, a alone in its cell, b among `kinds_b` (None: any), names far apart, and the
+    image b they stand in: b two or more cells away, or (`near`) moved to a near miss of a's place
+    (`_one_cell_off`)."""
+    lone = [objs[0] for objs in _cells(scene_a).values() if len(objs) == 1]
+    objs_b = [o for o in scene_b.objects if kinds_b is None or o.name in kinds_b]
     if len(lone) < NUM_EDITS or len(objs_b) < NUM_EDITS:
         return None
     sims = shipped().similarity([o.name for o in lone], [o.name for o in objs_b])
@@ -137,7 +161,7 @@ def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene) -> list[tup
     where_b = {o.uid: cell_of(footprint(o), scene_b.width, scene_b.height) for o in objs_b}
     valid = [
         (i, j) for i, a in enumerate(lone) for j, b in enumerate(objs_b)
-        if max(abs(where_a[a.uid][0] - where_b[b.uid][0]), abs(where_a[a.uid][1] - where_b[b.uid][1])) >= 2
+        if near or max(abs(where_a[a.uid][0] - where_b[b.uid][0]), abs(where_a[a.uid][1] - where_b[b.uid][1])) >= 2
     ]
     if not valid:
         return None
@@ -145,39 +169,112 @@ def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene) -> list[tup
     far = [valid[k] for k in rng.permutation(len(valid)) if sims[valid[k]] <= cut]
     chosen, used_a, used_b = [], set(), set()
     for i, j in far:
-        if i not in used_a and j not in used_b:
-            chosen.append((lone[i], objs_b[j]))
-            used_a.add(i)
-            used_b.add(j)
-            if len(chosen) == NUM_EDITS:
-                return chosen
+        if i in used_a or j in used_b:
+            continue
+        b = _one_cell_off(rng, scene_a, scene_b, lone[i], objs_b[j]) if near else objs_b[j]
+        if b is None:
+            continue
+        scene_b = scene_b.replace_object(b.uid, b)
+        chosen.append((lone[i], b))
+        used_a.add(i)
+        used_b.add(j)
+        if len(chosen) == NUM_EDITS:
+            return chosen, scene_b
     return None
 
 
+def _one_cell_off(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, a: PlacedObject,
+                  b: PlacedObject) -> PlacedObject | None:
+    """`b` where `a` stands, relative to the canvas, moved one cell along a row or a column (a sixth
+    of the side: plainly elsewhere when measured, close enough that a glance has to judge it) into a
+    cell image a leaves empty, so that no pair shares a cell; None where no such spot is free."""
+    row, col = cell_of(footprint(a), scene_a.width, scene_a.height)
+    taken = _cells(scene_a).keys()
+    others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
+    for k in rng.permutation(len(STEPS)):
+        shift = STEPS[k]
+        cell = (row + shift[0], col + shift[1])
+        if 0 <= min(cell) and max(cell) < GRID and cell not in taken:
+            moved = _onto(scene_b, b, a, scene_a, cell, others, shift)
+            if moved is not None:
+                return moved
+    return None
+
+
+def _stand_ins(rng: np.random.Generator, pairs: Pairs, placed: list[PlacedObject], scene_a: Scene, scene_b: Scene,
+               apart: frozenset[str], cfg: SceneConfig) -> tuple[list[PlacedObject], list[PlacedObject]] | None:
+    """For each option's image-b object, a stand-in of another kind that a glance takes for it
+    (`glance_doubles`) and no object of either image may be read as (not in `apart`), in its look:
+    drawn where the candidate would put the object (`placed`) and, for a candidate's own, where the
+    object stood. None where a pair has no such kind that fits both spots with its look seen there."""
+    version, surface, uid = cfg.difficulty.catalogue, surface_colour(scene_b), scene_b.next_uid()
+    taken: set[str] = set()
+    at_place, away = [], []
+    for k, ((a, b), moved) in enumerate(zip(pairs, placed)):
+        others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
+        cells = (cell_of(footprint(a), scene_a.width, scene_a.height),
+                 cell_of(footprint(b), scene_b.width, scene_b.height))
+        pool = sorted(glance_doubles(b.name, version) - apart - taken)
+        for idx in rng.permutation(len(pool)):
+            spots = [dataclasses.replace(obj, name=pool[idx], uid=uid + k) for obj in (moved, b)]
+            if all(legible_look(o, surface, cfg) == o and _fits(scene_b, o, cell, others)
+                   for o, cell in zip(spots, cells)):
+                taken.add(pool[idx])
+                at_place.append(spots[0])
+                away.append(spots[1])
+                break
+        else:
+            return None
+    return at_place, away
+
+
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
+    near = drawn(rng, cfg.difficulty.near_misses)
+    doubled = drawn(rng, cfg.difficulty.doubles)
     empty = dataclasses.replace(cfg, min_objects=0, max_objects=0)
     cells = [(int(k) // GRID, int(k) % GRID) for k in rng.permutation(GRID * GRID)]
     half = len(cells) // 2
     scene_a = _fill(rng, random_scene(rng, empty), cells[:half], cfg, frozenset())
     scene_b = _fill(rng, other_scene(rng, empty, scene_a), cells[half:], cfg,
                     unreadable(names(scene_a), cfg.difficulty.catalogue))
-    pairs = _pairs(rng, scene_a, scene_b)
-    if pairs is None:
+    version = cfg.difficulty.catalogue
+    apart = kept_apart(scene_a, version) | kept_apart(scene_b, version) if doubled else frozenset()
+    # in the doubles' share of rows only objects a glance may take a kind neither image holds for
+    kinds_b = (frozenset(o.name for o in scene_b.objects if glance_doubles(o.name, version) - apart)
+               if doubled else None)
+    paired = near and _pairs(rng, scene_a, scene_b, True, kinds_b) or _pairs(rng, scene_a, scene_b, False, kinds_b)
+    if paired is None:
         return None
-    candidates = []
+    pairs, scene_b = paired
+    if doubled:  # the options' image-b objects at the cue scale, where their stand-ins pass best at a glance
+        pairs = [(a, legible_look(cue_sized(b, cfg), surface_colour(scene_b), cfg)) for a, b in pairs]
+        for _, b in pairs:
+            scene_b = scene_b.replace_object(b.uid, b)
+    placed = []
     for a, b in pairs:
         cell = cell_of(footprint(a), scene_a.width, scene_a.height)
         others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
         # the audited rules put the match at its partner's place; the first release anywhere in the cell
-        moved = (_onto(scene_b, b, a, scene_a, cell, others) if cfg.difficulty.catalogue == "audited"
-                 else _into_cell(rng, scene_b, b, cell, others))
-        if moved is None:
-            return None
+        placed.append(_onto(scene_b, b, a, scene_a, cell, others) if version == "audited"
+                      else _into_cell(rng, scene_b, b, cell, others))
+    if None in placed:
+        return None
+    stand_ins = _stand_ins(rng, pairs, placed, scene_a, scene_b, apart, cfg) if doubled else None
+    if doubled and stand_ins is None:
+        return None
+    candidates = []
+    for i, ((a, b), moved) in enumerate(zip(pairs, placed)):
+        shown, dirty = scene_b.replace_object(b.uid, moved), [footprint(b), footprint(moved)]
+        if stand_ins:  # every other option's stand-in where its object would stand, its own where it stood
+            at_place, away = stand_ins
+            for extra in [away[i]] + at_place[:i] + at_place[i + 1:]:
+                shown, dirty = shown.add(obj=extra), dirty + [footprint(extra)]
+        cell = cell_of(footprint(a), scene_a.width, scene_a.height)
         candidates.append(SceneCandidate(
             text=f"The {a.name} in image 1 and the {b.name} in image 2 are at the same relative position.",
             subject=f"{a.name} / {b.name}",
-            scene_b=scene_b.replace_object(b.uid, moved),
-            dirty=(footprint(b), footprint(moved)),
+            scene_b=shown,
+            dirty=tuple(dirty),
             cues=cue_pair(a, moved, f"{a.name}: {_label(cell)}", f"{b.name}: {_label(cell)}"),
         ))
     return ScenePair(scene_a, scene_b, tuple(candidates), note=f"pairs ranked by {shipped().model}")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dicobench.checks import Rejected, same_instance
-from dicobench.kit.scene.audit import alike
+from dicobench.kit.scene.audit import alike, glance_doubles
 from dicobench.kit.scene.catalogue import load_catalogue, read_as
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.embeddings import shipped
@@ -209,6 +209,75 @@ def test_spatial_grounding_has_exactly_one_corresponding_pair():
     assert spatial_grounding.cell_of((0, 0, 10, 10), 600, 600) is None  # touches the image edge line
     assert spatial_grounding.cell_of((110, 110, 20, 20), 600, 600) == (1, 1)
     assert spatial_grounding.cell_of((190, 110, 20, 20), 600, 600) is None  # across x=200
+
+
+def test_spatial_grounding_near_misses_stand_one_cell_off_and_the_answer_on_the_place():
+    """At `near_misses` 1 every option's image-b object stands a sixth of the side off its partner's
+    place, along a row or a column, in a cell image a leaves empty; a candidate moves its own onto the
+    place, so only measuring tells the pairs apart."""
+    cfg = dataclasses.replace(SMALL, difficulty=HARD.with_axes(near_misses=1.0, doubles=0.0))
+    seen = 0
+    for seed in range(6):
+        prop = spatial_grounding.propose(np.random.default_rng(seed), cfg)
+        if prop is None:
+            continue
+        a_cells = {spatial_grounding.cell_of(footprint(o), prop.scene_a.width, prop.scene_a.height)
+                   for o in prop.scene_a.objects}
+        assert not spatial_grounding.commonalities(prop.scene_a, prop.scene_b, "audited")  # the E pair
+        for cand in prop.candidates:
+            a_name, b_name = cand.subject.split(" / ")
+            a, b = objects_named(prop.scene_a, a_name)[0], objects_named(prop.scene_b, b_name)[0]
+            off = (b.cx / prop.scene_b.width - a.cx / prop.scene_a.width,
+                   b.cy / prop.scene_b.height - a.cy / prop.scene_a.height)
+            assert sorted(round(abs(d) * spatial_grounding.GRID, 1) for d in off) == [0.0, 1.0]
+            assert spatial_grounding.cell_of(footprint(b), prop.scene_b.width, prop.scene_b.height) not in a_cells
+            moved = objects_named(cand.scene_b, b_name)[0]
+            assert abs(moved.cx / cand.scene_b.width - a.cx / prop.scene_a.width) < 0.01
+            assert abs(moved.cy / cand.scene_b.height - a.cy / prop.scene_a.height) < 0.01
+            assert spatial_grounding.commonalities(prop.scene_a, cand.scene_b, "audited") & subjects(prop) \
+                == {cand.subject}
+            seen += 1
+    assert seen >= 12
+    assert "near misses in spatial grounding rows (share 0.75)" in HARD.describe()
+
+
+def test_spatial_grounding_glance_doubles_put_a_stand_in_at_every_wrong_pairs_place():
+    """At `doubles` 1 a candidate's image b holds, where each other option's object would stand, a
+    stand-in of another kind a glance takes for it, in its look; its own object stands there and its
+    own stand-in where the object stood. The E pair holds none, so it still shares nothing."""
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1200, max_canvas=1300, doubles=1.0,
+                                                          near_misses=0.0))
+    seen = 0
+    for seed in range(20):
+        prop = spatial_grounding.propose(np.random.default_rng(seed), cfg)
+        if prop is None:
+            continue
+        assert not spatial_grounding.commonalities(prop.scene_a, prop.scene_b, "audited")
+        base = {o.uid: o for o in prop.scene_b.objects}
+        pairs = [(objects_named(prop.scene_a, a)[0], objects_named(prop.scene_b, b)[0])
+                 for a, b in (c.subject.split(" / ") for c in prop.candidates)]
+        for i, cand in enumerate(prop.candidates):
+            added = [o for o in cand.scene_b.objects if o.uid not in base]
+            assert len(added) == 4 and not {o.name for o in added} & read_names(prop.scene_a, "audited")
+            assert not {o.name for o in added} & read_names(prop.scene_b, "audited")
+            for j, (a, b) in enumerate(pairs):
+                def at(place, scene, others=added):
+                    return [o for o in others if abs(o.cx / scene.width - place.cx / prop.scene_a.width) < 0.01
+                            and abs(o.cy / scene.height - place.cy / prop.scene_a.height) < 0.01]
+                if j == i:  # the object on its partner's place, its stand-in where it stood
+                    assert at(a, cand.scene_b, cand.scene_b.objects) == [objects_named(cand.scene_b, b.name)[0]]
+                    stand_in = next(o for o in added if (o.cx, o.cy) == (b.cx, b.cy))
+                else:
+                    (stand_in,) = at(a, cand.scene_b)
+                assert stand_in.name in glance_doubles(b.name, "audited") and b.name not in read_as(stand_in.name,
+                                                                                                     "audited")
+                assert (stand_in.colour, stand_in.accent, stand_in.style) == (b.colour, b.accent, b.style)
+                assert stand_in.size <= HARD.cue_max_size and b.size <= HARD.cue_max_size  # where a glance is fooled
+            assert spatial_grounding.commonalities(prop.scene_a, cand.scene_b, "audited") & subjects(prop) \
+                == {cand.subject}
+            seen += 1
+    assert seen >= 12
+    assert "glance doubles in category and spatial grounding rows (share 0.75)" in HARD.describe()
 
 
 def test_reasoning_relates_exactly_the_candidate_pair_both_ways():

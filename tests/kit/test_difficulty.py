@@ -121,10 +121,10 @@ def test_same_kind_objects_sit_beside_a_namesake_in_a_clearly_different_colour()
     assert rng.bit_generator.state == state
 
 
-@pytest.mark.parametrize("dial", ["parts", "turns", "flips", "swaps", "turnbacks", "doubles"])
+@pytest.mark.parametrize("dial", ["parts", "turns", "flips", "swaps", "turnbacks", "doubles", "near_misses"])
 @pytest.mark.parametrize("share", [-0.1, 1.5])
 def test_a_share_outside_0_to_1_is_refused(dial, share):
-    with pytest.raises(ValueError, match="parts, turns, flips, swaps, turnbacks, doubles must be within 0-1"):
+    with pytest.raises(ValueError, match="turnbacks, doubles, near_misses must be within 0-1"):
         Difficulty(**{dial: share})
 
 

@@ -107,12 +107,19 @@ class Difficulty(Dials):
                                         "turned to lead away from it (the same prints in the same places, so the pair "
                                         "looks the same once shrunk, while with zoom every print plainly points the "
                                         "other way), where the scene has room (0: none)", 0.0, later=True)
-    doubles: float = dial("subtlety", "share of category rows in which image 2 holds, for each option, an object of "
-                                      "another kind whose outline shrunk to 8 px is much like the option's kind, drawn"
-                                      " as its other instance would be, and a candidate draws its own as its kind (so "
-                                      "at a glance every option seems to be in both images, while with zoom only the "
-                                      "answer's kind is), where image a has four such kinds (0: none)", 0.0,
-                          later=True)
+    doubles: float = dial("subtlety", "share of category and spatial grounding rows in which image 2 holds, for each "
+                                      "option, an object of another kind whose outline shrunk to 8 px is much like "
+                                      "the one the option names: in category rows drawn as its other instance would "
+                                      "be, in spatial grounding rows in its look where it would stand (its own, for "
+                                      "the candidate, where it stood), and a candidate draws its own as its kind (so "
+                                      "at a glance every option seems true, while with zoom only the answer's is), "
+                                      "where the scene has four such objects (0: none)", 0.0, later=True)
+    near_misses: float = dial("subtlety", "share of spatial grounding rows in which every option's image-2 object "
+                                          "stands one grid cell (a sixth of the side) off its partner's place, "
+                                          "along a row or a column, and a candidate moves its own onto the place "
+                                          "(close enough that a glance has to judge positions, while measured only "
+                                          "the answer's is in place), where the scene has room (0: none)", 0.0,
+                              later=True)
     decoys: int = dial("decoys", "copies, elsewhere in both images and unchanged, of every state an option names "
                                  "(its object before and after the edit, a moved object's relation, a trace by its "
                                  "object), this many per state on average: the text then says what kind of change to "
@@ -171,7 +178,7 @@ class Difficulty(Dials):
         if not 1 <= self.cell <= 4:
             problems.append(f"cell must be within 1-4 px, got {self.cell}")
         shares = {"parts": self.parts, "turns": self.turns, "flips": self.flips, "swaps": self.swaps,
-                  "turnbacks": self.turnbacks, "doubles": self.doubles}
+                  "turnbacks": self.turnbacks, "doubles": self.doubles, "near_misses": self.near_misses}
         if not all(0 <= share <= 1 for share in shares.values()) or not 0 <= self.decoys <= 4:
             problems.append(f"{', '.join(shares)} must be within 0-1 and decoys within 0-4, got "
                             f"{', '.join(f'{v:g}' for v in shares.values())} and {self.decoys}")
@@ -197,7 +204,9 @@ class Difficulty(Dials):
                 + (f", four look-alike replacements in entity rows (share {self.swaps:g})" if self.swaps else "")
                 + (f", four trails turned back in difference reasoning rows (share {self.turnbacks:g})"
                    if self.turnbacks else "")
-                + (f", glance doubles in category rows (share {self.doubles:g})" if self.doubles else "")
+                + (f", glance doubles in category and spatial grounding rows (share {self.doubles:g})"
+                   if self.doubles else "")
+                + (f", near misses in spatial grounding rows (share {self.near_misses:g})" if self.near_misses else "")
                 + (f", {self.decoys} decoys per named state on average" if self.decoys else "")
                 + ("" if self.catalogue == "first-release" else f", {self.catalogue} catalogue"))
 
@@ -209,7 +218,8 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75, decoys=3,
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
+    near_misses=0.75, decoys=3,
     catalogue="audited",
     camera=CameraBounds(), camera_on=True,
 )
@@ -219,7 +229,8 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75, decoys=3,
+    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
+    near_misses=0.75, decoys=3,
     catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
 )
