@@ -229,20 +229,23 @@ def _stand_ins(rng: np.random.Generator, pairs: Pairs, placed: list[PlacedObject
 
 
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
+    version = cfg.difficulty.catalogue
     near = drawn(rng, cfg.difficulty.near_misses)
     doubled = drawn(rng, cfg.difficulty.doubles)
+    # 1. two scenes on complementary halves of the grid
     empty = dataclasses.replace(cfg, min_objects=0, max_objects=0)
     cells = [(int(k) // GRID, int(k) % GRID) for k in rng.permutation(GRID * GRID)]
     half = len(cells) // 2
     scene_a = _fill(rng, random_scene(rng, empty), cells[:half], cfg, frozenset())
-    scene_b = _fill(rng, other_scene(rng, empty, scene_a), cells[half:], cfg,
-                    unreadable(names(scene_a), cfg.difficulty.catalogue))
-    version = cfg.difficulty.catalogue
+    scene_b = _fill(rng, other_scene(rng, empty, scene_a), cells[half:], cfg, unreadable(names(scene_a), version))
+    # 2. the options' pairs: in the doubles' share of rows only objects a glance may take a kind neither
+    # image holds for; near misses where the scene has room, else two or more cells apart
     apart = kept_apart(scene_a, version) | kept_apart(scene_b, version) if doubled else frozenset()
-    # in the doubles' share of rows only objects a glance may take a kind neither image holds for
     kinds_b = (frozenset(o.name for o in scene_b.objects if glance_doubles(o.name, version) - apart)
                if doubled else None)
-    paired = near and _pairs(rng, scene_a, scene_b, True, kinds_b) or _pairs(rng, scene_a, scene_b, False, kinds_b)
+    paired = near and _pairs(rng, scene_a, scene_b, True, kinds_b)
+    if not paired:
+        paired = _pairs(rng, scene_a, scene_b, False, kinds_b)
     if paired is None:
         return None
     pairs, scene_b = paired
@@ -250,6 +253,7 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
         pairs = [(a, legible_look(cue_sized(b, cfg), surface_colour(scene_b), cfg)) for a, b in pairs]
         for _, b in pairs:
             scene_b = scene_b.replace_object(b.uid, b)
+    # 3. each option's object on its partner's place, and the stand-ins
     placed = []
     for a, b in pairs:
         cell = cell_of(footprint(a), scene_a.width, scene_a.height)
@@ -262,6 +266,7 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     stand_ins = _stand_ins(rng, pairs, placed, scene_a, scene_b, apart, cfg) if doubled else None
     if doubled and stand_ins is None:
         return None
+    # 4. a candidate per option: its object on the place
     candidates = []
     for i, ((a, b), moved) in enumerate(zip(pairs, placed)):
         shown, dirty = scene_b.replace_object(b.uid, moved), [footprint(b), footprint(moved)]
