@@ -120,6 +120,7 @@ function renderAnswers(row) {
 async function show(id) {
   const seq = state.shown = (state.shown || 0) + 1;  // a later show wins over one still loading
   state.target = id;  // keys step on from the row asked for, even while it loads
+  delete document.body.dataset.row;  // names the row shown only once all of it is: not while another loads
   const row = await api("api/row/" + encodeURIComponent(id));
   if (seq !== state.shown) return;
   state.row = row;
