@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -152,7 +153,8 @@ def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, near: bool,
     """Four (a, b) pairs, a alone in its cell, b among `kinds_b` (None: any), names far apart, and the
     image b they stand in: b two or more cells away, or (`near`) moved to a near miss of a's place
     (`_one_cell_off`)."""
-    lone = [objs[0] for objs in _cells(scene_a).values() if len(objs) == 1]
+    cells_a = _cells(scene_a)
+    lone = [objs[0] for objs in cells_a.values() if len(objs) == 1]
     objs_b = [o for o in scene_b.objects if kinds_b is None or o.name in kinds_b]
     if len(lone) < NUM_EDITS or len(objs_b) < NUM_EDITS:
         return None
@@ -171,7 +173,7 @@ def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, near: bool,
     for i, j in far:
         if i in used_a or j in used_b:
             continue
-        b = _one_cell_off(rng, scene_a, scene_b, lone[i], objs_b[j]) if near else objs_b[j]
+        b = _one_cell_off(rng, scene_a, scene_b, lone[i], objs_b[j], cells_a.keys()) if near else objs_b[j]
         if b is None:
             continue
         scene_b = scene_b.replace_object(b.uid, b)
@@ -183,13 +185,13 @@ def _pairs(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, near: bool,
     return None
 
 
-def _one_cell_off(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, a: PlacedObject,
-                  b: PlacedObject) -> PlacedObject | None:
+def _one_cell_off(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, a: PlacedObject, b: PlacedObject,
+                  taken: Iterable[Cell]) -> PlacedObject | None:
     """`b` where `a` stands, relative to the canvas, moved one cell along a row or a column (a sixth
     of the side: plainly elsewhere when measured, close enough that a glance has to judge it) into a
-    cell image a leaves empty, so that no pair shares a cell; None where no such spot is free."""
+    cell image a leaves empty (not in `taken`), so that no pair shares a cell; None where no such spot
+    is free."""
     row, col = cell_of(footprint(a), scene_a.width, scene_a.height)
-    taken = _cells(scene_a).keys()
     others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
     for k in rng.permutation(len(STEPS)):
         shift = STEPS[k]
@@ -201,19 +203,20 @@ def _one_cell_off(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, a: P
     return None
 
 
-def _stand_ins(rng: np.random.Generator, pairs: Pairs, placed: list[PlacedObject], scene_a: Scene, scene_b: Scene,
-               apart: frozenset[str], cfg: SceneConfig) -> tuple[list[PlacedObject], list[PlacedObject]] | None:
+def _stand_ins(rng: np.random.Generator, pairs: Pairs, placed: list[PlacedObject], places: list[Cell],
+               scene_b: Scene, apart: frozenset[str], cfg: SceneConfig
+               ) -> tuple[list[PlacedObject], list[PlacedObject]] | None:
     """For each option's image-b object, a stand-in of another kind that a glance takes for it
     (`glance_doubles`) and no object of either image may be read as (not in `apart`), in its look:
-    drawn where the candidate would put the object (`placed`) and, for a candidate's own, where the
-    object stood. None where a pair has no such kind that fits both spots with its look seen there."""
+    drawn where the candidate would put the object (`placed`, in its partner's cell of `places`) and,
+    for a candidate's own, where the object stood. None where a pair has no such kind that fits both
+    spots with its look seen there."""
     version, surface, uid = cfg.difficulty.catalogue, surface_colour(scene_b), scene_b.next_uid()
     taken: set[str] = set()
     at_place, away = [], []
-    for k, ((a, b), moved) in enumerate(zip(pairs, placed)):
+    for k, ((_, b), moved, place) in enumerate(zip(pairs, placed, places)):
         others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
-        cells = (cell_of(footprint(a), scene_a.width, scene_a.height),
-                 cell_of(footprint(b), scene_b.width, scene_b.height))
+        cells = (place, cell_of(footprint(b), scene_b.width, scene_b.height))
         pool = sorted(glance_doubles(b.name, version) - apart - taken)
         for idx in rng.permutation(len(pool)):
             spots = [dataclasses.replace(obj, name=pool[idx], uid=uid + k) for obj in (moved, b)]
@@ -254,27 +257,26 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
         for _, b in pairs:
             scene_b = scene_b.replace_object(b.uid, b)
     # 3. each option's object on its partner's place, and the stand-ins
+    places = [cell_of(footprint(a), scene_a.width, scene_a.height) for a, _ in pairs]
     placed = []
-    for a, b in pairs:
-        cell = cell_of(footprint(a), scene_a.width, scene_a.height)
+    for (a, b), cell in zip(pairs, places):
         others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
         # the audited rules put the match at its partner's place; the first release anywhere in the cell
         placed.append(_onto(scene_b, b, a, scene_a, cell, others) if version == "audited"
                       else _into_cell(rng, scene_b, b, cell, others))
     if None in placed:
         return None
-    stand_ins = _stand_ins(rng, pairs, placed, scene_a, scene_b, apart, cfg) if doubled else None
+    stand_ins = _stand_ins(rng, pairs, placed, places, scene_b, apart, cfg) if doubled else None
     if doubled and stand_ins is None:
         return None
     # 4. a candidate per option: its object on the place
     candidates = []
-    for i, ((a, b), moved) in enumerate(zip(pairs, placed)):
+    for i, ((a, b), moved, cell) in enumerate(zip(pairs, placed, places)):
         shown, dirty = scene_b.replace_object(b.uid, moved), [footprint(b), footprint(moved)]
         if stand_ins:  # every other option's stand-in where its object would stand, its own where it stood
             at_place, away = stand_ins
             for extra in [away[i]] + at_place[:i] + at_place[i + 1:]:
                 shown, dirty = shown.add(obj=extra), dirty + [footprint(extra)]
-        cell = cell_of(footprint(a), scene_a.width, scene_a.height)
         candidates.append(SceneCandidate(
             text=f"The {a.name} in image 1 and the {b.name} in image 2 are at the same relative position.",
             subject=f"{a.name} / {b.name}",
