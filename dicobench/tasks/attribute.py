@@ -3,6 +3,7 @@ which way its stripes run); its identity and place do not."""
 
 from __future__ import annotations
 
+from dicobench.editors.scene import Staged
 from dicobench.editors.scene.attribute import (
     has_part,
     part_objects,
@@ -12,10 +13,15 @@ from dicobench.editors.scene.attribute import (
     turn_stripes,
     turnable,
     two_changes,
+    with_stripes,
 )
 from dicobench.kit.scene.random_scenes import SceneConfig
 from dicobench.sources.procedural import cue_objects, scene_difference, shown
-from dicobench.tasks import collect, edits_for, in_share
+from dicobench.tasks import NUM_EDITS, collect, edits_for, in_share
+
+# names with a striped object a turn may take that a turn row draws: the four options' and two more,
+# so that the options are not every striped object of that size in the scene
+STRIPED_NAMES = NUM_EDITS + 2
 
 
 def propose(rng, scene, cfg=SceneConfig()):
@@ -23,14 +29,17 @@ def propose(rng, scene, cfg=SceneConfig()):
                     lambda: object_edits(rng, scene, cfg))
 
 
-def stripe_rows(rng, scene, cfg):
+def stripe_rows(rng, scene, cfg) -> Staged | None:
     """The options of the difficulty's share of rows (`turns`): four striped objects, each with its
-    stripes turned the other way; None where the scene has too few such objects. Shrunk, a turn
-    shows nothing, so a reader who sees no change at a glance is left with all five letters (the
-    letters are balanced), and only comparing the stripes of every object of each named look across
-    the two images says which (or that none) turned."""
-    striped = [o for o in part_objects(scene, cfg) if o.style == "striped" and turnable(o)]
-    return collect(rng, scene, lambda obj, used: shown(scene, turn_stripes(scene, obj, cfg)), striped)
+    stripes turned the other way, where the scene has four objects a turn may take once some are
+    drawn striped in both images (`with_stripes`); None where it has not. Shrunk, a turn shows
+    nothing, so a reader who sees no change at a glance is left with all five letters (the letters
+    are balanced), and only comparing the stripes of every object of each named look across the two
+    images says which (or that none) turned."""
+    staged = with_stripes(rng, scene, cfg, STRIPED_NAMES)
+    striped = [o for o in part_objects(staged, cfg) if turnable(o)]
+    edits = collect(rng, staged, lambda obj, used: shown(staged, turn_stripes(staged, obj, cfg)), striped)
+    return None if edits is None else Staged(staged, edits)
 
 
 def object_edits(rng, scene, cfg):

@@ -219,12 +219,10 @@ def test_turned_stripes_keep_their_colours_and_shares_and_hide_once_the_pair_is_
 def test_turn_rows_offer_four_striped_objects_turned_with_decoys_of_both_ways():
     """With `turns` every row that finds four striped objects turns each, so a reader who sees
     nothing at a glance is left with all five letters; without it no draw is taken."""
-    # every object patterned: a scene as small as these seldom has four striped objects otherwise
-    cfg = dataclasses.replace(SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0)),
-                              styled_fraction=1.0)
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0))
     rows = decoyed("attribute", n=8, cfg=cfg)
     turned = [(base, edits) for base, edits, _ in rows if any(e.kind == "turn" for e in edits)]
-    assert len(turned) >= 4
+    assert len(turned) == len(rows)
     for base, edits in turned:
         assert [e.kind for e in edits] == ["turn"] * 4 and len({e.about for e in edits}) == 4
         for edit in edits:
@@ -248,16 +246,43 @@ def assert_no_draw_without_a_share(propose, usual, **share):
     assert rng.bit_generator.state == taken
 
 
-def test_a_turn_row_needs_four_striped_objects():
+def test_a_turn_row_needs_four_objects_a_turn_may_take():
     cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0))
     names = ("padlock", "mug", "suitcase", "radio", "rocket")
     objects = tuple(PlacedObject(i, name, "green", 40, 100 + 150 * i, 100, style="striped", accent="blue")
                     for i, name in enumerate(names))
     scene = Scene(900, 300, "wood", 0, "neutral", 1, objects)
-    edits = attribute.stripe_rows(np.random.default_rng(0), scene, cfg)
-    assert [e.kind for e in edits] == ["turn"] * 4 and len({e.about for e in edits}) == 4
+    staged = attribute.stripe_rows(np.random.default_rng(0), scene, cfg)
+    assert staged.scene == scene  # four striped objects already: nothing is restyled
+    assert [e.kind for e in staged.edits] == ["turn"] * 4 and len({e.about for e in staged.edits}) == 4
     three = dataclasses.replace(scene, objects=objects[:3])
     assert attribute.stripe_rows(np.random.default_rng(0), three, cfg) is None
+    small = dataclasses.replace(scene, objects=objects[:3] + tuple(
+        dataclasses.replace(o, style="plain", size=TURN_MIN_SIZE - 2) for o in objects[3:]))
+    assert attribute.stripe_rows(np.random.default_rng(0), small, cfg) is None  # too small to stripe
+
+
+def test_turn_rows_draw_objects_striped_in_both_images_where_the_scene_has_too_few():
+    """Plain objects of the size a turn takes are drawn striped in their own colours in the row's
+    base scene (image 1 and every image 2), only their style changed, until six names have one;
+    an object whose stripes would be illegible, or a namesake's in swapped colours, stays as it was."""
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=1.0))
+    names = ("padlock", "mug", "suitcase", "radio", "rocket", "guitar", "drum", "trophy")
+    objects = tuple(PlacedObject(i, name, "green", 40, 100 + 120 * i, 100, accent="blue")
+                    for i, name in enumerate(names))
+    twin = PlacedObject(len(names), "mug", "blue", 30, 100, 250, style="striped", accent="green")  # too small to turn
+    scene = Scene(1100, 400, "wood", 0, "neutral", 1, objects + (twin,))
+    staged = attribute.stripe_rows(np.random.default_rng(0), scene, cfg)
+    restyled = [o for o in objects if staged.scene.object(o.uid) != o]
+    # a guitar's or a drum's stripes would not be legible (the audited rules), a mug's would be its
+    # namesake's in swapped colours
+    assert {o.name for o in restyled} == {"padlock", "suitcase", "radio", "rocket", "trophy"}
+    assert all(staged.scene.object(o.uid) == dataclasses.replace(o, style="striped") for o in restyled)
+    assert [e.kind for e in staged.edits] == ["turn"] * 4
+    assert {e.about for e in staged.edits} <= {o.uid for o in restyled}
+    for edit in staged.edits:
+        changed = [o.uid for o in edit.scene.objects if o != staged.scene.object(o.uid)]
+        assert changed == [edit.about] and edit.scene.object(edit.about).style == "striped"
 
 
 def test_a_moves_landmark_is_a_near_neighbour_where_options_call_objects_as_one_of_several():

@@ -150,6 +150,25 @@ def turnable(obj: PlacedObject) -> bool:
     return obj.style == "striped" and obj.size >= TURN_MIN_SIZE
 
 
+def with_stripes(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, want: int) -> Scene:
+    """The scene with objects a turn may take drawn striped in their own two colours until `want`
+    names have one (in a seeded order; each still told apart from its namesakes and legible): a
+    2K scene seldom holds four striped objects of 36-48 px, so without this most rows the `turns`
+    dial asks for fell back to recolours. Both images show them striped (the row's base scene)."""
+    names = {o.name for o in part_objects(scene, cfg) if turnable(o)}
+    sized = [o for o in cue_objects(scene, cfg, scale=2) if o.size >= TURN_MIN_SIZE and o.style != "striped"]
+    surface = surface_colour(scene)
+    for idx in rng.permutation(len(sized)):
+        if len(names) >= want:
+            break
+        obj = sized[idx]
+        new = dataclasses.replace(obj, style="striped")
+        if (obj.name not in names and drawable(new, surface, cfg)
+                and all(tell_apart(new, o) for o in namesakes(obj, scene))):
+            scene, names = scene.replace_object(obj.uid, new), names | {obj.name}
+    return scene
+
+
 def part_objects(scene: Scene, cfg: SceneConfig) -> list[PlacedObject]:
     """The objects a part edit may change: patterned ones up to twice the difficulty's cue scale
     (the part that changes is a fraction of the object); none where the difficulty asks for no

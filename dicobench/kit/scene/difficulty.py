@@ -92,7 +92,9 @@ class Difficulty(Dials):
     turns: float = dial("subtlety", "share of attribute rows whose options are four striped objects, each with its "
                                     "stripes turned the other way (same colours and shares, so the object looks the "
                                     "same once the pair is shrunk to a model's input, while with zoom the stripes "
-                                    "plainly cross), where the scene has four (0: none)", 0.0, later=True)
+                                    "plainly cross), where the scene has four objects of 36 px or more to stripe, "
+                                    "some first drawn striped in their own colours in both images (0: none)", 0.0,
+                        later=True)
     flips: float = dial("subtlety", "share of spatial relation rows whose options are four objects of at least 32 px "
                                     "whose outline is not its own mirror image, each flipped left to right where it "
                                     "stands (same place and colours, so the pair looks much the same once shrunk, "
@@ -218,7 +220,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
+    distractors="pairs", parts=0.4, turns=0.75, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
     near_misses=0.75, decoys=3,
     catalogue="audited",
     camera=CameraBounds(), camera_on=True,
@@ -229,7 +231,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, turns=1.0, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
+    distractors="pairs", parts=0.4, turns=0.75, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
     near_misses=0.75, decoys=3,
     catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
