@@ -44,6 +44,12 @@ def _edit(scene: Scene, old: PlacedObject, new: PlacedObject, text: str, label: 
     )
 
 
+def _may_look(new: PlacedObject, others: list[PlacedObject], surface, cfg: SceneConfig) -> bool:
+    """Whether an object may be drawn as `new` (an edit's result, or a look given before the edits):
+    still told apart from every other object of its name and legible by the audited look rules."""
+    return all(tell_apart(new, o) for o in others) and drawable(new, surface, cfg)
+
+
 def _became(obj: PlacedObject, new: PlacedObject, cfg: SceneConfig) -> str:
     """`The red-and-white striped mug became a blue-and-white striped mug.` (with decoys: `A ...`)."""
     return capitalised(f"{refer(look(obj), cfg)} became {kind_phrase(look(new))}.")
@@ -62,8 +68,7 @@ def recolour(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Sce
         if distance(c, obj.colour) >= cfg.difficulty.recolour_distance
         and stands_out(c, surface)
         and (obj.style == "plain" or distance(c, obj.accent) >= 25)
-        and all(tell_apart(dataclasses.replace(obj, colour=c), o) for o in others)
-        and drawable(dataclasses.replace(obj, colour=c), surface, cfg)
+        and _may_look(dataclasses.replace(obj, colour=c), others, surface, cfg)
         and all(clearly_different(c, u) for u in unlike)
     ]
     if not choices:
@@ -86,8 +91,7 @@ def restyle(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: Scen
     others = namesakes(obj, scene)
     surface = surface_colour(scene)
     styles = [s for s in STYLE_WORDS if s != obj.style and s not in unlike
-              and all(tell_apart(dataclasses.replace(obj, style=s), o) for o in others)
-              and drawable(dataclasses.replace(obj, style=s), surface, cfg)]
+              and _may_look(dataclasses.replace(obj, style=s), others, surface, cfg)]
     if not styles:
         return None
     style = styles[rng.integers(len(styles))]
@@ -117,8 +121,7 @@ def recolour_part(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg
         for c in COLOURS
         if distance(c, obj.accent) >= cfg.difficulty.recolour_distance
         and clearly_different(c, obj.colour)
-        and all(tell_apart(dataclasses.replace(obj, accent=c), o) for o in others)
-        and drawable(dataclasses.replace(obj, accent=c), surface, cfg)
+        and _may_look(dataclasses.replace(obj, accent=c), others, surface, cfg)
         and all(clearly_different(c, u) for u in unlike)
     ]
     if not choices:
@@ -163,8 +166,7 @@ def with_stripes(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, want:
             break
         obj = sized[idx]
         new = dataclasses.replace(obj, style="striped")
-        if (obj.name not in names and drawable(new, surface, cfg)
-                and all(tell_apart(new, o) for o in namesakes(obj, scene))):
+        if obj.name not in names and _may_look(new, namesakes(obj, scene), surface, cfg):
             scene, names = scene.replace_object(obj.uid, new), names | {obj.name}
     return scene
 
