@@ -17,6 +17,13 @@ the option's object is absent from image b unless it is the answer, the E pair s
 and finding the answer still takes telling the object's kind at cue size, not its colour or
 marking alone. Markings are fitted to the body (`dicobench.kit.scene.markings`), so each reads
 as what the option says.
+
+Such objects, the biggest of a scene so that their markings show, let a glance tell the kinds
+apart: it reads off a shrunk image which option's kind stands in image b. In the difficulty's
+share of rows with glance doubles (`doubles`, as for category) the four objects are image a's own at
+the cue scale, unmarked, and each decoy is a kind whose outline, shrunk, is much like the object's
+(`dicobench.kit.scene.audit.glance_doubles`), in its look: at a glance every option seems to stand
+in both images, while with zoom only the answer's kind does.
 """
 
 from __future__ import annotations
@@ -26,11 +33,11 @@ import dataclasses
 import numpy as np
 
 from dicobench.checks import Rejected, same_instance
-from dicobench.kit.scene.audit import alike
+from dicobench.kit.scene.audit import alike, glance_doubles
 from dicobench.kit.scene.catalogue import by_name, load_catalogue, lookalikes, read_as
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.palette import stands_out
-from dicobench.kit.scene.random_scenes import SceneConfig, drawable, random_scene, surface_colour
+from dicobench.kit.scene.random_scenes import SceneConfig, cue_sized, drawable, random_scene, surface_colour
 from dicobench.kit.scene.render import footprint
 from dicobench.looks import with_marking
 from dicobench.sources.procedural import (
@@ -45,7 +52,7 @@ from dicobench.sources.procedural import (
     scene_commonality,
     unreadable,
 )
-from dicobench.tasks import NUM_EDITS
+from dicobench.tasks import NUM_EDITS, drawn
 from dicobench.tasks.category import kept_apart, near_kinds
 
 STYLES = ("plain", "striped", "dotted", "two_tone")  # not outline: a hollow glyph hides its marking
@@ -56,24 +63,32 @@ MIN_SIZE = 48  # markings on smaller glyphs are too small to tell apart
 DECOY_ALIKE = 0.55
 
 
-def _pose(rng: np.random.Generator, obj: PlacedObject, uid: int, cfg: SceneConfig) -> PlacedObject:
+def _sizes(cfg: SceneConfig, doubled: bool) -> tuple[int, int]:
+    """The sizes a row's objects and their copies take: the cue scale in rows with glance doubles,
+    else at least `MIN_SIZE`, where markings are told apart."""
+    return (cfg.min_size, cfg.difficulty.cue_max_size or cfg.max_size) if doubled else (MIN_SIZE, cfg.max_size)
+
+
+def _pose(rng: np.random.Generator, obj: PlacedObject, uid: int, sizes: tuple[int, int]) -> PlacedObject:
     """The same object as it would lie elsewhere: 10-30% larger or smaller (whichever stays
-    within the scene's sizes), turned by 20-60 degrees, lit a little differently."""
-    grow = obj.size * 1.1 <= cfg.max_size and (obj.size * 0.9 < MIN_SIZE or rng.random() < 0.5)
+    within `sizes`), turned by 20-60 degrees, lit a little differently."""
+    low, high = sizes
+    grow = obj.size * 1.1 <= high and (obj.size * 0.9 < low or rng.random() < 0.5)
     scale = float(rng.uniform(1.1, 1.3)) if grow else 1 / float(rng.uniform(1.1, 1.3))
     turn = int(rng.integers(20, 61)) * (1 if rng.random() < 0.5 else -1)
     return dataclasses.replace(
-        obj, uid=uid, size=min(cfg.max_size, max(MIN_SIZE, round(obj.size * scale))), rotation=obj.rotation + turn,
+        obj, uid=uid, size=min(high, max(low, round(obj.size * scale))), rotation=obj.rotation + turn,
         shading=round(float(rng.uniform(0.15, 0.45)), 2), shadow=round(float(rng.uniform(0.25, 0.45)), 2),
     )
 
 
-def _shown(obj: PlacedObject, style: str, marking: str, surface, cfg: SceneConfig) -> bool:
-    """Whether `obj` in `style` with `marking` may be drawn at every size a pose gives it (`_pose`),
-    so that its copy in image b shows the marking as well."""
-    sizes = range(min(MIN_SIZE, obj.size), max(cfg.max_size, obj.size) + 1)
+def _shown(obj: PlacedObject, style: str, marking: str | None, surface, cfg: SceneConfig,
+           sizes: tuple[int, int] | None = None) -> bool:
+    """Whether `obj` in `style` with `marking` may be drawn at every size a pose gives it (`_pose`
+    within `sizes`, those of marked objects by default), so that its copy in image b shows its look as well."""
+    low, high = sizes or _sizes(cfg, doubled=False)
     return all(drawable(dataclasses.replace(obj, style=style, marking=marking, size=size), surface, cfg)
-               for size in sizes)
+               for size in range(min(low, obj.size), max(high, obj.size) + 1))
 
 
 def _marked(rng: np.random.Generator, obj: PlacedObject, surface, cfg: SceneConfig,
@@ -115,6 +130,24 @@ def _distinctive(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, there
     return None
 
 
+def _cue_sized(rng: np.random.Generator, scene: Scene, banned: frozenset[str], there, cfg: SceneConfig
+               ) -> list[PlacedObject] | None:
+    """Four of `scene`'s objects in their looks, shrunk to the cue scale where they stand (`cue_sized`),
+    each with a glance double image b may hold (none of `banned`), no look-alike in `scene` (shrunk, a
+    clock may be read as the bowling ball beside it), and its look seen on image b's surface `there`
+    at every size its copy may take."""
+    sizes, version, out = _sizes(cfg, doubled=True), cfg.difficulty.catalogue, []
+    for idx in rng.permutation(len(scene.objects)):
+        obj = cue_sized(scene.objects[idx], cfg)
+        if (glance_doubles(obj.name, version) - banned
+                and not (unreadable(frozenset({obj.name}), version) - {obj.name}) & names(scene)
+                and stands_out(obj.colour, there) and _shown(obj, obj.style, obj.marking, there, cfg, sizes)):
+            out.append(obj)
+            if len(out) == NUM_EDITS:
+                return out
+    return None
+
+
 def _audited(cfg: SceneConfig) -> bool:
     return cfg.difficulty.catalogue != "first-release"
 
@@ -127,7 +160,7 @@ def _other_kind(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: f
     not stand out from image b's surface, as every object of a scene does: its copy there would hide."""
     if not stands_out(obj.colour, surface):
         return None
-    posed = _pose(rng, obj, uid, cfg)
+    posed = _pose(rng, obj, uid, _sizes(cfg, doubled=False))
     kinds = [e.name for e in load_catalogue(cfg.difficulty.catalogue) if e.name not in banned]
     group = by_name()[obj.name].category
     for pool in ([k for k in kinds if by_name()[k].category == group],
@@ -139,23 +172,37 @@ def _other_kind(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: f
     return None
 
 
-def _decoys(rng: np.random.Generator, marked: list[PlacedObject], scene_a: Scene, scene_b: Scene, cfg: SceneConfig
-            ) -> list[PlacedObject] | None:
-    """One decoy per marked object, not yet placed: the first release's are the same objects with
-    another marking; the audited ones are other kinds in the same look (`_other_kind`), none of a kind
-    kept apart from image a's (`kept_apart`), nor of another decoy's kind (a kind image b already holds
-    may be one)."""
+def _double(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: frozenset[str], surface,
+            cfg: SceneConfig) -> PlacedObject | None:
+    """A decoy for `obj` in a row with glance doubles: a kind a glance takes for it
+    (`glance_doubles`), none of `banned`, in `obj`'s very look, posed at the cue scale as its copy
+    would be; None where no such kind can be drawn so on image b's `surface`."""
+    posed = _pose(rng, obj, uid, _sizes(cfg, doubled=True))
+    pool = sorted(glance_doubles(obj.name, cfg.difficulty.catalogue) - banned)
+    for idx in rng.permutation(len(pool)):
+        decoy = dataclasses.replace(posed, name=pool[idx])
+        if drawable(decoy, surface, cfg):
+            return decoy
+    return None
+
+
+def _decoys(rng: np.random.Generator, objects: list[PlacedObject], scene_a: Scene, scene_b: Scene, cfg: SceneConfig,
+            doubled: bool = False) -> list[PlacedObject] | None:
+    """One decoy per object, not yet placed: the first release's are the same objects with another
+    marking; the audited ones are other kinds in the same look (`_double` in rows with glance doubles,
+    else `_other_kind`), none of a kind kept apart from image a's (`kept_apart`), nor of another
+    decoy's kind (a kind image b already holds may be one)."""
     surface_b = surface_colour(scene_b)
     version = cfg.difficulty.catalogue
     banned = kept_apart(scene_a, version) if _audited(cfg) else frozenset()
     out = []
-    for i, obj in enumerate(marked):
+    for i, obj in enumerate(objects):
         uid = scene_b.next_uid() + i
         if _audited(cfg):
-            decoy = _other_kind(rng, obj, uid, banned | unreadable(frozenset(d.name for d in out), version),
-                                surface_b, cfg)
+            decoy = (_double if doubled else _other_kind)(
+                rng, obj, uid, banned | unreadable(frozenset(d.name for d in out), version), surface_b, cfg)
         else:
-            decoy = _marked(rng, _pose(rng, obj, uid, cfg), surface_b, cfg,
+            decoy = _marked(rng, _pose(rng, obj, uid, _sizes(cfg, doubled=False)), surface_b, cfg,
                             tuple(m for m in MARKINGS if m != obj.marking))
         if decoy is None:
             return None
@@ -164,20 +211,23 @@ def _decoys(rng: np.random.Generator, marked: list[PlacedObject], scene_a: Scene
 
 
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
+    doubled = _audited(cfg) and drawn(rng, cfg.difficulty.doubles)
     scene_a = random_scene(rng, cfg)
-    if _audited(cfg):  # image b first: the marked objects must be seen on its surface too
-        scene_b = other_scene(rng, cfg, scene_a, exclude=kept_apart(scene_a, cfg.difficulty.catalogue))
-        marked = _distinctive(rng, scene_a, cfg, there=surface_colour(scene_b))
+    if _audited(cfg):  # image b first: the objects must be seen on its surface too
+        apart = kept_apart(scene_a, cfg.difficulty.catalogue)
+        scene_b = other_scene(rng, cfg, scene_a, exclude=apart)
+        chosen = (_cue_sized(rng, scene_a, apart, surface_colour(scene_b), cfg) if doubled
+                  else _distinctive(rng, scene_a, cfg, there=surface_colour(scene_b)))
     else:
-        marked = _distinctive(rng, scene_a, cfg)
-    if marked is None:
+        chosen = _distinctive(rng, scene_a, cfg)
+    if chosen is None:
         return None
-    for obj in marked:
+    for obj in chosen:
         scene_a = scene_a.replace_object(obj.uid, obj)
     if not _audited(cfg):
         scene_b = other_scene(rng, cfg, scene_a)
     surface_b = surface_colour(scene_b)
-    decoys = _decoys(rng, marked, scene_a, scene_b, cfg)
+    decoys = _decoys(rng, chosen, scene_a, scene_b, cfg, doubled)
     if decoys is None:
         return None
     decoys = reserve(rng, scene_b, decoys, cfg)
@@ -186,7 +236,7 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     for decoy in decoys:
         scene_b = scene_b.add(obj=decoy)
     candidates = []
-    for obj, decoy in zip(marked, decoys):
+    for obj, decoy in zip(chosen, decoys):
         same = dataclasses.replace(decoy, name=obj.name, style=obj.style, marking=obj.marking, colour=obj.colour,
                                    accent=obj.accent)
         if not drawable(same, surface_b, cfg) or same.name != decoy.name and not fits(rng, scene_b, same, cfg):

@@ -73,7 +73,10 @@ def test_instance_candidates_are_the_same_object_posed_elsewhere():
         assert instance.commonalities(prop.scene_a, prop.scene_b) == frozenset()
 
 
-AUDITED = dataclasses.replace(SMALL, difficulty=HARD)  # the audited catalogue and its looks, small scenes
+AUDITED = dataclasses.replace(SMALL, difficulty=dataclasses.replace(HARD, doubles=0.0))  # audited looks, small scenes
+# with glance doubles in every row, at the hard sizes (the cue scale is 18-24 px)
+DOUBLED = dataclasses.replace(SMALL, min_size=HARD.min_size, max_size=HARD.max_size,
+                              difficulty=dataclasses.replace(HARD, doubles=1.0))
 
 
 def test_audited_instance_decoys_are_other_kinds_in_the_same_look():
@@ -102,6 +105,33 @@ def test_audited_instance_decoys_are_other_kinds_in_the_same_look():
             assert ((decoy.colour, decoy.accent, decoy.style, decoy.marking)
                     == (obj.colour, obj.accent, obj.style, obj.marking))
             assert obj.marking_fit and decoy.marking_fit and same_instance(obj, same)
+            assert all(legible(o, surface_colour(s)) for o, s in ((obj, a), (decoy, b), (same, cand.scene_b)))
+            assert instance.commonalities(a, cand.scene_b, "audited") == read_as(obj.name, "audited")
+        assert len({b.object(objects_named(c.scene_b, c.subject)[0].uid).name for c in prop.candidates}) == 4
+
+
+def test_instance_rows_with_glance_doubles_pose_cue_sized_objects_beside_their_doubles():
+    """A glance read the kinds of the marked objects, the biggest of a scene: in rows with glance doubles
+    the objects are at the cue scale and each decoy is a kind whose shrunk outline is much like the
+    object's, in its very look; with zoom it is another kind, and only the answer's stands in both."""
+    props = [p for p in (instance.propose(np.random.default_rng(seed), DOUBLED) for seed in range(16)) if p]
+    assert len(props) >= 4
+    low, high = HARD.min_size, HARD.cue_max_size
+    for prop in props:
+        a, b = prop.scene_a, prop.scene_b
+        assert instance.commonalities(a, b, "audited") == frozenset()
+        for cand in prop.candidates:
+            obj = objects_named(a, cand.subject)[0]
+            same = objects_named(cand.scene_b, cand.subject)[0]
+            decoy = b.object(same.uid)
+            assert decoy.name in glance_doubles(obj.name, "audited") and not objects_named(b, obj.name)
+            assert decoy.name not in read_as(obj.name, "audited")  # with zoom, another kind
+            assert not [o for o in a.objects if o.name != obj.name and o.name in read_as(obj.name, "audited")]
+            assert ((decoy.colour, decoy.accent, decoy.style, decoy.marking)
+                    == (obj.colour, obj.accent, obj.style, obj.marking))
+            assert low <= obj.size <= high and low <= same.size == decoy.size <= high
+            assert 20 <= abs(same.rotation - obj.rotation) <= 60 and (same.cx, same.cy) == (decoy.cx, decoy.cy)
+            assert same_instance(obj, same) and instance.with_marking(obj) in cand.text
             assert all(legible(o, surface_colour(s)) for o, s in ((obj, a), (decoy, b), (same, cand.scene_b)))
             assert instance.commonalities(a, cand.scene_b, "audited") == read_as(obj.name, "audited")
         assert len({b.object(objects_named(c.scene_b, c.subject)[0].uid).name for c in prop.candidates}) == 4
@@ -277,7 +307,7 @@ def test_spatial_grounding_glance_doubles_put_a_stand_in_at_every_wrong_pairs_pl
                 == {cand.subject}
             seen += 1
     assert seen >= 12
-    assert "glance doubles in category and spatial grounding rows (share 0.75)" in HARD.describe()
+    assert "glance doubles in category, instance and spatial grounding rows (share 0.75)" in HARD.describe()
 
 
 def test_reasoning_relates_exactly_the_candidate_pair_both_ways():

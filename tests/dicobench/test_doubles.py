@@ -63,4 +63,4 @@ def test_image_b_holds_a_stand_in_for_every_option_and_a_candidate_draws_its_own
 
 def test_the_hard_preset_doubles_three_category_rows_in_four():
     assert HARD.doubles == 0.75
-    assert "glance doubles in category and spatial grounding rows (share 0.75)" in HARD.describe()
+    assert "glance doubles in category, instance and spatial grounding rows (share 0.75)" in HARD.describe()

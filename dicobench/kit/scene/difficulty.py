@@ -109,13 +109,15 @@ class Difficulty(Dials):
                                         "turned to lead away from it (the same prints in the same places, so the pair "
                                         "looks the same once shrunk, while with zoom every print plainly points the "
                                         "other way), where the scene has room (0: none)", 0.0, later=True)
-    doubles: float = dial("subtlety", "share of category and spatial grounding rows in which image 2 holds, for each "
-                                      "option, an object of another kind whose outline shrunk to 8 px is much like "
-                                      "the one the option names: in category rows drawn as its other instance would "
-                                      "be, in spatial grounding rows in its look where it would stand (its own, for "
-                                      "the candidate, where it stood), and a candidate draws its own as its kind (so "
-                                      "at a glance every option seems true, while with zoom only the answer's is), "
-                                      "where the scene has four such objects (0: none)", 0.0, later=True)
+    doubles: float = dial("subtlety", "share of category, instance and spatial grounding rows in which image 2 holds, "
+                                      "for each option, an object of another kind whose outline shrunk to 8 px is "
+                                      "much like the one the option names: in category rows drawn as its other "
+                                      "instance would be, in instance rows in its very look at the cue scale (the "
+                                      "options' objects unmarked, at the cue scale too) where its copy would lie, in "
+                                      "spatial grounding rows in its look where it would stand (its own, for the "
+                                      "candidate, where it stood), and a candidate draws its own as its kind (so at a "
+                                      "glance every option seems true, while with zoom only the answer's is), where "
+                                      "the scene has four such objects (0: none)", 0.0, later=True)
     near_misses: float = dial("subtlety", "share of spatial grounding rows in which every option's image-2 object "
                                           "stands one grid cell (a sixth of the side) off its partner's place, "
                                           "along a row or a column, and a candidate moves its own onto the place "
@@ -206,7 +208,7 @@ class Difficulty(Dials):
                 + (f", four look-alike replacements in entity rows (share {self.swaps:g})" if self.swaps else "")
                 + (f", four trails turned back in difference reasoning rows (share {self.turnbacks:g})"
                    if self.turnbacks else "")
-                + (f", glance doubles in category and spatial grounding rows (share {self.doubles:g})"
+                + (f", glance doubles in category, instance and spatial grounding rows (share {self.doubles:g})"
                    if self.doubles else "")
                 + (f", near misses in spatial grounding rows (share {self.near_misses:g})" if self.near_misses else "")
                 + (f", {self.decoys} decoys per named state on average" if self.decoys else "")
