@@ -186,15 +186,14 @@ def _double(rng: np.random.Generator, obj: PlacedObject, uid: int, banned: froze
     return None
 
 
-def _decoys(rng: np.random.Generator, objects: list[PlacedObject], scene_a: Scene, scene_b: Scene, cfg: SceneConfig,
-            doubled: bool = False) -> list[PlacedObject] | None:
+def _decoys(rng: np.random.Generator, objects: list[PlacedObject], banned: frozenset[str], scene_b: Scene,
+            cfg: SceneConfig, doubled: bool = False) -> list[PlacedObject] | None:
     """One decoy per object, not yet placed: the first release's are the same objects with another
     marking; the audited ones are other kinds in the same look (`_double` in rows with glance doubles,
-    else `_other_kind`), none of a kind kept apart from image a's (`kept_apart`), nor of another
-    decoy's kind (a kind image b already holds may be one)."""
+    else `_other_kind`), none of `banned` (the kinds kept apart from image a's, `kept_apart`), nor of
+    another decoy's kind (a kind image b already holds may be one)."""
     surface_b = surface_colour(scene_b)
     version = cfg.difficulty.catalogue
-    banned = kept_apart(scene_a, version) if _audited(cfg) else frozenset()
     out = []
     for i, obj in enumerate(objects):
         uid = scene_b.next_uid() + i
@@ -213,8 +212,8 @@ def _decoys(rng: np.random.Generator, objects: list[PlacedObject], scene_a: Scen
 def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     doubled = _audited(cfg) and drawn(rng, cfg.difficulty.doubles)
     scene_a = random_scene(rng, cfg)
+    apart = kept_apart(scene_a, cfg.difficulty.catalogue) if _audited(cfg) else frozenset()
     if _audited(cfg):  # image b first: the objects must be seen on its surface too
-        apart = kept_apart(scene_a, cfg.difficulty.catalogue)
         scene_b = other_scene(rng, cfg, scene_a, exclude=apart)
         chosen = (_cue_sized(rng, scene_a, apart, surface_colour(scene_b), cfg) if doubled
                   else _distinctive(rng, scene_a, cfg, there=surface_colour(scene_b)))
@@ -227,7 +226,7 @@ def propose(rng: np.random.Generator, cfg: SceneConfig) -> ScenePair | None:
     if not _audited(cfg):
         scene_b = other_scene(rng, cfg, scene_a)
     surface_b = surface_colour(scene_b)
-    decoys = _decoys(rng, chosen, scene_a, scene_b, cfg, doubled)
+    decoys = _decoys(rng, chosen, apart, scene_b, cfg, doubled)
     if decoys is None:
         return None
     decoys = reserve(rng, scene_b, decoys, cfg)
