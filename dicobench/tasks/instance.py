@@ -134,13 +134,14 @@ def _cue_sized(rng: np.random.Generator, scene: Scene, banned: frozenset[str], t
                ) -> list[PlacedObject] | None:
     """Four of `scene`'s objects in their looks, shrunk to the cue scale where they stand (`cue_sized`),
     each with a glance double image b may hold (none of `banned`), no look-alike in `scene` (shrunk, a
-    clock may be read as the bowling ball beside it), and its look seen on image b's surface `there`
-    at every size its copy may take."""
-    sizes, version, out = _sizes(cfg, doubled=True), cfg.difficulty.catalogue, []
+    clock may be read as the bowling ball beside it), and its look seen where it stands, shrunk (the
+    scene checked it at its own size), and on image b's surface `there` at every size its copy may take."""
+    sizes, version, surface, out = _sizes(cfg, doubled=True), cfg.difficulty.catalogue, surface_colour(scene), []
     for idx in rng.permutation(len(scene.objects)):
         obj = cue_sized(scene.objects[idx], cfg)
         if (glance_doubles(obj.name, version) - banned
                 and not (unreadable(frozenset({obj.name}), version) - {obj.name}) & names(scene)
+                and drawable(obj, surface, cfg)
                 and stands_out(obj.colour, there) and _shown(obj, obj.style, obj.marking, there, cfg, sizes)):
             out.append(obj)
             if len(out) == NUM_EDITS:
