@@ -190,7 +190,7 @@ def _one_cell_off(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, a: P
     """`b` where `a` stands, relative to the canvas, moved one cell along a row or a column (a sixth
     of the side: plainly elsewhere when measured, close enough that a glance has to judge it) into a
     cell image a leaves empty (not in `taken`), so that no pair shares a cell; None where no such spot
-    is free."""
+    is free. Nor does it stand where `a` does in pixels (`_apart_in_pixels`)."""
     row, col = cell_of(footprint(a), scene_a.width, scene_a.height)
     others = [footprint(o) for o in scene_b.objects if o.uid != b.uid]
     for k in rng.permutation(len(STEPS)):
@@ -198,9 +198,17 @@ def _one_cell_off(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, a: P
         cell = (row + shift[0], col + shift[1])
         if 0 <= min(cell) and max(cell) < GRID and cell not in taken:
             moved = _onto(scene_b, b, a, scene_a, cell, others, shift)
-            if moved is not None:
+            if moved is not None and _apart_in_pixels(a, moved, scene_b.width, scene_b.height):
                 return moved
     return None
+
+
+def _apart_in_pixels(a: PlacedObject, b: PlacedObject, width: int, height: int) -> bool:
+    """Whether `b` stands at least half a cell of image b (`width` x `height`) from `a`'s pixel
+    position along some axis.
+    Where the images' shapes differ, a cell off in relative terms can land on the same pixels (a
+    careful reader laid a 1536 px tall image over a 2035 px one and found a wrong pair in place)."""
+    return max(abs(b.cx - a.cx) / width, abs(b.cy - a.cy) / height) >= 0.5 / GRID
 
 
 def _stand_ins(rng: np.random.Generator, pairs: Pairs, placed: list[PlacedObject], places: list[Cell],

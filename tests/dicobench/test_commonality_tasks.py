@@ -260,6 +260,8 @@ def test_spatial_grounding_near_misses_stand_one_cell_off_and_the_answer_on_the_
             off = (b.cx / prop.scene_b.width - a.cx / prop.scene_a.width,
                    b.cy / prop.scene_b.height - a.cy / prop.scene_a.height)
             assert sorted(round(abs(d) * spatial_grounding.GRID, 1) for d in off) == [0.0, 1.0]
+            assert max(abs(b.cx - a.cx) / prop.scene_b.width,
+                       abs(b.cy - a.cy) / prop.scene_b.height) >= 0.5 / spatial_grounding.GRID  # in pixels too
             assert spatial_grounding.cell_of(footprint(b), prop.scene_b.width, prop.scene_b.height) not in a_cells
             moved = objects_named(cand.scene_b, b_name)[0]
             assert abs(moved.cx / cand.scene_b.width - a.cx / prop.scene_a.width) < 0.01
@@ -269,6 +271,15 @@ def test_spatial_grounding_near_misses_stand_one_cell_off_and_the_answer_on_the_
             seen += 1
     assert seen >= 12
     assert "near misses in spatial grounding rows (share 0.75)" in HARD.describe()
+
+
+def test_a_near_miss_never_stands_on_its_partners_pixels():
+    """The review's row: image a 2036 x 2035, image b 2047 x 1536, a graduation cap at (758, 1178) and a
+    fish a cell below its relative place, at (760, 1142): laid over each other the two coincide."""
+    cap = PlacedObject(0, "graduation cap", "black", 40, 758, 1178)
+    fish = dataclasses.replace(cap, name="fish", cx=760, cy=1142)
+    assert not spatial_grounding._apart_in_pixels(cap, fish, 2047, 1536)
+    assert spatial_grounding._apart_in_pixels(cap, dataclasses.replace(fish, cy=1178 + 140), 2047, 1536)
 
 
 def test_spatial_grounding_glance_doubles_put_a_stand_in_at_every_wrong_pairs_place():

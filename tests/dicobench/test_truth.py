@@ -91,7 +91,7 @@ def test_hard_proposals_keep_every_distractor_false(module):
     the options, only the candidate's own (look-alikes of every object counted)."""
     cfg = SceneConfig.from_difficulty(HARD)
     checked = 0
-    for seed in range(6):
+    for seed in range(10):  # a category proposal is drawn again often (an E pair that shares): 3 of 10 hold
         pair = module.propose(np.random.default_rng(seed), cfg)
         if pair is None:
             continue

@@ -63,6 +63,12 @@ def test_looks_that_read_as_another_thing_are_not_drawn():
     # a careful reader's miss: a white-crusted, pink two-tone bread slice read as a cupcake
     slice_ = dataclasses.replace(MUG, name="bread slice", colour="pink", accent="white", size=40)
     assert not legible(dataclasses.replace(slice_, style="two_tone"), WOOD) and legible(slice_, WOOD)
+    # a hollow rug's fringed ends read as a film strip's perforations; a plain rug stays
+    rug = dataclasses.replace(MUG, name="rug", colour="black", size=40)
+    assert not legible(dataclasses.replace(rug, style="outline"), WOOD) and legible(rug, WOOD)
+    # a white-over-blue two-tone door read as a top hat (a careful reader found no door, answered E)
+    door = dataclasses.replace(MUG, name="door", colour="blue", accent="white", size=40)
+    assert not legible(dataclasses.replace(door, style="two_tone"), WOOD) and legible(door, WOOD)
 
 
 def test_first_release_looks_stay_and_audited_ones_fall_back_to_plain():

@@ -239,6 +239,10 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # eraser's slanted block read as a tape roll, and a tape roll as the eraser; a grasshopper's curled
     # body and feelers as a shrimp
     ("teepee", "tent"), ("eraser", "tape roll"), ("grasshopper", "shrimp"),
+    # the eighth review: a camcorder is a video camera ("the film strip fits into the camera in image 2"
+    # beside a camcorder); a flat-headed screwdriver read as a paintbrush; a black hotdog as two rashers
+    # of bacon ("the bacon in image 2 goes on the bread slice in image 1": a careful reader chose it)
+    ("camcorder", "camera"), ("paintbrush", "screwdriver"), ("bacon", "hotdog"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).
@@ -246,6 +250,10 @@ MISREAD_LOOKS: dict[str, dict[str, str]] = {
     "spoon": {"outline": "a hollow spoon reads as a magnifying glass"},
     "snowman": {"brown": "a brown snowman reads as a gingerbread man"},
     "eraser": {"outline": "a hollow eraser reads as a ruler or a tape roll (the sixth review)"},
+    "rug": {"outline": "a hollow rug's fringed ends read as a film strip's perforated bands (a preview sheet of "
+                       "category rows)"},
+    "door": {"two_tone": "a two-tone door, its top one colour and its lower half and sill another, reads as a top "
+                         "hat (a careful reader missed a category row so)"},
     "bread slice": {"two_tone": "a two-tone bread slice, its crust one colour and its loaf another, reads as a "
                                 "cupcake (a careful review of category rows missed one so)"},
 }
