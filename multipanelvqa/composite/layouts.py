@@ -19,9 +19,11 @@ of the hard presets, `positions.describe_positions`) keeps those bases and moves
 a prefix has no layout words: from the first such prefix on, its last panel is placed again at
 another of the spots the generator could have chosen (touching the previous panel in a grid,
 near an earlier one without touching any in a splash), the first spot in a seeded order with
-which that prefix and every longer one have layout words. At seed 0 this moves one panel, the
-eighth of grid_mixed base 5 (layout 181), so every build has 210 layouts; `short` words keep
-the first release's layouts.
+which that prefix and every longer one have layout words. At seed 0 this places panels of 7
+of the 10 grid_mixed bases again (38 layouts; each keeps its first two panels, so both sizes),
+where a panel twice the others' size shared a row or column with them and made its words
+ambiguous (`positions._band_reads`), so every build has 210 layouts; `short` words keep the
+first release's layouts.
 """
 
 from __future__ import annotations

@@ -20,7 +20,10 @@ middle one or the middle column's bottom one). So a two-word position ("bottom m
 subfigure") is used only where rows and columns are both clean and every reading names
 the same panel; elsewhere the group is said ("middle subfigure in the bottom row"), and a
 lone panel of a middle row or column is "subfigure in the middle row", never a bare
-"middle subfigure" (middle of which axis?). `short` keeps the first release's words.
+"middle subfigure" (middle of which axis?). A row that holds a panel twice its others' height
+is read two ways too (the spanning panel in the row, or the row as the band of small panels),
+so a panel is named by its place in a row or column only where both readings name it.
+`short` keeps the first release's words.
 
 Words that would change if a threshold moved a little (a panel half in a row, a barely
 visible gap) are refused: they are unclear to a reader, and they could change when an
@@ -42,6 +45,9 @@ SHARE = 0.6
 RANK_GAP = 0.2
 # Both thresholds are moved by this much either way; the words must not change.
 SLACK = 0.05
+# A panel at least this much taller (wider) than a row's (column's) smallest spans beyond the band
+# the smaller ones form.
+BAND = 1.33
 
 # (low, high, middle) words per axis: 0 is x, 1 is y.
 _SIDES = {0: ("left", "right", "middle"), 1: ("top", "bottom", "middle")}
@@ -62,7 +68,7 @@ def describe_positions(boxes: Sequence[Box], words: str = "short") -> list[str]:
     if words == "short":
         return _robust(boxes, "short", None)
     # a box keeps a two-word position only if every reading agrees at every threshold
-    agreed = set.intersection(*(_agreed(boxes, _groups(boxes, 1, SHARE + ds), _groups(boxes, 0, SHARE + ds))
+    agreed = set.intersection(*(_agreed(boxes, *(_groups(boxes, axis, SHARE + ds, True) for axis in (1, 0)))
                                 for ds in (-SLACK, 0, SLACK)))
     try:
         return _robust(boxes, "longest", agreed)
@@ -94,7 +100,8 @@ def describable(boxes: Sequence[Box], words: str = "short") -> bool:
 
 def _describe(boxes: list[Box], share: float, gap: float, prefer: str = "short",
               agreed: set[int] | None = None) -> list[str]:
-    rows, columns = _groups(boxes, 1, share), _groups(boxes, 0, share)
+    layout = agreed is not None
+    rows, columns = _groups(boxes, 1, share, layout), _groups(boxes, 0, share, layout)
     schemes = [s for s in (_grouped(boxes, rows, 1, agreed), _grouped(boxes, columns, 0, agreed)) if s is not None]
     if schemes:
         if prefer == "longest":
@@ -134,11 +141,12 @@ def _overlap(a: Box, b: Box, axis: int) -> float:
     return span_overlap(a, b, axis) / min(a[axis + 2], b[axis + 2])
 
 
-def _groups(boxes: list[Box], axis: int, share: float) -> list[list[int]] | None:
+def _groups(boxes: list[Box], axis: int, share: float, bands: bool = False) -> list[list[int]] | None:
     """Rows (axis=1) or columns (axis=0) ordered along axis, or None when not clean.
 
     Clean means every pair within a group shares the axis extent, no pair across groups
-    does, and groups follow each other without interleaving.
+    does, and groups follow each other without interleaving; with `bands` (layout words), also
+    that each group reads the same as the band of its smallest panels (`_band_reads`).
     """
     n = len(boxes)
     shares = [[_overlap(boxes[i], boxes[j], axis) >= share for j in range(n)] for i in range(n)]
@@ -164,7 +172,25 @@ def _groups(boxes: list[Box], axis: int, share: float) -> list[list[int]] | None
         if max(_centre(boxes[i], axis) for i in g) >= min(_centre(boxes[i], axis) for i in h):
             return None
     other = 1 - axis
-    return [sorted(g, key=lambda i: _centre(boxes[i], other)) for g in groups]
+    ordered = [sorted(g, key=lambda i: _centre(boxes[i], other)) for g in groups]
+    if bands and not all(_band_reads(boxes, g, axis) for g in ordered):
+        return None
+    return ordered
+
+
+def _band_reads(boxes: list[Box], group: list[int], axis: int) -> bool:
+    """Whether each panel's place in `group` (nearest end first, as the words count it) names the
+    same panel when the group is read as the band of its smallest panels alone. A panel twice their
+    height beside a row of them spans two rows: one reader counts it in the top row, another takes
+    the top row to be the band (a careful reviewer read "the rightmost subfigure in the top row" so)."""
+    extent = [boxes[i][axis + 2] for i in group]
+    band = [i for i, e in zip(group, extent) if e < BAND * min(extent)]
+    n = len(group)
+    for k, idx in enumerate(group):
+        rank, order = (k, band) if k <= n - 1 - k else (n - 1 - k, band[::-1])
+        if n > 1 and (rank >= len(order) or order[rank] != idx):
+            return False
+    return True
 
 
 def _place(k: int, n: int, axis: int) -> tuple[str, str] | None:

@@ -6,7 +6,13 @@ from itertools import combinations
 import pytest
 
 from multipanelvqa.composite.layouts import generate_layouts
-from multipanelvqa.composite.positions import PositionError, caption_numbers, describable, describe_positions
+from multipanelvqa.composite.positions import (
+    PositionError,
+    _band_reads,
+    caption_numbers,
+    describable,
+    describe_positions,
+)
 
 GRID_2X2 = [(0, 0, 200, 200), (200, 0, 200, 200), (0, 200, 200, 200), (200, 200, 200, 200)]
 
@@ -233,23 +239,46 @@ def test_two_word_positions_only_where_row_and_column_readings_agree():
     assert describe_positions(grid, "layout") == describe_positions(grid)
 
 
-def test_layouts_without_layout_words_are_few_and_known():
-    assert [l.layout_id for l in generate_layouts(0) if not describable(l.boxes, "layout")] == [181]
-    assert all(describable(l.boxes) for l in generate_layouts(0))  # the short words always exist
+def test_a_row_is_read_with_and_without_a_panel_that_spans_beyond_it():
+    """A panel twice the height of a row's others, its top on theirs, spans two rows: one reader
+    counts it in the top row, another takes the top row to be the band of small panels (a careful
+    reviewer read "the rightmost subfigure in the top row" as the third small one). Layout words name
+    a panel by its place in a row only where both readings name it."""
+    small = [(0, 0, 200, 200), (200, 0, 200, 200), (400, 0, 200, 200)]
+    spanning = [*small, (600, 0, 400, 400), (0, 200, 400, 400)]
+    assert describe_positions(spanning)[3] == "rightmost subfigure in the top row"  # the first release's words
+    assert not describable(spanning, "layout")
+    # a spanning panel at the row's far end from where the small ones are counted keeps their places
+    assert _band_reads(spanning, [0, 1, 2, 3], 1) is False
+    assert _band_reads(small + [(600, 0, 200, 200)], [0, 1, 2, 3], 1) is True
+    # rows of alike panels keep their words
+    assert describe_positions(small + [(0, 200, 400, 400), (400, 200, 400, 400)], "layout")[:3] == [
+        "left subfigure in the top row", "middle subfigure in the top row", "right subfigure in the top row"]
+
+
+def test_layouts_without_layout_words_are_grid_mixed_ones():
+    """The paper's layouts lacking layout words (seed 0) are grid_mixed ones, where a panel twice
+    the others' size shares a row or column with them; the short words always exist."""
+    layouts = generate_layouts(0)
+    missing = [l for l in layouts if not describable(l.boxes, "layout")]
+    assert len(missing) == 38 and {l.style for l in missing} == {"grid_mixed"}
+    assert all(describable(l.boxes) for l in layouts)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_layout_words_layouts_move_a_panel_so_every_layout_is_named(seed):
     """With layout words a base whose prefixes lack them has panels placed again where the style's
     generator could have put them: all 210 layouts are named, the same count per style and panel
-    number, and only a few layouts differ from the short words' (seed 0: layouts 180 and 181, the
-    eighth panel of grid_mixed base 5 and the seventh before it)."""
+    number; a few splash and grid_same layouts differ from the short words' and about half the
+    grid_mixed ones, each base keeping its first two panels (the two sizes)."""
     short, layout = generate_layouts(seed), generate_layouts(seed, "layout")
     assert all(describable(l.boxes, "layout") for l in layout)
     assert ([(l.layout_id, l.style, l.num_panels) for l in layout]
             == [(l.layout_id, l.style, l.num_panels) for l in short])
-    moved = [a.layout_id for a, b in zip(short, layout) if a != b]
-    assert len(moved) <= 14
+    moved = [(a, b) for a, b in zip(short, layout) if a != b]
+    assert sum(a.style != "grid_mixed" for a, _ in moved) <= 14
+    assert all(a.boxes[:2] == b.boxes[:2] for a, b in moved)
+    assert {len({box[2] for box in b.boxes}) for b in layout if b.style == "grid_mixed"} == {2}
     if seed == 0:
-        assert moved == [180, 181]
-        assert short[181].boxes[:6] == layout[181].boxes[:6]
+        assert [a.layout_id for a, _ in moved] == [l.layout_id for l in short
+                                                   if not describable(l.boxes, "layout")]
