@@ -205,9 +205,9 @@ def _one_cell_off(rng: np.random.Generator, scene_a: Scene, scene_b: Scene, a: P
 
 def _apart_in_pixels(a: PlacedObject, b: PlacedObject, width: int, height: int) -> bool:
     """Whether `b` stands at least half a cell of image b (`width` x `height`) from `a`'s pixel
-    position along some axis.
-    Where the images' shapes differ, a cell off in relative terms can land on the same pixels (a
-    careful reader laid a 1536 px tall image over a 2035 px one and found a wrong pair in place)."""
+    position along some axis: where the images' shapes differ, a cell off in relative terms can land
+    on the same pixels (a careful reader laid a 1536 px tall image over a 2035 px one and found a
+    wrong pair in place)."""
     return max(abs(b.cx - a.cx) / width, abs(b.cy - a.cy) / height) >= 0.5 / GRID
 
 
