@@ -27,7 +27,14 @@ from dicobench.editors.scene import kind_phrase
 from dicobench.kit.scene.audit import glance_doubles
 from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.model import PlacedObject, Scene
-from dicobench.kit.scene.random_scenes import SceneConfig, legible_look, pick_colour, random_scene, surface_colour
+from dicobench.kit.scene.random_scenes import (
+    SceneConfig,
+    legible_look,
+    object_colour,
+    pick_colour,
+    random_scene,
+    surface_colour,
+)
 from dicobench.kit.scene.render import footprint
 from dicobench.sources.procedural import (
     SceneCandidate,
@@ -69,7 +76,7 @@ def _other_instance(rng: np.random.Generator, scene_b: Scene, obj: PlacedObject,
     styles = [s for s in ("plain", "outline", "striped", "dotted", "two_tone") if s != obj.style]
     if not sizes:
         return None
-    colour = pick_colour(rng, surface_colour(scene_b), exclude=(obj.colour,))
+    colour = object_colour(rng, obj.name, surface_colour(scene_b), cfg, exclude=(obj.colour,))
     accent = pick_colour(rng, surface_colour(scene_b), exclude=(colour,))
     other = dataclasses.replace(fresh, colour=colour, accent=accent, style=styles[rng.integers(len(styles))],
                                 size=sizes[rng.integers(len(sizes))])

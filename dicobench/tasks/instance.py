@@ -2,7 +2,8 @@
 
 An instance is a glyph with its colours, surface pattern and marking (a sticker, a band,
 spots). Four objects of image a get distinctive looks and each is matched in image b by a
-decoy at another place, 10-30% larger or smaller and turned by 20-60 degrees. A candidate
+decoy at another place, 10-30% larger or smaller and turned by 20-60 degrees (with the audited
+catalogue, never past `UPRIGHT` degrees from upright, as any object of a scene). A candidate
 makes its decoy image a's very object, so the option texts (which describe image a's
 objects) never depend on the answer. `propose(rng, cfg)` and `commonalities(a, b)` follow
 `dicobench.sources.procedural`.
@@ -37,7 +38,7 @@ from dicobench.kit.scene.audit import alike, glance_doubles
 from dicobench.kit.scene.catalogue import by_name, load_catalogue, lookalikes, read_as
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.palette import stands_out
-from dicobench.kit.scene.random_scenes import SceneConfig, cue_sized, drawable, random_scene, surface_colour
+from dicobench.kit.scene.random_scenes import UPRIGHT, SceneConfig, cue_sized, drawable, random_scene, surface_colour
 from dicobench.kit.scene.render import footprint
 from dicobench.looks import with_marking
 from dicobench.sources.procedural import (
@@ -69,13 +70,24 @@ def _sizes(cfg: SceneConfig, doubled: bool) -> tuple[int, int]:
     return (cfg.min_size, cfg.difficulty.cue_max_size or cfg.max_size) if doubled else (MIN_SIZE, cfg.max_size)
 
 
-def _pose(rng: np.random.Generator, obj: PlacedObject, uid: int, sizes: tuple[int, int]) -> PlacedObject:
+def _turn(rng: np.random.Generator, rotation: int, upright: int | None) -> int:
+    """20-60 degrees either way from `rotation`, ending at most `upright` degrees from upright where
+    given (the audited rows: a careful reader took a brown fish turned 50 degrees, pointing up, for
+    a rocket); the first release's copies turn freely."""
+    if upright is None:
+        return int(rng.integers(20, 61)) * (1 if rng.random() < 0.5 else -1)
+    turns = [t for t in range(-60, 61) if abs(t) >= 20 and abs(rotation + t) <= upright]
+    return turns[rng.integers(len(turns))]
+
+
+def _pose(rng: np.random.Generator, obj: PlacedObject, uid: int, sizes: tuple[int, int],
+          upright: int | None = UPRIGHT) -> PlacedObject:
     """The same object as it would lie elsewhere: 10-30% larger or smaller (whichever stays
-    within `sizes`), turned by 20-60 degrees, lit a little differently."""
+    within `sizes`), turned (`_turn`), lit a little differently."""
     low, high = sizes
     grow = obj.size * 1.1 <= high and (obj.size * 0.9 < low or rng.random() < 0.5)
     scale = float(rng.uniform(1.1, 1.3)) if grow else 1 / float(rng.uniform(1.1, 1.3))
-    turn = int(rng.integers(20, 61)) * (1 if rng.random() < 0.5 else -1)
+    turn = _turn(rng, obj.rotation, upright)
     return dataclasses.replace(
         obj, uid=uid, size=min(high, max(low, round(obj.size * scale))), rotation=obj.rotation + turn,
         shading=round(float(rng.uniform(0.15, 0.45)), 2), shadow=round(float(rng.uniform(0.25, 0.45)), 2),
@@ -202,7 +214,7 @@ def _decoys(rng: np.random.Generator, objects: list[PlacedObject], banned: froze
             decoy = (_double if doubled else _other_kind)(
                 rng, obj, uid, banned | unreadable(frozenset(d.name for d in out), version), surface_b, cfg)
         else:
-            decoy = _marked(rng, _pose(rng, obj, uid, _sizes(cfg, doubled=False)), surface_b, cfg,
+            decoy = _marked(rng, _pose(rng, obj, uid, _sizes(cfg, doubled=False), upright=None), surface_b, cfg,
                             tuple(m for m in MARKINGS if m != obj.marking))
         if decoy is None:
             return None

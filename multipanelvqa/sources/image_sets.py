@@ -161,9 +161,9 @@ def question_objects(version: str = "first-release") -> list[CatalogueEntry]:
     return [e for e in load_catalogue(version) if not (e.name.endswith("s") and not e.name.endswith("ss"))]
 
 
-def distinct_colours(rng: np.random.Generator, n: int) -> list[str]:
-    """n palette colours, pairwise clearly different, in random order."""
-    names = list(COLOURS)
+def distinct_colours(rng: np.random.Generator, n: int, refuse: frozenset[str] = frozenset()) -> list[str]:
+    """n palette colours, none of `refuse`, pairwise clearly different, in random order."""
+    names = [c for c in COLOURS if c not in refuse]
     while True:
         picked = [names[i] for i in rng.permutation(len(names))[:n]]
         if all(clearly_different(a, b) for i, a in enumerate(picked) for b in picked[i + 1 :]):

@@ -34,6 +34,7 @@ import numpy as np
 from dicobench.kit.io.imageio import encode_png
 from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, contains, load_catalogue, read_as
 from dicobench.kit.scene.geometry import centre_px, chebyshev_gap, meets
+from dicobench.kit.scene.legibility import misread_colours
 from dicobench.kit.scene.model import Scene
 from dicobench.kit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
 from dicobench.kit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
@@ -172,9 +173,11 @@ def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: fr
     return None
 
 
-def colour_kind(rng: np.random.Generator, entry: CatalogueEntry, n: int = 4) -> Kind:
-    """Colours: the target's, n - 2 others and the absent one (n 5 where the target's answer is shared)."""
-    return Kind(entry, f"What color is the {entry.name}?", tuple(distinct_colours(rng, n)), 1, colour=True)
+def colour_kind(rng: np.random.Generator, entry: CatalogueEntry, version: str, n: int = 4) -> Kind:
+    """Colours: the target's, n - 2 others and the absent one (n 5 where the target's answer is shared),
+    none in which catalogue `version`'s object reads as another thing (a red syringe as a carrot)."""
+    colours = distinct_colours(rng, n, refuse=misread_colours(entry.name, version))
+    return Kind(entry, f"What color is the {entry.name}?", tuple(colours), 1, colour=True)
 
 
 def count_kind(rng: np.random.Generator, entry: CatalogueEntry, max_count: int = len(COUNTS) - 1, n: int = 4) -> Kind:
@@ -252,7 +255,9 @@ def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exc
     cfg = panel_scene(difficulty)
     surface = surface_colour(scene)
     if change == "recolour":
-        colours = [c for c in COLOURS if clearly_different(c, obj.colour) and stands_out(c, surface)]
+        misread = misread_colours(obj.name, difficulty.catalogue)
+        colours = [c for c in COLOURS
+                   if c not in misread and clearly_different(c, obj.colour) and stands_out(c, surface)]
         return scene.replace_object(obj.uid, dataclasses.replace(obj, colour=colours[int(rng.integers(len(colours)))]))
     if change == "remove":
         return scene.replace_object(obj.uid, None)
@@ -471,8 +476,9 @@ def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty)
     entry = _entry(rng, False, difficulty.catalogue)
     shared = difficulty.target_answer == "shared"
     make = _shared_set if shared else _image_set
-    return make(rng, "procedural_edit", set_id, colour_kind(rng, entry, 5 if shared else 4), difficulty,
-                MAX_PANELS - 1, excluded(entry.name, difficulty.catalogue))
+    kind = colour_kind(rng, entry, difficulty.catalogue, 5 if shared else 4)
+    return make(rng, "procedural_edit", set_id, kind, difficulty, MAX_PANELS - 1,
+                excluded(entry.name, difficulty.catalogue))
 
 
 def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
@@ -482,8 +488,9 @@ def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty
     entry = _entry(rng, not colour and difficulty.scene_question == "count", difficulty.catalogue)
     shared = difficulty.target_answer == "shared"
     n = 5 if shared else 4
-    kind = (colour_kind(rng, entry, n) if colour else count_kind(rng, entry, difficulty.max_count, n)
-            if difficulty.scene_question == "count" else presence_kind(entry))
+    kind = (colour_kind(rng, entry, difficulty.catalogue, n) if colour
+            else count_kind(rng, entry, difficulty.max_count, n) if difficulty.scene_question == "count"
+            else presence_kind(entry))
     return (_shared_set if shared else _image_set)(rng, "procedural_scene", set_id, kind, difficulty,
                                                    difficulty.near_duplicates,
                                                    excluded(entry.name, difficulty.catalogue))

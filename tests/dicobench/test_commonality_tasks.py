@@ -15,7 +15,7 @@ from dicobench.kit.scene.geometry import centre
 from dicobench.kit.scene.legibility import legible
 from dicobench.kit.scene.model import PlacedObject
 from dicobench.kit.scene.palette import clearly_different, stands_out
-from dicobench.kit.scene.random_scenes import SceneConfig, surface_colour
+from dicobench.kit.scene.random_scenes import UPRIGHT, SceneConfig, surface_colour
 from dicobench.kit.scene.render import footprint
 from dicobench.sources.procedural import read_names
 from dicobench.sources.relations import KINDS, RELATIONS
@@ -104,6 +104,8 @@ def test_audited_instance_decoys_are_other_kinds_in_the_same_look():
             assert stands_out(obj.colour, surface_colour(b))  # the copy in image b is seen on its surface
             assert ((decoy.colour, decoy.accent, decoy.style, decoy.marking)
                     == (obj.colour, obj.accent, obj.style, obj.marking))
+            # posed elsewhere, yet never turned further from upright than any object of a scene
+            assert 20 <= abs(same.rotation - obj.rotation) <= 60 and abs(same.rotation) <= UPRIGHT
             assert obj.marking_fit and decoy.marking_fit and same_instance(obj, same)
             assert all(legible(o, surface_colour(s)) for o, s in ((obj, a), (decoy, b), (same, cand.scene_b)))
             assert instance.commonalities(a, cand.scene_b, "audited") == read_as(obj.name, "audited")
@@ -130,7 +132,8 @@ def test_instance_rows_with_glance_doubles_pose_cue_sized_objects_beside_their_d
             assert ((decoy.colour, decoy.accent, decoy.style, decoy.marking)
                     == (obj.colour, obj.accent, obj.style, obj.marking))
             assert low <= obj.size <= high and low <= same.size == decoy.size <= high
-            assert 20 <= abs(same.rotation - obj.rotation) <= 60 and (same.cx, same.cy) == (decoy.cx, decoy.cy)
+            assert 20 <= abs(same.rotation - obj.rotation) <= 60 and abs(same.rotation) <= UPRIGHT
+            assert (same.cx, same.cy) == (decoy.cx, decoy.cy)
             assert same_instance(obj, same) and instance.with_marking(obj) in cand.text
             assert all(legible(o, surface_colour(s)) for o, s in ((obj, a), (decoy, b), (same, cand.scene_b)))
             assert instance.commonalities(a, cand.scene_b, "audited") == read_as(obj.name, "audited")
@@ -152,6 +155,17 @@ def test_an_audited_decoy_is_never_close_in_silhouette():
     wood = (178, 128, 80)
     assert instance._other_kind(np.random.default_rng(0), dog, 1, others | {"plug"}, wood, AUDITED) is None
     assert instance._other_kind(np.random.default_rng(0), dog, 1, others, wood, AUDITED).name == "plug"
+
+
+def test_an_audited_copy_turns_20_to_60_degrees_and_stays_near_upright():
+    """A careful reader took a brown fish turned 50 degrees, pointing up, for a rocket: audited copies
+    turn 20-60 degrees from their object's pose, ending within `UPRIGHT` of upright, every pose alike
+    reachable; the first release's copies turn freely."""
+    for rotation in range(-UPRIGHT, UPRIGHT + 1, 5):
+        turns = {instance._turn(np.random.default_rng(seed), rotation, UPRIGHT) for seed in range(400)}
+        assert turns == {t for t in range(-60, 61) if abs(t) >= 20 and abs(rotation + t) <= UPRIGHT}
+    free = {instance._turn(np.random.default_rng(seed), 30, None) for seed in range(400)}
+    assert max(free) > 45 and all(20 <= abs(t) <= 60 for t in free)
 
 
 def test_same_instance_compares_looks_not_pose():

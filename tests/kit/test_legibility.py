@@ -12,6 +12,7 @@ from dicobench.kit.scene.random_scenes import (
     SceneConfig,
     drawable,
     legible_look,
+    object_colour,
     random_scene,
     surface_colour,
     with_same_kind,
@@ -69,6 +70,20 @@ def test_looks_that_read_as_another_thing_are_not_drawn():
     # a white-over-blue two-tone door read as a top hat (a careful reader found no door, answered E)
     door = dataclasses.replace(MUG, name="door", colour="blue", accent="white", size=40)
     assert not legible(dataclasses.replace(door, style="two_tone"), WOOD) and legible(door, WOOD)
+
+
+def test_objects_are_never_drawn_in_a_colour_that_reads_as_another_thing():
+    """`legible` refuses a brown snowman, but falling back to plain keeps its colour: scenes drew one
+    in about one of 40. A colour is now drawn again where the object would read as another thing
+    (a red syringe, turned, was taken for a carrot); the first release's colours stay."""
+    syringe = dataclasses.replace(MUG, name="syringe", size=24)
+    assert not legible(syringe, WOOD) and not legible(dataclasses.replace(syringe, colour="orange"), WOOD)
+    assert legible(dataclasses.replace(syringe, colour="blue"), WOOD)
+    hard, easy, tile = SceneConfig.from_difficulty(HARD), SceneConfig.from_difficulty(EASY), (215, 215, 215)
+    for name, misread in (("snowman", {"brown"}), ("syringe", {"red", "orange"})):
+        drawn = {object_colour(np.random.default_rng(seed), name, tile, hard) for seed in range(300)}
+        assert not drawn & misread and len(drawn) >= 8
+        assert {object_colour(np.random.default_rng(seed), name, tile, easy) for seed in range(300)} & misread
 
 
 def test_first_release_looks_stay_and_audited_ones_fall_back_to_plain():

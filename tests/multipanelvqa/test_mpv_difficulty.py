@@ -18,11 +18,12 @@ from digests import fixture, folder_digests  # noqa: E402
 from dicobench.kit.io.shards import sidecar_path
 from dicobench.kit.scene.catalogue import load_catalogue
 from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene.random_scenes import random_scene
 from multipanelvqa.build import build
 from multipanelvqa.composite.positions import neighbours
 from multipanelvqa.difficulty import DEFAULT, EASY, EXTREME, HARD, PRESETS, PanelDifficulty, resolve
 from multipanelvqa.sources import varied
-from multipanelvqa.sources.image_sets import MAX_PANELS, decode_panel
+from multipanelvqa.sources.image_sets import MAX_PANELS, decode_panel, panel_scene, square_crop
 from multipanelvqa.sources.procedural import procedural_set
 
 
@@ -246,7 +247,8 @@ def test_varied_panels_are_checked_on_their_pixels():
     out = dataclasses.replace(two, scene=two.scene.replace_object(x.uid, dataclasses.replace(x, cx=two.crop[0] - 2)))
     faint = dataclasses.replace(two, scene=two.scene.replace_object(x.uid, dataclasses.replace(x, size=4)))
     assert not any(varied.drawn_as(count, p, "2", 52) for p in (gone, out, faint))  # missing, cut by the crop, unseen
-    colour = dataclasses.replace(varied.colour_kind(rng, entry), values=("red", "blue", "green", "yellow"))
+    colour = dataclasses.replace(varied.colour_kind(rng, entry, HARD.catalogue),
+                                 values=("red", "blue", "green", "yellow"))
     panel = varied.shared_scene(rng, colour, HARD, exclude)
     red = colour.realise(rng, panel, "red", HARD, exclude)
     assert varied.drawn_as(colour, red, "red", 52) and not varied.drawn_as(colour, red, "blue", 52)
@@ -265,13 +267,31 @@ def test_no_drawn_name_contains_the_question_name_is_contained_in_it_or_looks_li
     for name in ("camera", "pencil", "basketball", "tent", "crow"):
         entry = next(e for e in load_catalogue("audited") if e.name == name)
         exclude = varied.excluded(name, "audited")
-        kind = varied.colour_kind(rng, entry)
+        kind = varied.colour_kind(rng, entry, HARD.catalogue)
         panel = varied.vary(rng, varied.shared_scene(rng, kind, HARD, exclude), 6, HARD, exclude)
         drawn = [o.name for o in panel.scene.objects]
         assert drawn.count(name) == 1 and not (set(drawn) & (exclude - {name})) and set(drawn) <= audited
     assert varied.plural("glass of water") is None and varied.plural("wine glass") == "wine glasses"
     assert [varied.plural(n) for n in ("trophy", "key", "computer mouse", "hotdog")] == [
         "trophies", "keys", "computer mice", "hotdogs"]
+def test_colour_questions_never_ask_a_colour_in_which_the_object_reads_as_another_thing():
+    """A red syringe reads as a carrot and a brown snowman as a gingerbread man: neither is a colour
+    question's answer, nor a detail's recolouring, at `hard` (the first release's colours stay)."""
+    for name, misread in (("syringe", {"red", "orange"}), ("snowman", {"brown"})):
+        entry = next(e for e in load_catalogue("audited") if e.name == name)
+        asked = {v for seed in range(60) for v in varied.colour_kind(np.random.default_rng(seed), entry,
+                                                                     HARD.catalogue, 5).values}
+        assert not asked & misread and len(asked) >= 8
+        assert {v for seed in range(60) for v in varied.colour_kind(np.random.default_rng(seed), entry,
+                                                                    "first-release", 5).values} & misread
+        scene = random_scene(np.random.default_rng(0), panel_scene(HARD))
+        obj = dataclasses.replace(scene.objects[0], name=name, colour="teal")
+        scene = scene.replace_object(obj.uid, obj)
+        recoloured = {varied._change(np.random.default_rng(seed), scene, square_crop(scene), "recolour", obj, HARD,
+                                     frozenset()).object(obj.uid).colour for seed in range(60)}
+        assert not recoloured & misread and len(recoloured) >= 5
+
+
 def test_layout_position_words_name_the_target_by_rows_or_columns():
     from multipanelvqa.composite.layouts import generate_layouts
     from multipanelvqa.composite.positions import describe_positions

@@ -51,7 +51,8 @@ def test_twins_differ_from_the_target_in_the_asked_attribute_alone():
     for seed in range(12):
         rng = np.random.default_rng(seed)
         entry = varied._entry(rng, True, HARD.catalogue)
-        kind = varied.colour_kind(rng, entry) if seed % 2 else varied.count_kind(rng, entry, HARD.max_count)
+        kind = (varied.colour_kind(rng, entry, HARD.catalogue) if seed % 2
+                else varied.count_kind(rng, entry, HARD.max_count))
         exclude = varied.excluded(entry.name, HARD.catalogue)
         base = varied.shared_scene(rng, kind, HARD, exclude)
         target = base and kind.realise(rng, base, kind.values[0], HARD, exclude)

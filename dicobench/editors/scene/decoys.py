@@ -32,7 +32,7 @@ import numpy as np
 from dicobench.editors.scene import SceneEdit, State
 from dicobench.kit.scene.geometry import Box, grown
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
-from dicobench.kit.scene.random_scenes import TWIN_REACH, SceneConfig, place
+from dicobench.kit.scene.random_scenes import TWIN_REACH, UPRIGHT, SceneConfig, place
 from dicobench.kit.scene.render import footprint
 
 CLEARANCE = 24  # px every decoy keeps from every edit's changed rectangles
@@ -77,7 +77,8 @@ class Looks:
 
 def twin(rng: np.random.Generator, obj: PlacedObject, uid: int) -> PlacedObject:
     """Another object of `obj`'s look (its size too, so that its look stays as legible), in its own pose."""
-    return dataclasses.replace(obj, uid=uid, rotation=int(rng.integers(-30, 31)), damage_seed=int(rng.integers(2**31)))
+    return dataclasses.replace(obj, uid=uid, rotation=int(rng.integers(-UPRIGHT, UPRIGHT + 1)),
+                               damage_seed=int(rng.integers(2**31)))
 
 
 def place_twin(rng: np.random.Generator, scene: Scene, obj: PlacedObject, cfg: SceneConfig, blocked: list[Box],

@@ -254,6 +254,8 @@ MISREAD_LOOKS: dict[str, dict[str, str]] = {
                        "category rows)"},
     "door": {"two_tone": "a two-tone door, its top one colour and its lower half and sill another, reads as a top "
                          "hat (a careful reader missed a category row so)"},
+    "syringe": {colour: f"a {colour} syringe, its barrel's marks turned, reads as a carrot (a careful reader did "
+                        "not find an instance row's red syringe, taking it for one)" for colour in ("red", "orange")},
     "bread slice": {"two_tone": "a two-tone bread slice, its crust one colour and its loaf another, reads as a "
                                 "cupcake (a careful review of category rows missed one so)"},
 }

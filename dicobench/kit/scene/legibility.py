@@ -129,6 +129,12 @@ def _distinct(a: str, b: tuple[int, int, int]) -> bool:
     return lab_distance(COLOURS[a], b) >= CLEARLY_DIFFERENT
 
 
+def misread_colours(name: str, version: str) -> frozenset[str]:
+    """The colours in which catalogue `version`'s object `name` reads as another thing
+    (`catalogue.MISREAD_LOOKS`: a brown snowman is a gingerbread man); none in the first release."""
+    return frozenset() if version == "first-release" else frozenset(MISREAD_LOOKS.get(name, {})) & frozenset(COLOURS)
+
+
 def legible(obj: PlacedObject, surface: tuple[int, int, int]) -> bool:
     """Whether every part of `obj`'s look is seen as the look's words say, on `surface`."""
     misread = MISREAD_LOOKS.get(obj.name, {})

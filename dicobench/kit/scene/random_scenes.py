@@ -10,7 +10,7 @@ import numpy as np
 from dicobench.kit.scene.catalogue import CatalogueEntry, by_name, load_catalogue
 from dicobench.kit.scene.difficulty import EASY, Difficulty
 from dicobench.kit.scene.geometry import Box, contains, inset
-from dicobench.kit.scene.legibility import legible
+from dicobench.kit.scene.legibility import legible, misread_colours
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.palette import COLOURS, clearly_different, stands_out
 from dicobench.kit.scene.render import footprint
@@ -18,6 +18,8 @@ from dicobench.kit.scene.textures import KINDS, TINTS, base_colour
 
 ASPECTS = (4 / 3, 3 / 2, 16 / 9, 1.0, 5 / 4, 16 / 10)
 GAP = 8  # pixels kept free between objects' footprints, so each stays separately visible
+UPRIGHT = 30  # most degrees an object turns from upright, an instance's copy too (a copy turned 50
+# degrees, a fish pointing up, was read as a rocket)
 
 
 @dataclass(frozen=True)
@@ -91,11 +93,12 @@ def inside(box: Box, width: int, height: int, margin: int = 4) -> bool:
 
 
 def pick_colour(rng: np.random.Generator, surface: tuple[int, int, int], exclude: tuple[str, ...] = (),
-                palette: tuple[str, ...] = ()) -> str:
+                palette: tuple[str, ...] = (), refuse: frozenset[str] = frozenset()) -> str:
     """A colour of `palette` (default: every named colour) that stands out from the surface and is
-    clearly unlike `exclude`; the whole palette when the scene's own has none that fits."""
+    clearly unlike `exclude`, none of `refuse`; the whole palette when the scene's own has none that fits."""
     def fitting(pool):
-        return [n for n in pool if stands_out(n, surface) and all(clearly_different(n, e) for e in exclude)]
+        return [n for n in pool if n not in refuse and stands_out(n, surface)
+                and all(clearly_different(n, e) for e in exclude)]
 
     names = (palette and fitting(palette)) or fitting(COLOURS)
     return names[rng.integers(len(names))]
@@ -129,11 +132,23 @@ def place(
     return None
 
 
+def object_colour(rng: np.random.Generator, name: str, surface: tuple[int, int, int], cfg: SceneConfig,
+                  exclude: tuple[str, ...] = (), palette: tuple[str, ...] = ()) -> str:
+    """`pick_colour` for an object of `name`, never a colour in which the audited catalogue's object
+    reads as another (`legibility.misread_colours`: a brown snowman is a gingerbread man). A misread
+    colour is drawn again among the rest, so that scenes which draw none keep their draws."""
+    colour = pick_colour(rng, surface, exclude, palette)
+    misread = misread_colours(name, cfg.difficulty.catalogue)
+    if colour in misread:
+        colour = pick_colour(rng, surface, exclude, palette, refuse=misread)
+    return colour
+
+
 def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, surface, cfg: SceneConfig,
                   palette: tuple[str, ...] = (), unlike: tuple[str, ...] = (), cue: bool = False) -> PlacedObject:
     """A randomly drawn look of `entry`, its main colour clearly unlike the colours `unlike` names;
     at the difficulty's cue scale when `cue` (folded into it, no draw taken)."""
-    colour = pick_colour(rng, surface, exclude=unlike, palette=palette)
+    colour = object_colour(rng, entry.name, surface, cfg, exclude=unlike, palette=palette)
     styled = rng.random() < cfg.styled_fraction
     style = ("outline", "striped", "dotted", "two_tone")[rng.integers(4)] if styled else "plain"
     accent = pick_colour(rng, surface, exclude=(colour,), palette=palette)
@@ -144,7 +159,7 @@ def random_object(rng: np.random.Generator, uid: int, entry: CatalogueEntry, sur
         size=int(rng.integers(cfg.min_size, cfg.max_size + 1)),
         cx=0,
         cy=0,
-        rotation=int(rng.integers(-30, 31)),
+        rotation=int(rng.integers(-UPRIGHT, UPRIGHT + 1)),
         style=style,
         accent=accent,
         shading=round(float(rng.uniform(0.15, 0.45)), 2),
@@ -246,8 +261,9 @@ def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, nam
     for i in range(count):
         original = namesakes[order[i % len(order)]]
         same = [o for o in objects if o.name == original.name]
-        colours = tuple(o.colour for o in same)
-        if not any(stands_out(c, surface) and all(clearly_different(c, e) for e in colours) for c in COLOURS):
+        colours, misread = tuple(o.colour for o in same), misread_colours(original.name, cfg.difficulty.catalogue)
+        if not any(c not in misread and stands_out(c, surface) and all(clearly_different(c, e) for e in colours)
+                   for c in COLOURS):
             continue
         template = random_object(rng, uid, entries[original.name], surface, cfg, scene.palette, colours, cue=True)
         if not all(tell_apart(template, o) for o in same):
