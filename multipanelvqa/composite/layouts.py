@@ -22,8 +22,9 @@ near an earlier one without touching any in a splash), the first spot in a seede
 which that prefix and every longer one have layout words. At seed 0 this places panels of 7
 of the 10 grid_mixed bases again (38 layouts; each keeps its first two panels, so both sizes),
 where a panel twice the others' size shared a row or column with them and made its words
-ambiguous (`positions._band_reads`), so every build has 210 layouts; `short` words keep the
-first release's layouts.
+ambiguous (`positions._band_reads`), and of 6 of the 10 splash bases (20 layouts; each keeps its
+first panel), whose rows or columns overlapped by about half a side (`positions.APART`), so every
+build has 210 layouts; `short` words keep the first release's layouts.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def _with_words(base: tuple[Box, ...], style: str, words: str, rng: np.random.Ge
     """`base` where every prefix has `words` position words: from the first prefix without them,
     its last panel (then, where that finds no spot, also the one before, and so on) is placed
     again at spots the style's generator could have chosen, each panel at its own spot first and
-    otherwise at the first of its candidates in a seeded order that keeps every prefix named.
+    otherwise at the first of its candidates in a seeded order that keeps every prefix named (in
+    the short words too).
     Raises PositionError when no placement does."""
     first = next((k for k in range(MIN_PANELS, MAX_PANELS + 1) if not describable(base[:k], words)), None)
     if first is None:
@@ -100,7 +102,7 @@ def _place_again(fixed: tuple[Box, ...], base: tuple[Box, ...], style: str, word
     order = [base[i]] + [spots[j] for j in rng.permutation(len(spots))[:_CANDIDATES]]
     for box in order:
         placed = fixed + (box,)
-        if _fits(placed, style) and (i + 1 < MIN_PANELS or describable(placed, words)):
+        if _fits(placed, style) and (i + 1 < MIN_PANELS or describable(placed) and describable(placed, words)):
             done = _place_again(placed, base, style, words, rng)
             if done is not None:
                 return done

@@ -22,7 +22,8 @@ the same panel; elsewhere the group is said ("middle subfigure in the bottom row
 lone panel of a middle row or column is "subfigure in the middle row", never a bare
 "middle subfigure" (middle of which axis?). A row that holds a panel twice its others' height
 is read two ways too (the spanning panel in the row, or the row as the band of small panels),
-so a panel is named by its place in a row or column only where both readings name it.
+so a panel is named by its place in a row or column only where both readings name it; and rows
+(columns) count only where panels of different ones overlap by well under half a side (`APART`).
 `short` keeps the first release's words.
 
 Words that would change if a threshold moved a little (a panel half in a row, a barely
@@ -32,6 +33,7 @@ augmentation rescales the boxes by a rounding pixel.
 
 from __future__ import annotations
 
+import itertools
 from typing import Sequence
 
 from dicobench.kit.scene.geometry import Box, centre, centre_distance, chebyshev_gap, span_overlap, xyxy
@@ -48,6 +50,10 @@ SLACK = 0.05
 # A panel at least this much taller (wider) than a row's (column's) smallest spans beyond the band
 # the smaller ones form.
 BAND = 1.33
+# Layout words: panels of different rows (columns) overlap along the axis by less than this share of
+# the shorter side (moved with SHARE by the slack), or a reader may put one in the other's row:
+# careful readers did so at 0.38-0.49 (splash layouts 3 and 33).
+APART = 0.35
 
 # (low, high, middle) words per axis: 0 is x, 1 is y.
 _SIDES = {0: ("left", "right", "middle"), 1: ("top", "bottom", "middle")}
@@ -90,9 +96,14 @@ def _robust(boxes: list[Box], prefer: str, agreed: set[int] | None) -> list[str]
 
 def describable(boxes: Sequence[Box], words: str = "short") -> bool:
     """Whether every box has words in `words`: the layouts are drawn so that the short words
-    exist; a few have no layout words, and builds that ask for those skip them (and say so)."""
+    exist; a few have no layout words, and builds that ask for those skip them (and say so).
+    Layout words name the first box (the target) at most length, so they must exist whichever box
+    a build puts first (`generate.place_target`)."""
+    boxes = tuple(boxes)
+    orders = [boxes] if words == "short" else [(b, *boxes[:i], *boxes[i + 1:]) for i, b in enumerate(boxes)]
     try:
-        describe_positions(boxes, words)
+        for order in orders:
+            describe_positions(order, words)
     except PositionError:
         return False
     return True
@@ -146,7 +157,8 @@ def _groups(boxes: list[Box], axis: int, share: float, bands: bool = False) -> l
 
     Clean means every pair within a group shares the axis extent, no pair across groups
     does, and groups follow each other without interleaving; with `bands` (layout words), also
-    that each group reads the same as the band of its smallest panels (`_band_reads`).
+    that each group reads the same as the band of its smallest panels (`_band_reads`) and that the
+    groups stand apart (`_apart`).
     """
     n = len(boxes)
     shares = [[_overlap(boxes[i], boxes[j], axis) >= share for j in range(n)] for i in range(n)]
@@ -173,9 +185,16 @@ def _groups(boxes: list[Box], axis: int, share: float, bands: bool = False) -> l
             return None
     other = 1 - axis
     ordered = [sorted(g, key=lambda i: _centre(boxes[i], other)) for g in groups]
-    if bands and not all(_band_reads(boxes, g, axis) for g in ordered):
+    if bands and not (all(_band_reads(boxes, g, axis) for g in ordered) and _apart(boxes, ordered, axis, share)):
         return None
     return ordered
+
+
+def _apart(boxes: list[Box], groups: list[list[int]], axis: int, share: float) -> bool:
+    """Whether no two panels of different groups overlap along `axis` by `APART` of a side or more."""
+    limit = APART + share - SHARE
+    return not any(_overlap(boxes[i], boxes[j], axis) >= limit
+                   for g, h in itertools.combinations(groups, 2) for i in g for j in h)
 
 
 def _band_reads(boxes: list[Box], group: list[int], axis: int) -> bool:
