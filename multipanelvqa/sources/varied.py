@@ -36,8 +36,15 @@ from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, con
 from dicobench.kit.scene.geometry import centre_px, chebyshev_gap, meets
 from dicobench.kit.scene.legibility import misread_colours
 from dicobench.kit.scene.model import Scene
-from dicobench.kit.scene.palette import COLOURS, clearly_different, lab_distance, stands_out
-from dicobench.kit.scene.random_scenes import clashes, place, random_object, random_scene, surface_colour
+from dicobench.kit.scene.palette import COLOURS, lab_distance, stands_out
+from dicobench.kit.scene.random_scenes import (
+    clashes,
+    fitting_colours,
+    place,
+    random_object,
+    random_scene,
+    surface_colour,
+)
 from dicobench.kit.scene.render import footprint, render
 from multipanelvqa.difficulty import PanelDifficulty
 from multipanelvqa.sources.image_sets import (
@@ -255,9 +262,7 @@ def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exc
     cfg = panel_scene(difficulty)
     surface = surface_colour(scene)
     if change == "recolour":
-        misread = misread_colours(obj.name, difficulty.catalogue)
-        colours = [c for c in COLOURS
-                   if c not in misread and clearly_different(c, obj.colour) and stands_out(c, surface)]
+        colours = fitting_colours(COLOURS, surface, (obj.colour,), misread_colours(obj.name, difficulty.catalogue))
         return scene.replace_object(obj.uid, dataclasses.replace(obj, colour=colours[int(rng.integers(len(colours)))]))
     if change == "remove":
         return scene.replace_object(obj.uid, None)

@@ -92,15 +92,20 @@ def inside(box: Box, width: int, height: int, margin: int = 4) -> bool:
     return contains(inset((0, 0, width, height), margin), box)
 
 
+def fitting_colours(pool, surface: tuple[int, int, int], exclude: tuple[str, ...] = (),
+                    refuse: frozenset[str] = frozenset()) -> list[str]:
+    """The colours of `pool`, in its order, that stand out from the surface, are clearly unlike every
+    one of `exclude` and are none of `refuse`."""
+    return [n for n in pool if n not in refuse and stands_out(n, surface)
+            and all(clearly_different(n, e) for e in exclude)]
+
+
 def pick_colour(rng: np.random.Generator, surface: tuple[int, int, int], exclude: tuple[str, ...] = (),
                 palette: tuple[str, ...] = (), refuse: frozenset[str] = frozenset()) -> str:
-    """A colour of `palette` (default: every named colour) that stands out from the surface and is
-    clearly unlike `exclude`, none of `refuse`; the whole palette when the scene's own has none that fits."""
-    def fitting(pool):
-        return [n for n in pool if n not in refuse and stands_out(n, surface)
-                and all(clearly_different(n, e) for e in exclude)]
-
-    names = (palette and fitting(palette)) or fitting(COLOURS)
+    """A colour of `palette` (default: every named colour) that fits (`fitting_colours`); the whole
+    palette when the scene's own has none that fits."""
+    names = ((palette and fitting_colours(palette, surface, exclude, refuse))
+             or fitting_colours(COLOURS, surface, exclude, refuse))
     return names[rng.integers(len(names))]
 
 
@@ -261,9 +266,8 @@ def with_same_kind(rng: np.random.Generator, scene: Scene, cfg: SceneConfig, nam
     for i in range(count):
         original = namesakes[order[i % len(order)]]
         same = [o for o in objects if o.name == original.name]
-        colours, misread = tuple(o.colour for o in same), misread_colours(original.name, cfg.difficulty.catalogue)
-        if not any(c not in misread and stands_out(c, surface) and all(clearly_different(c, e) for e in colours)
-                   for c in COLOURS):
+        colours = tuple(o.colour for o in same)
+        if not fitting_colours(COLOURS, surface, colours, misread_colours(original.name, cfg.difficulty.catalogue)):
             continue
         template = random_object(rng, uid, entries[original.name], surface, cfg, scene.palette, colours, cue=True)
         if not all(tell_apart(template, o) for o in same):
