@@ -13,7 +13,7 @@ from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.geometry import centre
 from dicobench.kit.scene.legibility import legible
-from dicobench.kit.scene.model import PlacedObject
+from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.palette import clearly_different, stands_out
 from dicobench.kit.scene.random_scenes import UPRIGHT, SceneConfig, surface_colour
 from dicobench.kit.scene.render import footprint
@@ -353,3 +353,16 @@ def test_reasoning_relates_exactly_the_candidate_pair_both_ways():
             {a.name, b.name} == {r.x, r.y}
             for a in prop.scene_a.objects for b in prop.scene_b.objects for r in RELATIONS
         )
+
+
+def test_reasoning_reads_an_upright_water_bottle_as_a_battery():
+    """The tenth review: a careful reader called a small black water bottle in image 2 a battery cell,
+    which made "the battery in image 2 powers the calculator in image 1" arguable. Under the audited
+    rules the relation counts as seen, so no row offers it as false (nor keys E over it)."""
+    def scene(name):
+        return Scene(300, 300, "wood", 0, "neutral", 1, (PlacedObject(0, name, "black", 22, 150, 150),))
+
+    powers = "battery / calculator"
+    assert powers in {f"{r.x} / {r.y}" for r in RELATIONS}
+    assert powers in commonality_reasoning.commonalities(scene("calculator"), scene("water bottle"), "audited")
+    assert not commonality_reasoning.commonalities(scene("calculator"), scene("water bottle"))  # first release

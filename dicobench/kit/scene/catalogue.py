@@ -243,6 +243,9 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # beside a camcorder); a flat-headed screwdriver read as a paintbrush; a black hotdog as two rashers
     # of bacon ("the bacon in image 2 goes on the bread slice in image 1": a careful reader chose it)
     ("camcorder", "camera"), ("paintbrush", "screwdriver"), ("bacon", "hotdog"),
+    # the tenth review: an upright black water bottle, its cap a nub over two bands, read as a battery
+    # cell ("the battery in image 2 powers the calculator in image 1")
+    ("water bottle", "battery"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).
