@@ -98,6 +98,6 @@ def test_study_sends_no_answer_subfigures_or_sources(mpv_build):
     report = json.loads((mpv_build / ".study" / "report" / "human.json").read_text())["time_limits"]["none"]
     assert [report[q]["n"] for q in ("q1", "q2", "q3")] == [2, 2, 2] and report["overall"]["n"] == 6
     assert (mpv_build / ".study" / "report" / "human_accuracy.png").stat().st_size > 1000
-    raw = b"\n".join(bodies).decode()
+    raw = b"\n".join(bodies).decode().replace(token, "")  # the random session token may spell anything
     for word in ('"answer"', '"subfigures"', '"bbox"', "source_id", "procedural_edit", "target", '"id"', "-q1", "-q3"):
         assert word not in raw, word
