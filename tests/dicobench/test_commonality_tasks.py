@@ -257,8 +257,9 @@ def test_spatial_grounding_has_exactly_one_corresponding_pair():
 
 def test_spatial_grounding_near_misses_stand_one_cell_off_and_the_answer_on_the_place():
     """At `near_misses` 1 every option's image-b object stands a sixth of the side off its partner's
-    place, along a row or a column, in a cell image a leaves empty; a candidate moves its own onto the
-    place, so only measuring tells the pairs apart."""
+    place, along a row or a column, in a cell image a leaves empty, where the scene has room for all
+    four (else all stand two or more cells off); a candidate moves its own onto the place, so only
+    measuring tells the pairs apart."""
     cfg = dataclasses.replace(SMALL, difficulty=HARD.with_axes(near_misses=1.0, doubles=0.0))
     seen = 0
     for seed in range(6):
@@ -268,16 +269,20 @@ def test_spatial_grounding_near_misses_stand_one_cell_off_and_the_answer_on_the_
         a_cells = {spatial_grounding.cell_of(footprint(o), prop.scene_a.width, prop.scene_a.height)
                    for o in prop.scene_a.objects}
         assert not spatial_grounding.commonalities(prop.scene_a, prop.scene_b, "audited")  # the E pair
-        for cand in prop.candidates:
-            a_name, b_name = cand.subject.split(" / ")
-            a, b = objects_named(prop.scene_a, a_name)[0], objects_named(prop.scene_b, b_name)[0]
+        pairs = [[objects_named(s, n)[0] for s, n in zip((prop.scene_a, prop.scene_b), c.subject.split(" / "))]
+                 for c in prop.candidates]
+        cells = [[spatial_grounding.cell_of(footprint(o), s.width, s.height)
+                  for o, s in zip(pair, (prop.scene_a, prop.scene_b))] for pair in pairs]
+        if all(max(abs(p - q) for p, q in zip(*cell)) >= 2 for cell in cells):
+            continue  # no room for four near misses: every pair two or more cells apart
+        for cand, (a, b) in zip(prop.candidates, pairs):
             off = (b.cx / prop.scene_b.width - a.cx / prop.scene_a.width,
                    b.cy / prop.scene_b.height - a.cy / prop.scene_a.height)
             assert sorted(round(abs(d) * spatial_grounding.GRID, 1) for d in off) == [0.0, 1.0]
             assert max(abs(b.cx - a.cx) / prop.scene_b.width,
                        abs(b.cy - a.cy) / prop.scene_b.height) >= 0.5 / spatial_grounding.GRID  # in pixels too
             assert spatial_grounding.cell_of(footprint(b), prop.scene_b.width, prop.scene_b.height) not in a_cells
-            moved = objects_named(cand.scene_b, b_name)[0]
+            moved = objects_named(cand.scene_b, b.name)[0]
             assert abs(moved.cx / cand.scene_b.width - a.cx / prop.scene_a.width) < 0.01
             assert abs(moved.cy / cand.scene_b.height - a.cy / prop.scene_a.height) < 0.01
             assert spatial_grounding.commonalities(prop.scene_a, cand.scene_b, "audited") & subjects(prop) \

@@ -42,6 +42,16 @@ def test_a_glance_double_is_alike_shrunk_and_never_read_as_the_kind():
             assert outline_overlap(name, double, GLANCE_SIZE) >= ALIKE_AT_A_GLANCE
 
 
+def test_an_egg_is_no_glance_double_of_a_computer_mouse():
+    """The tenth review: a small two-tone egg standing as a computer mouse's glance double was taken
+    for the option's mouse at zoom (instance 73). They are look-alikes now, so neither stands in for
+    the other, and a scene holding one counts as showing both."""
+    assert outline_overlap("egg", "computer mouse", GLANCE_SIZE) >= ALIKE_AT_A_GLANCE
+    assert "egg" not in glance_doubles("computer mouse", "audited")
+    assert "computer mouse" not in glance_doubles("egg", "audited")
+    assert "egg" in read_as("computer mouse", "audited") and "egg" not in read_as("computer mouse")
+
+
 def test_image_b_holds_a_stand_in_for_every_option_and_a_candidate_draws_its_own_as_its_kind():
     for pair in doubled_pairs():
         options = [c.subject for c in pair.candidates]

@@ -5,9 +5,19 @@ import dataclasses
 import numpy as np
 
 from dicobench.kit.scene.difficulty import EASY, HARD
-from dicobench.kit.scene.legibility import PATTERN_MIN_SIZE, legible, marking_holds, two_tone_holds
+from dicobench.kit.scene.legibility import (
+    DETAIL_SIZE,
+    HIDDEN_DETAIL,
+    KEPT_DETAIL,
+    PATTERN_MIN_SIZE,
+    detail_shares,
+    legible,
+    marking_holds,
+    misread_colours,
+    two_tone_holds,
+)
 from dicobench.kit.scene.model import PlacedObject
-from dicobench.kit.scene.palette import COLOURS
+from dicobench.kit.scene.palette import COLOURS, lab_distance
 from dicobench.kit.scene.random_scenes import (
     SceneConfig,
     drawable,
@@ -84,6 +94,28 @@ def test_objects_are_never_drawn_in_a_colour_that_reads_as_another_thing():
         drawn = {object_colour(np.random.default_rng(seed), name, tile, hard) for seed in range(300)}
         assert not drawn & misread and len(drawn) >= 8
         assert {object_colour(np.random.default_rng(seed), name, tile, easy) for seed in range(300)} & misread
+
+
+def test_black_never_hides_the_inner_detail_that_names_a_glyph():
+    """The tenth review: a black chessboard's squares barely showed at 16x. The rim (0.4 times the
+    body's colour) covers holes up to 2 px wide; on black it is no line at all."""
+    rims = {c: lab_distance(rgb, tuple(0.4 * v for v in rgb)) for c, rgb in COLOURS.items()}
+    assert rims["black"] < 10 and min(d for c, d in rims.items() if c != "black") >= 30
+    hidden, kept = detail_shares("chessboard", DETAIL_SIZE)
+    assert hidden >= HIDDEN_DETAIL and kept < KEPT_DETAIL
+    assert detail_shares("bus", DETAIL_SIZE)[1] >= KEPT_DETAIL  # its windows stay open on a black bus
+    chessboard = dataclasses.replace(MUG, name="chessboard", colour="black", size=22)
+    assert not legible(chessboard, WOOD) and legible(dataclasses.replace(chessboard, colour="red"), WOOD)
+    assert legible(dataclasses.replace(chessboard, name="bus"), WOOD)
+    assert {"black"} <= misread_colours("waffle", "audited") and not misread_colours("waffle", "first-release")
+    hard, easy, tile = SceneConfig.from_difficulty(HARD), SceneConfig.from_difficulty(EASY), (215, 215, 215)
+    # nor is one drawn so where the look is already plain (an instance row's glance double takes its
+    # object's look: a black waffle beside a black egg)
+    waffle = dataclasses.replace(chessboard, name="waffle", accent="black")
+    assert not drawable(waffle, WOOD, hard) and drawable(waffle, WOOD, easy)
+    for name in ("waffle", "keyboard", "microchip"):
+        assert "black" not in {object_colour(np.random.default_rng(seed), name, tile, hard) for seed in range(300)}
+        assert "black" in {object_colour(np.random.default_rng(seed), name, tile, easy) for seed in range(300)}
 
 
 def test_first_release_looks_stay_and_audited_ones_fall_back_to_plain():

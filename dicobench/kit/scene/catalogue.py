@@ -246,6 +246,9 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # the tenth review: an upright black water bottle, its cap a nub over two bands, read as a battery
     # cell ("the battery in image 2 powers the calculator in image 1")
     ("water bottle", "battery"),
+    # the tenth review: a small purple-and-black egg, its highlight running like a button seam, read as
+    # the two-tone computer mouse an instance option named (a careful reader chose it)
+    ("egg", "computer mouse"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).

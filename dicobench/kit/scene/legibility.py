@@ -23,6 +23,10 @@ pattern x marking x size the scene engine draws. They apply to the `audited` cat
   laptop's) the ring leaves hairlines and the hollow look is the plain one.
 - No look in which the glyph reads as something else (`catalogue.MISREAD_LOOKS`: a hollow spoon
   is a magnifying glass, a brown snowman a gingerbread man).
+- No black body for a glyph whose inner detail is fine (`hides_detail`): the rim covers holes up
+  to 2 px wide in 0.4 times the body's colour, a line on every body but black (7 Lab units from
+  its rim; every other colour 30 or more), so a black chessboard is a black square and a black
+  waffle a black disc.
 - A marking (sticker, band, spots) lies on a plain body (on a pattern in its own accent colour it
   vanishes), fitted to it (`dicobench.kit.scene.markings`): never clipped by the outline or a hole,
   spots apart, a band long, so that no marking reads as another; and its colour stands off the
@@ -34,7 +38,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from PIL import Image, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter
 
 from dicobench.kit.scene.catalogue import MISREAD_LOOKS, by_name
 from dicobench.kit.scene.glyphs import mask as _mask
@@ -47,6 +51,9 @@ MAX_EDGE_SHARE = 0.33
 MIN_PIECE = 0.08
 MIN_HOLLOW = 0.2
 MARK_CONTRAST = 60.0  # Lab distance of a marking's colour from the body's: green spots on teal (52) fade at 48 px
+DETAIL_SIZE = 18  # the smallest em an audited build draws an object at (`hard`)
+HIDDEN_DETAIL = 0.10  # inner detail under the rim, as a share of the filled outline: a black waffle's grid (0.30)
+KEPT_DETAIL = 0.06  # inner detail the rim leaves open: a bus's windows (0.08) still show on a black bus
 
 
 def _pieces(mask: np.ndarray) -> np.ndarray:
@@ -120,6 +127,32 @@ def _eroded(mask: np.ndarray, k: int) -> np.ndarray:
     return np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).filter(ImageFilter.MinFilter(k))) > 127
 
 
+def _holes(mask: np.ndarray) -> np.ndarray:
+    """What the glyph's outline encloses that is not ink: the background no 4-connected path of
+    background joins to the border."""
+    outside = Image.fromarray(np.pad(~mask, 1, constant_values=True).astype(np.uint8)).copy()  # a copy: fill in place
+    ImageDraw.floodfill(outside, (0, 0), 2)
+    return (np.asarray(outside) == 1)[1:-1, 1:-1]
+
+
+@functools.lru_cache(maxsize=1024)
+def detail_shares(name: str, size: int) -> tuple[float, float]:
+    """The glyph's inner detail (its holes) as shares of its filled outline: what the renderer's
+    1 px rim covers, and what it leaves showing the surface."""
+    mask = _mask(name, size)
+    holes = _holes(mask)
+    rim = np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).filter(ImageFilter.MaxFilter(3))) > 127
+    filled = max(int((mask | holes).sum()), 1)
+    return float((holes & rim).sum()) / filled, float((holes & ~rim).sum()) / filled
+
+
+def hides_detail(name: str) -> bool:
+    """Whether a black body hides what names the glyph: at the smallest size drawn, much of its inner
+    detail lies under the rim, which black cannot tell from itself, and little lies open."""
+    hidden, kept = detail_shares(name, DETAIL_SIZE)
+    return hidden >= HIDDEN_DETAIL and kept < KEPT_DETAIL
+
+
 def marking_holds(name: str, size: int, marking: str) -> bool:
     """The marking fits the body at this size (`dicobench.kit.scene.markings.fitted_area`)."""
     return fitted_area(name, size, marking)[1]
@@ -131,14 +164,16 @@ def _distinct(a: str, b: tuple[int, int, int]) -> bool:
 
 def misread_colours(name: str, version: str) -> frozenset[str]:
     """The colours in which catalogue `version`'s object `name` reads as another thing
-    (`catalogue.MISREAD_LOOKS`: a brown snowman is a gingerbread man); none in the first release."""
-    return frozenset() if version == "first-release" else frozenset(MISREAD_LOOKS.get(name, {})) & frozenset(COLOURS)
+    (`catalogue.MISREAD_LOOKS`: a brown snowman is a gingerbread man) or loses what names it (black,
+    `hides_detail`); none in the first release."""
+    if version == "first-release":
+        return frozenset()
+    return frozenset(MISREAD_LOOKS.get(name, {})) & frozenset(COLOURS) | ({"black"} if hides_detail(name) else set())
 
 
 def legible(obj: PlacedObject, surface: tuple[int, int, int]) -> bool:
     """Whether every part of `obj`'s look is seen as the look's words say, on `surface`."""
-    misread = MISREAD_LOOKS.get(obj.name, {})
-    if obj.style in misread or obj.colour in misread:
+    if obj.style in MISREAD_LOOKS.get(obj.name, {}) or obj.colour in misread_colours(obj.name, "audited"):
         return False
     patterned = obj.style in ("striped", "dotted", "two_tone")
     if (patterned or obj.marking is not None) and not _distinct(obj.accent, COLOURS[obj.colour]):

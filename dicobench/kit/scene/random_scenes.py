@@ -182,8 +182,9 @@ def legible_look(obj: PlacedObject, surface, cfg: SceneConfig) -> PlacedObject:
 
 
 def drawable(obj: PlacedObject, surface, cfg: SceneConfig) -> bool:
-    """Whether the build may draw `obj` as it is (its look keeps the audited rules, where they apply)."""
-    return legible_look(obj, surface, cfg) == obj
+    """Whether the build may draw `obj` as it is: its look and its colour keep the audited rules, where
+    they apply (a plain black waffle has no plainer look to fall back to, yet shows no grid)."""
+    return cfg.difficulty.catalogue == "first-release" or legible(obj, surface)
 
 
 def cue_sized(obj: PlacedObject, cfg: SceneConfig) -> PlacedObject:
