@@ -29,6 +29,7 @@ from dicobench.kit.scene.embeddings import shipped
 from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import (
     SceneConfig,
+    drawable,
     legible_look,
     object_colour,
     pick_colour,
@@ -95,7 +96,7 @@ def _stand_ins(rng: np.random.Generator, kinds: list[PlacedObject], others: list
         if not pool:
             return None
         stand_in = dataclasses.replace(other, name=pool[rng.integers(len(pool))], uid=uid + i)
-        if legible_look(stand_in, surface, cfg) != stand_in:
+        if not drawable(stand_in, surface, cfg):
             return None
         taken.add(stand_in.name)
         out.append(stand_in)

@@ -37,6 +37,7 @@ from dicobench.kit.scene.model import PlacedObject, Scene
 from dicobench.kit.scene.random_scenes import (
     SceneConfig,
     cue_sized,
+    drawable,
     inside,
     legible_look,
     overlaps,
@@ -228,7 +229,7 @@ def _stand_ins(rng: np.random.Generator, pairs: Pairs, placed: list[PlacedObject
         pool = sorted(glance_doubles(b.name, version) - apart - taken)
         for idx in rng.permutation(len(pool)):
             spots = [dataclasses.replace(obj, name=pool[idx], uid=uid + k) for obj in (moved, b)]
-            if all(legible_look(o, surface, cfg) == o and _fits(scene_b, o, cell, others)
+            if all(drawable(o, surface, cfg) and _fits(scene_b, o, cell, others)
                    for o, cell in zip(spots, cells)):
                 taken.add(pool[idx])
                 at_place.append(spots[0])

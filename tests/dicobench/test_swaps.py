@@ -9,7 +9,7 @@ from test_decoys import HARD_COUNTS, SMALL_HARD, assert_no_draw_without_a_share,
 
 from dicobench.editors.scene.decoys import count
 from dicobench.editors.scene.entity import replace_alike
-from dicobench.kit.scene.audit import ALIKE_AT_A_GLANCE, GLANCE_SIZE, outline_overlap
+from dicobench.kit.scene.audit import ALIKE_AT_A_GLANCE, GLANCE_SIZE, glance_doubles, outline_overlap
 from dicobench.kit.scene.catalogue import by_name, read_as
 from dicobench.kit.scene.difficulty import HARD
 from dicobench.kit.scene.model import PlacedObject, Scene
@@ -31,6 +31,21 @@ def test_a_look_alike_replacement_keeps_place_size_pose_and_colour_and_changes_t
     assert edit.kind == "replace_alike" and edit.text == f"A yellow SIM card was replaced by a yellow {new.name}."
     striped = dataclasses.replace(obj, style="striped", accent="white")
     assert replace_alike(np.random.default_rng(0), scene, striped, cfg=AUDITED) is None
+
+
+def test_a_look_alike_replacement_is_never_drawn_black_where_black_hides_its_detail():
+    """A black egg's glance doubles include a compass and a vinyl record, which black turns into
+    plain discs (`legibility.hides_detail`): the swap keeps the egg's colour, so neither is swapped in."""
+    egg = PlacedObject(0, "egg", "black", 24, 100, 100)
+    scene = Scene(400, 400, "wood", 0, "neutral", 1, (egg,))
+    dark = frozenset({"compass", "vinyl record"})
+    others = glance_doubles("egg", "audited") - dark
+    assert dark <= glance_doubles("egg", "audited")
+    assert replace_alike(np.random.default_rng(0), scene, egg, taken=others, cfg=AUDITED) is None
+    red = dataclasses.replace(egg, colour="red")
+    edit = replace_alike(np.random.default_rng(0), dataclasses.replace(scene, objects=(red,)), red, taken=others,
+                         cfg=AUDITED)
+    assert edit.scene.object(0).name in dark
 
 
 def test_swap_rows_offer_four_objects_replaced_alike_with_decoys_of_both_looks():

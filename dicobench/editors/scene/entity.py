@@ -52,11 +52,14 @@ def replace_alike(rng: np.random.Generator, scene: Scene, obj: PlacedObject, tak
                   cfg: SceneConfig = SceneConfig()) -> SceneEdit | None:
     """Swap in, at the same place, size, pose and colour, a plain object of another category whose
     outline shrunk to a glance's resolution is much like `obj`'s, but that a person does not take
-    for it (not one of its look-alikes): the change a shrunk pair hides and zoom shows."""
+    for it (not one of its look-alikes), and that its colour lets a person read (`drawable`): the
+    change a shrunk pair hides and zoom shows."""
     if obj.style != "plain" or obj.marking:
         return None
     doubles = glance_doubles(obj.name, cfg.difficulty.catalogue)
-    pool = [e for e in _absent_entries(scene, cfg, by_name()[obj.name].category, taken) if e.name in doubles]
+    surface = surface_colour(scene)
+    pool = [e for e in _absent_entries(scene, cfg, by_name()[obj.name].category, taken)
+            if e.name in doubles and drawable(dataclasses.replace(obj, name=e.name), surface, cfg)]
     occupied = occupied_boxes(scene, skip=obj.uid)
     for idx in rng.permutation(len(pool))[:6]:
         new = place(rng, scene, dataclasses.replace(obj, name=pool[idx].name), occupied, cfg, tries=1,
