@@ -162,6 +162,7 @@ def _distinct(a: str, b: tuple[int, int, int]) -> bool:
     return lab_distance(COLOURS[a], b) >= CLEARLY_DIFFERENT
 
 
+@functools.lru_cache(maxsize=4096)
 def misread_colours(name: str, version: str) -> frozenset[str]:
     """The colours in which catalogue `version`'s object `name` reads as another thing
     (`catalogue.MISREAD_LOOKS`: a brown snowman is a gingerbread man) or loses what names it (black,
