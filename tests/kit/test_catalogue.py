@@ -118,6 +118,30 @@ def test_the_third_reviews_misreads_and_their_kin_are_dropped():
     assert "fuel pump" in members and not members & {"charging station", "electric fan", "ring"}
 
 
+def test_every_glyph_a_fresh_reader_named_as_another_object_is_read_so_by_the_truth_checks():
+    """The twelfth review named each glyph freely, no names shown (tests/fixtures/free_readings.json).
+    Where a reading names another catalogue object, the audited catalogue either never draws that look
+    (a black lemon read as an American football) or treats the two as look-alikes (a rice bowl read as
+    a cargo ship), so no option about one is true or false by the other alone."""
+    import json
+    from pathlib import Path
+
+    from dicobench.kit.scene.catalogue import read_as
+    from dicobench.kit.scene.legibility import misread_colours
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "free_readings.json"
+    readings = json.loads(fixture.read_text(encoding="utf-8"))["readings"]
+    audited = {e.name for e in load_catalogue("audited")}
+    assert {r["glyph"] for r in readings} <= set(by_name())
+    assert "grasshopper" not in audited  # read by every reader as one thing it is not: a dinosaur
+    crossed = [r for r in readings if r["names"] is not None and r["glyph"] in audited]
+    assert len(crossed) >= 10 and {r["names"] for r in crossed} <= audited
+    unheeded = [(r["glyph"], r["colour"], r["names"]) for r in crossed
+                if r["names"] not in read_as(r["glyph"], "audited")
+                and r["colour"] not in misread_colours(r["glyph"], "audited")]
+    assert unheeded == []
+
+
 @pytest.mark.slow
 def test_catalogue_command_reads_the_markings(capsys):
     from dicobench.cli.main import main

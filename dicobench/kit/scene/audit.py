@@ -79,7 +79,7 @@ def outline_overlap(a: str, b: str, size: int) -> float:
 
 
 # how much two outlines shrunk to 8 px must coincide for one object to look, at a glance, much like
-# the other (a cue-sized object spans 11-16 px once a 2K pair is shrunk to 1344 px): 78 of the 206
+# the other (a cue-sized object spans 11-16 px once a 2K pair is shrunk to 1344 px): 78 of the 205
 # audited names have a partner of another category this alike (a cardboard box and a calendar 0.88,
 # an envelope and a wallet 0.83), while every pair not in a look-alike group stays told apart at
 # cue size (the catalogue audit)

@@ -204,6 +204,8 @@ DROPPED: dict[str, str] = {
     "hockey-puck": "a plain cylinder: read as a drum beside a drum", "fan": "reads as a pinwheel or a propeller",
     "charging-station": "reads as a fuel pump ('the fuel pump fuels the motorcycle' became arguable)",
     "ring": "a thick band: reads as a drum shell or a tyre", "thermometer": "reads as a carrot, or as a feather",
+    # the twelfth review (glyphs named freely, tests/fixtures/free_readings.json)
+    "locust": "three readers of three, in three colours, named the grasshopper a dinosaur",
 }
 RENAMED: dict[str, str] = {
     "video": "camcorder",  # 'video camera' contains 'camera'
@@ -236,9 +238,9 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("faucet", "sink"), ("book", "document"), ("caravan", "trailer"), ("newspaper", "document"),
     ("chess knight", "horse"), ("flask", "test tube"),
     # the sixth review: a teepee is a tent ("both images contain a tent" beside a tent and a teepee); an
-    # eraser's slanted block read as a tape roll, and a tape roll as the eraser; a grasshopper's curled
-    # body and feelers as a shrimp
-    ("teepee", "tent"), ("eraser", "tape roll"), ("grasshopper", "shrimp"),
+    # eraser's slanted block read as a tape roll, and a tape roll as the eraser (its grasshopper, read as
+    # a shrimp, is dropped since: DROPPED)
+    ("teepee", "tent"), ("eraser", "tape roll"),
     # the eighth review: a camcorder is a video camera ("the film strip fits into the camera in image 2"
     # beside a camcorder); a flat-headed screwdriver read as a paintbrush; a black hotdog as two rashers
     # of bacon ("the bacon in image 2 goes on the bread slice in image 1": a careful reader chose it)
@@ -249,12 +251,22 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # the tenth review: a small purple-and-black egg, its highlight running like a button seam, read as
     # the two-tone computer mouse an instance option named (a careful reader chose it)
     ("egg", "computer mouse"),
+    # the twelfth review: each glyph drawn alone at 22 px and named freely by a fresh reader, no names
+    # shown (tests/fixtures/free_readings.json): a rice bowl read as a cargo ship, a syringe as a carrot
+    # and a chess pawn as a rubber stamp in every colour shown, a pink drum as a mortar and pestle
+    ("rice bowl", "ship"), ("syringe", "carrot"), ("chess pawn", "rubber stamp"), ("drum", "mortar and pestle"),
+    # and its careful readers: a grey blender taken for the cash register an option named ("the credit card
+    # fits into the cash register"), and a walkie-talkie counted as "a two-way radio" beside a radio
+    ("blender", "cash register"), ("radio", "walkie-talkie"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).
 MISREAD_LOOKS: dict[str, dict[str, str]] = {
     "spoon": {"outline": "a hollow spoon reads as a magnifying glass"},
-    "snowman": {"brown": "a brown snowman reads as a gingerbread man"},
+    "snowman": {"brown": "a brown snowman reads as a gingerbread man",
+                "black": "a black snowman reads as a gingerbread man (the twelfth review, two of three readers)"},
+    "lemon": {"black": "a black lemon, its highlight a seam, reads as an American football (the twelfth review)"},
+    "oil can": {"black": "a black oil can, its spout a bow, reads as a ship (the twelfth review)"},
     "eraser": {"outline": "a hollow eraser reads as a ruler or a tape roll (the sixth review)"},
     "rug": {"outline": "a hollow rug's fringed ends read as a film strip's perforated bands (a preview sheet of "
                        "category rows)"},
