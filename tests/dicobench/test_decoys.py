@@ -124,8 +124,9 @@ def test_options_call_objects_as_one_of_several(task):
         for edit in edits:
             words = edit.text.lower().replace(" the other way", "").split(" ")
             definite = [i for i, w in enumerate(words) if w == "the"]
-            # a part edit names the part first: "The red stripes of a ...", "The stripes of a ..."
-            assert all(edit.kind in ("part", "turn") and i == 0 for i in definite), edit.text
+            # a part edit names the part first: "The red stripes of a ...", "The stripes of a ...", and a
+            # turned trail its prints: "The shoe prints by a red mug now lead away from it ..."
+            assert all(edit.kind in ("part", "turn", "turn_back") and i == 0 for i in definite), edit.text
             assert INDEFINITE.match(edit.text), edit.text
 
 
@@ -194,7 +195,9 @@ def look_words(obj: PlacedObject) -> str:
 
 
 def test_hard_attribute_rows_include_part_edits_on_objects_up_to_twice_the_cue_scale():
-    kinds = [e.kind for _, edits, _ in decoyed("attribute", n=12) for e in edits]
+    # the rows that turn no stripes (a quarter at `hard`; twelve draws held none once)
+    cfg = SceneConfig.from_difficulty(dataclasses.replace(SMALL_HARD.difficulty, turns=0.0))
+    kinds = [e.kind for _, edits, _ in decoyed("attribute", n=6, cfg=cfg) for e in edits]
     assert "part" in kinds and {"recolour", "restyle"} & set(kinds)
 
 
