@@ -238,8 +238,8 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("faucet", "sink"), ("book", "document"), ("caravan", "trailer"), ("newspaper", "document"),
     ("chess knight", "horse"), ("flask", "test tube"),
     # the sixth review: a teepee is a tent ("both images contain a tent" beside a tent and a teepee); an
-    # eraser's slanted block read as a tape roll, and a tape roll as the eraser (its grasshopper, read as
-    # a shrimp, is dropped since: DROPPED)
+    # eraser's slanted block read as a tape roll, and a tape roll as the eraser (its third pair, a
+    # grasshopper read as a shrimp, went with the grasshopper in the twelfth review: DROPPED)
     ("teepee", "tent"), ("eraser", "tape roll"),
     # the eighth review: a camcorder is a video camera ("the film strip fits into the camera in image 2"
     # beside a camcorder); a flat-headed screwdriver read as a paintbrush; a black hotdog as two rashers
