@@ -178,9 +178,8 @@ def test_one_detail_near_duplicates_differ_only_in_the_answer(source, index):
 
 
 @pytest.fixture(scope="module")
-def varied_sets():
-    return {(source, i): procedural_set(source, i, 0, difficulty=HARD)
-            for source in ("procedural_edit", "procedural_scene") for i in range(4)}
+def varied_sets(hard_sets):
+    return hard_sets
 
 
 def test_hard_sets_draw_the_object_in_several_panels_and_name_it_once(varied_sets):

@@ -16,7 +16,6 @@ from multipanelvqa.difficulty import EXTREME, HARD
 from multipanelvqa.questions.common import FILLERS, Q3_NEAR, q1, q3
 from multipanelvqa.sources import varied
 from multipanelvqa.sources.image_sets import decode_panel
-from multipanelvqa.sources.procedural import procedural_set
 
 # ---- neighbours ------------------------------------------------------------------------------
 
@@ -34,9 +33,8 @@ def test_neighbours_are_the_panels_next_to_the_target_in_row_column_and_diagonal
 
 
 @pytest.fixture(scope="module")
-def sets():
-    return {(source, i): procedural_set(source, i, 0, difficulty=HARD)
-            for source in ("procedural_edit", "procedural_scene") for i in range(3)}
+def sets(hard_sets):
+    return hard_sets
 
 
 def _pixels(png):
