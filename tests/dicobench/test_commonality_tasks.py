@@ -360,17 +360,20 @@ def test_reasoning_relates_exactly_the_candidate_pair_both_ways():
         )
 
 
+def lone(name: str, colour: str) -> Scene:
+    """A scene holding one cue-sized object: what two scenes share comes from their names alone."""
+    return Scene(300, 300, "wood", 0, "neutral", 1, (PlacedObject(0, name, colour, 22, 150, 150),))
+
+
 def test_reasoning_reads_an_upright_water_bottle_as_a_battery():
     """The tenth review: a careful reader called a small black water bottle in image 2 a battery cell,
     which made "the battery in image 2 powers the calculator in image 1" arguable. Under the audited
     rules the relation counts as seen, so no row offers it as false (nor keys E over it)."""
-    def scene(name):
-        return Scene(300, 300, "wood", 0, "neutral", 1, (PlacedObject(0, name, "black", 22, 150, 150),))
-
     powers = "battery / calculator"
+    calculator, bottle = lone("calculator", "black"), lone("water bottle", "black")
     assert powers in {f"{r.x} / {r.y}" for r in RELATIONS}
-    assert powers in commonality_reasoning.commonalities(scene("calculator"), scene("water bottle"), "audited")
-    assert not commonality_reasoning.commonalities(scene("calculator"), scene("water bottle"))  # first release
+    assert powers in commonality_reasoning.commonalities(calculator, bottle, "audited")
+    assert not commonality_reasoning.commonalities(calculator, bottle)  # first release
 
 
 def test_a_blender_may_be_the_cash_register_and_a_walkie_talkie_the_radio():
@@ -378,12 +381,11 @@ def test_a_blender_may_be_the_cash_register_and_a_walkie_talkie_the_radio():
     "the credit card in image 1 fits into the cash register in image 2" (so two options held), and a
     walkie-talkie counted as "a two-way radio" beside a radio. Under the audited rules each counts as
     seen, so no row offers it as false (nor keys E over it); the first release keeps its rows."""
-    def scene(name):
-        return Scene(300, 300, "wood", 0, "neutral", 1, (PlacedObject(0, name, "grey", 22, 150, 150),))
-
     fits = "credit card / cash register"
+    card, blender = lone("credit card", "grey"), lone("blender", "grey")
+    radio, walkie_talkie = lone("radio", "grey"), lone("walkie-talkie", "grey")
     assert fits in {f"{r.x} / {r.y}" for r in RELATIONS}
-    assert fits in commonality_reasoning.commonalities(scene("credit card"), scene("blender"), "audited")
-    assert not commonality_reasoning.commonalities(scene("credit card"), scene("blender"))
-    assert "radio" in category.commonalities(scene("radio"), scene("walkie-talkie"), "audited")
-    assert "radio" not in category.commonalities(scene("radio"), scene("walkie-talkie"))
+    assert fits in commonality_reasoning.commonalities(card, blender, "audited")
+    assert not commonality_reasoning.commonalities(card, blender)
+    assert "radio" in category.commonalities(radio, walkie_talkie, "audited")
+    assert "radio" not in category.commonalities(radio, walkie_talkie)

@@ -177,18 +177,13 @@ def test_one_detail_near_duplicates_differ_only_in_the_answer(source, index):
         assert other.shape != target.shape or (np.abs(target - other).max(axis=2) > 0).mean() > 0.3
 
 
-@pytest.fixture(scope="module")
-def varied_sets(hard_sets):
-    return hard_sets
-
-
-def test_hard_sets_draw_the_object_in_several_panels_and_name_it_once(varied_sets):
+def test_hard_sets_draw_the_object_in_several_panels_and_name_it_once(hard_sets):
     """Every hard panel holds the question's object (colour questions) or several do, in other
     counts (count questions); the target's answer shows in one more panel and one replacement
     (target_answer shared: a far panel shows it too), never in a twin; no presence questions."""
-    assert procedural_set("procedural_edit", 0, 0, difficulty=HARD) == varied_sets[("procedural_edit", 0)]
+    assert procedural_set("procedural_edit", 0, 0, difficulty=HARD) == hard_sets[("procedural_edit", 0)]
     kinds = set()
-    for (source, _), s in varied_sets.items():
+    for (source, _), s in hard_sets.items():
         assert s.shared and s.answers[1] == s.answers[0] and s.answers[0] not in s.answers[2:]
         assert s.replacement_answers.count(s.answers[0]) == 1 and s.absent_answer not in s.answers
         assert all(bool(t) == (a != s.answers[0]) for a, t in zip(s.answers[1:], s.twins[1:]))
@@ -205,7 +200,7 @@ def test_hard_sets_draw_the_object_in_several_panels_and_name_it_once(varied_set
     assert kinds == {"colour", "count"}
 
 
-def test_hard_near_duplicates_differ_in_several_details_and_the_target_is_not_the_odd_one_out(varied_sets):
+def test_hard_near_duplicates_differ_in_several_details_and_the_target_is_not_the_odd_one_out(hard_sets):
     """Each near duplicate differs from the target in several places (the answer's object and
     other details of both panels), so the panel whose pixels differ most from the group's others
     is the target about as often as chance, where the first release's near duplicates give it away."""
@@ -218,7 +213,7 @@ def test_hard_near_duplicates_differ_in_several_details_and_the_target_is_not_th
         return [(odd_one_out(thumbs, group[:k]), 1 / k) for k in range(3, len(group) + 1)]
 
     hard = []
-    for s in varied_sets.values():
+    for s in hard_sets.values():
         target = _pixels(s.panels[0])
         for i in [i for i in range(1, MAX_PANELS) if s.near_duplicate[i]]:
             assert _regions(target, _pixels(s.panels[i])) >= HARD.other_details

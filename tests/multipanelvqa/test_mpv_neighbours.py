@@ -32,11 +32,6 @@ def test_neighbours_are_the_panels_next_to_the_target_in_row_column_and_diagonal
     assert neighbours(far) == [2]  # none is close: the nearest alone
 
 
-@pytest.fixture(scope="module")
-def sets(hard_sets):
-    return hard_sets
-
-
 def _pixels(png):
     return np.asarray(decode_panel(png)).astype(int)
 
@@ -77,8 +72,8 @@ def test_twins_differ_from_the_target_in_the_asked_attribute_alone():
     assert checked["colour"] >= 3 and checked["count"] >= 3, checked
 
 
-def test_sets_carry_a_twin_per_panel_with_that_panels_answer(sets):
-    for s in sets.values():
+def test_sets_carry_a_twin_per_panel_with_that_panels_answer(hard_sets):
+    for s in hard_sets.values():
         assert len(s.twins) == len(s.panels) and s.twins[0] == b""
         target = _pixels(s.panels[0])
         for answer, twin in zip(s.answers[1:], s.twins[1:]):
@@ -169,7 +164,7 @@ def test_built_q1_all_forms_are_true(hard_rows):
 
 # ---- crowded counts ----------------------------------------------------------------------------
 
-def test_crowded_counts_are_countable(sets):
+def test_crowded_counts_are_countable(hard_sets):
     """Count sets reach counts above the first release's 3; every count panel's Xs are COUNT_GAP
     apart and drawn at least as large as the detail size (checked when the sets are made): at the
     smallest panel (180 px from a crop of at most 600) that is 15 px on the canvas."""
@@ -188,7 +183,7 @@ def test_crowded_counts_are_countable(sets):
             assert varied.x_spacing(panel) >= varied.COUNT_GAP
             scene_counts.append(len(panel.xs))
     assert scene_counts
-    counts = {int(a) for s in sets.values() if s.question.startswith("How many") for a in s.answers}
+    counts = {int(a) for s in hard_sets.values() if s.question.startswith("How many") for a in s.answers}
     assert counts and max(counts) <= HARD.max_count
     assert HARD.detail_size * 180 / 600 >= 15
 
