@@ -151,7 +151,7 @@ def main(argv=None) -> None:
     current = [r for r in readings if r["id"] in rows and rows[r["id"]]["digest"] == r["digest"]]
     left = [r for r in readings if r not in current]
     print(f"{benchmark}: {len(readings)} readings of {len({r['id'] for r in readings})} rows; "
-          f"{len(current)} of rows this build holds as they were read")
+          f"{len(current)} are of rows this build holds as they were read")
     if left:
         ids = sorted({r["id"] for r in left})
         print(f"left out: {len(left)} readings of {len(ids)} rows this build lacks or drew otherwise "

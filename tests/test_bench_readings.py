@@ -45,7 +45,7 @@ def test_a_row_drawn_otherwise_or_missing_is_left_out_and_several_readings_of_a_
     ])
     bench.main(["--dataset", str(small_build), "--readings", str(readings)])
     out = capsys.readouterr().out
-    assert "4 readings of 3 rows; 2 of rows this build holds as they were read" in out
+    assert "4 readings of 3 rows; 2 are of rows this build holds as they were read" in out
     assert f"left out: 2 readings of 2 rows this build lacks or drew otherwise ({second['id']}, " in out
     assert "careful" not in out.split("left out")[1]  # its one reading was left out: no table
     overall = next(line.split() for line in out.splitlines() if line.strip().startswith("all "))
