@@ -32,7 +32,7 @@ from dicobench.kit.io.row_digest import row_digest
 
 HERE = Path(__file__).parent / "readings"
 FIELDS = ("id", "digest", "protocol", "reader", "response")
-PAPERS = {  # the papers' figures, printed beside the overall line
+PAPERS = {  # the papers' figures, printed under the tables
     "dicobench": "the paper: people 98.3%, the best model 58.1%",
     "multipanelvqa": "the paper: people 96%, GPT-4o 75.5% on its synthetic subset",
 }
@@ -45,12 +45,14 @@ def read_readings(path: Path) -> list[dict]:
         raise UserError(f"{path}: cannot read the readings ({err})") from None
     readings = []
     for number, line in enumerate(found, 1):
+        if not line.strip():
+            continue
         try:
             reading = json.loads(line)
             if not isinstance(reading, dict) or any(not isinstance(reading.get(k), str) for k in FIELDS[:4]):
                 raise ValueError
         except ValueError:
-            raise UserError(f"{path} line {number}: not a reading (a JSON object with string {', '.join(FIELDS[:4])} "
+            raise UserError(f"{path}:{number}: not a reading (a JSON object with string {', '.join(FIELDS[:4])} "
                             "and a response)") from None
         readings.append(reading)
     if not readings:
@@ -148,8 +150,9 @@ def main(argv=None) -> None:
     except UserError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
-    current = [r for r in readings if r["id"] in rows and rows[r["id"]]["digest"] == r["digest"]]
-    left = [r for r in readings if r not in current]
+    held = [r["id"] in rows and rows[r["id"]]["digest"] == r["digest"] for r in readings]
+    current = [r for r, ok in zip(readings, held) if ok]
+    left = [r for r, ok in zip(readings, held) if not ok]
     print(f"{benchmark}: {len(readings)} readings of {len({r['id'] for r in readings})} rows; "
           f"{len(current)} are of rows this build holds as they were read")
     if left:

@@ -68,7 +68,7 @@ def test_a_malformed_reading_is_a_one_line_error(bench, small_build, tmp_path, c
     with pytest.raises(SystemExit) as exit_:
         bench.main(["--dataset", str(small_build), "--readings", str(path)])
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and err.count("\n") == 1 and f"{path} line 2: not a reading" in err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and f"{path}:2: not a reading" in err
 
 
 def test_a_folder_without_a_build_is_a_one_line_error(bench, tmp_path, capsys):
