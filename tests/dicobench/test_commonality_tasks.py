@@ -389,3 +389,16 @@ def test_a_blender_may_be_the_cash_register_and_a_walkie_talkie_the_radio():
     assert not commonality_reasoning.commonalities(card, blender)
     assert "radio" in category.commonalities(radio, walkie_talkie, "audited")
     assert "radio" not in category.commonalities(radio, walkie_talkie)
+
+
+def test_a_turned_gemstone_may_be_the_same_purple_envelope():
+    """A careful reader of the twelfth review's build read a purple gemstone turned 26 degrees in image 2
+    as "an open envelope" beside "The same purple envelope is in both images" (keyed E); another took a
+    gemstone for an envelope in a category row. Under the audited rules the envelope counts as seen in
+    both, so no instance or category row keys E, or offers the envelope as false, over it."""
+    envelope = lone("envelope", "purple")
+    gem = lone("gemstone", "purple")
+    gem = dataclasses.replace(gem, objects=(dataclasses.replace(gem.objects[0], rotation=26),))
+    assert "envelope" in instance.commonalities(envelope, gem, "audited")
+    assert "envelope" in category.commonalities(envelope, gem, "audited")
+    assert not instance.commonalities(envelope, gem)  # the first release keeps its rows

@@ -258,6 +258,10 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # and its careful readers: a grey blender taken for the cash register an option named ("the credit card
     # fits into the cash register"), and a walkie-talkie counted as "a two-way radio" beside a radio
     ("blender", "cash register"), ("radio", "walkie-talkie"),
+    # a later careful reader of the same build: a purple gemstone turned 26 degrees, its facet lines a
+    # flap's fold, read as "an open envelope" beside "the same purple envelope"; two fresh readers who
+    # named it freely, turned, each gave an envelope as its other reading
+    ("envelope", "gemstone"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
 # never draws them in the audited catalogue).
