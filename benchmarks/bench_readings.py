@@ -8,27 +8,24 @@ README).
         --readings benchmarks/readings/multipanelvqa-hard-seed0.jsonl
 
 A reading counts only where the build holds the row it was made on: the row's content digest
-(`dicobench.kit.io.row_digest`, its images' bytes, question, options and answer) must match, so a
-build with other options, or a row drawn again since, is reported and left out, never scored as
-read. Responses are scored with the benchmark's own rules (DiCoBench's letter reading,
-MultipanelVQA's rule verdicts). A row read by several readers counts once, as the mean of its
-readings; intervals are Wilson score intervals over the rows.
+(`RowStore.digest`, the one review decisions bind to: its images' bytes, question, options and
+answer, labels as names) must match, so a build with other options, or a row drawn again since,
+is reported and left out, never scored as read. Responses are scored with the benchmark's own
+rules (DiCoBench's letter reading, MultipanelVQA's rule verdicts). A row read by several readers
+counts once, as the mean of its readings; intervals are Wilson score intervals over the rows.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from dicobench.kit.errors import UserError
-from dicobench.kit.io.jsonl import read_lines
-from dicobench.kit.io.row_digest import row_digest
+from dicobench.kit.io.jsonl import read_objects
+from dicobench.kit.io.rowstore import RowStore, config_folders
 
 HERE = Path(__file__).parent / "readings"
 FIELDS = ("id", "digest", "protocol", "reader", "response")
@@ -40,41 +37,26 @@ PAPERS = {  # the papers' figures, printed under the tables
 
 def read_readings(path: Path) -> list[dict]:
     try:
-        found = read_lines(path)
+        readings = read_objects(path, lambda r: all(isinstance(r.get(k), str) for k in FIELDS[:4]),
+                                f"a reading (string {', '.join(FIELDS[:4])} and a response)")
     except (OSError, UnicodeDecodeError) as err:
         raise UserError(f"{path}: cannot read the readings ({err})") from None
-    readings = []
-    for number, line in enumerate(found, 1):
-        if not line.strip():
-            continue
-        try:
-            reading = json.loads(line)
-            if not isinstance(reading, dict) or any(not isinstance(reading.get(k), str) for k in FIELDS[:4]):
-                raise ValueError
-        except ValueError:
-            raise UserError(f"{path}:{number}: not a reading (a JSON object with string {', '.join(FIELDS[:4])} "
-                            "and a response)") from None
-        readings.append(reading)
     if not readings:
         raise UserError(f"{path}: no readings")
     return readings
 
 
-def read_rows(dataset: Path, ids: set[str]) -> tuple[str, dict[str, dict]]:
-    """The benchmark the build is of and its rows among `ids`, each with its content digest."""
-    shards = sorted(dataset.glob("*/*.parquet"))
-    if not shards:
-        raise UserError(f"{dataset}: no Parquet shards (give the folder a build wrote)")
-    columns = pq.read_schema(shards[0]).names
-    benchmark, images = (("dicobench", ("image_a", "image_b")) if "image_a" in columns
-                         else ("multipanelvqa", ("image",)) if "image" in columns else (None, ()))
-    if benchmark is None:
-        raise UserError(f"{dataset}: neither a DiCoBench nor a MultipanelVQA build")
-    rows = {}
-    for shard in shards:
-        for row in pq.read_table(shard, filters=[("id", "in", sorted(ids))]).to_pylist():
-            rows[row["id"]] = {**row, "digest": row_digest(row, [row[c]["bytes"] for c in images])}
-    return benchmark, rows
+def read_rows(dataset: Path) -> tuple[str, RowStore]:
+    """The benchmark the build is of (by its manifest folder) and its rows, each with the content
+    digest review decisions bind to (`RowStore.digest`: labels as names, images as stored)."""
+    from dicobench.benchmark import BENCHMARK as DICOBENCH
+    from multipanelvqa.benchmark import BENCHMARK as MULTIPANELVQA
+
+    for benchmark in (DICOBENCH, MULTIPANELVQA):
+        if (dataset / benchmark.manifest_dir).is_dir():
+            spec = benchmark.people
+            return benchmark.name, RowStore(dataset, config_folders(dataset, "all", spec.configs), spec.image_columns)
+    raise UserError(f"{dataset}: neither a DiCoBench nor a MultipanelVQA build (no manifest folder)")
 
 
 def verdicts(benchmark: str, readings: list[dict], rows: dict[str, dict]) -> list[bool]:
@@ -83,12 +65,10 @@ def verdicts(benchmark: str, readings: list[dict], rows: dict[str, dict]) -> lis
         from dicobench.scoring import read_letters, reference_letter
         letters = read_letters([r["response"] for r in readings], [rows[r["id"]]["options"] for r in readings])
         return [letter == reference_letter(rows[r["id"]]["answer"]) for letter, r in zip(letters, readings)]
-    from multipanelvqa.schema import QUESTION_TYPES
     from multipanelvqa.scoring import decide
     found = [rows[r["id"]] for r in readings]
     return [bool(v) for v in decide([r["response"] for r in readings], [row["answer"] for row in found],
-                                    [row["question"] for row in found],
-                                    [QUESTION_TYPES[row["question_type"]] for row in found],
+                                    [row["question"] for row in found], [row["question_type"] for row in found],
                                     choices=[row["choices"] or [] for row in found])]
 
 
@@ -99,8 +79,7 @@ def groups(benchmark: str, row: dict) -> list[str]:
         from dicobench.scoring import task_name
         task = task_name(row["task"])
         return [f"track {track_of(task)}", task]
-    from multipanelvqa.schema import QUESTION_TYPES
-    return [QUESTION_TYPES[row["question_type"]]]
+    return [row["question_type"]]
 
 
 def wilson(accuracy: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -146,11 +125,12 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     try:
         readings = read_readings(args.readings)
-        benchmark, rows = read_rows(args.dataset, {r["id"] for r in readings})
+        benchmark, store = read_rows(args.dataset)
     except UserError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
-    held = [r["id"] in rows and rows[r["id"]]["digest"] == r["digest"] for r in readings]
+    rows = store.rows
+    held = [r["id"] in rows and store.digest(r["id"]) == r["digest"] for r in readings]
     current = [r for r, ok in zip(readings, held) if ok]
     left = [r for r, ok in zip(readings, held) if not ok]
     print(f"{benchmark}: {len(readings)} readings of {len({r['id'] for r in readings})} rows; "

@@ -8,7 +8,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from dicobench.kit.io.row_digest import row_digest
+from dicobench.kit.io.rowstore import RowStore
+from dicobench.schema import TASKS
 
 ROOT = Path(__file__).resolve().parent.parent
 READINGS = ROOT / "benchmarks" / "readings"
@@ -34,7 +35,7 @@ def _write(path: Path, readings: list[dict]) -> Path:
 def test_a_row_drawn_otherwise_or_missing_is_left_out_and_several_readings_of_a_row_count_once(
         bench, small_build, tmp_path, capsys):
     first, second = _rows(small_build, 2)
-    digest = row_digest(first, [first["image_a"]["bytes"], first["image_b"]["bytes"]])
+    digest = RowStore(small_build, TASKS, ("image_a", "image_b")).digest(first["id"])  # what review decisions bind to
     keyed = "ABCDE"[first["answer"]]
     wrong = next(letter for letter in "ABCDE" if letter != keyed)
     readings = _write(tmp_path / "r.jsonl", [
@@ -76,7 +77,7 @@ def test_a_folder_without_a_build_is_a_one_line_error(bench, tmp_path, capsys):
                                           "response": "A"}])
     with pytest.raises(SystemExit) as exit_:
         bench.main(["--dataset", str(tmp_path), "--readings", str(path)])
-    assert exit_.value.code == 2 and "no Parquet shards" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "neither a DiCoBench nor a MultipanelVQA build" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("name", ["dicobench-hard-seed0.jsonl", "multipanelvqa-hard-seed0.jsonl"])
@@ -97,7 +98,8 @@ def test_a_multipanelvqa_build_is_scored_by_its_own_rules(bench, tmp_path, capsy
     out = tmp_path / "mpv"
     build(out, layouts="0", configs="original", sources="procedural_edit", num_proc=1, progress=False)
     rows = pq.read_table(sorted(out.glob("original/*.parquet"))[0]).to_pylist()
-    readings = [{"id": r["id"], "digest": row_digest(r, [r["image"]["bytes"]]), "protocol": "glance",
+    store = RowStore(out, ["original"], ("image",))
+    readings = [{"id": r["id"], "digest": store.digest(r["id"]), "protocol": "glance",
                  "reader": "g1", "response": f"{r['answer'].upper()}."} for r in rows]
     bench.main(["--dataset", str(out), "--readings", str(_write(tmp_path / "r.jsonl", readings))])
     out_text = capsys.readouterr().out

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from dicobench.kit.errors import UserError
-from dicobench.kit.io.jsonl import read_lines
+from dicobench.kit.io.jsonl import read_objects
 from dicobench.kit.io.rowstore import RowStore
 from dicobench.kit.people.webapp.spec import STUDY_DIR, BenchmarkSpec
 from dicobench.kit.release.card import markdown_table
@@ -37,17 +37,8 @@ def read_sessions(root: Path) -> list[dict]:
     """Every answer line of every session file; a bad line is a one-line error naming it."""
     lines = []
     for path in sorted((root / STUDY_DIR).glob("*.jsonl")):
-        for number, text in enumerate(read_lines(path), 1):
-            if not text.strip():
-                continue
-            try:
-                line = json.loads(text)
-                if not isinstance(line["id"], str) or "time_limit" not in line or "participant" not in line:
-                    raise KeyError
-            except (ValueError, KeyError, TypeError):
-                raise UserError(f"{path}:{number}: not a study answer "
-                                "(id, response, time_limit, participant)") from None
-            lines.append(line)
+        lines += read_objects(path, lambda line: isinstance(line.get("id"), str) and "time_limit" in line
+                              and "participant" in line, "a study answer (id, response, time_limit, participant)")
     if not lines:
         raise UserError(f"{root / STUDY_DIR} holds no study answers; run the study command on {root} first")
     return lines
