@@ -1,11 +1,11 @@
-"""How readers who did not know the answers read a build, at a glance and carefully, from the
-readings recorded in benchmarks/readings/ (one JSON object per line: the row's `id` and
+"""How readers who did not know the answers read a build, at a glance and carefully.
+
+The readings are recorded in benchmarks/readings/ (one JSON object per line: the row's `id` and
 `digest`, the `protocol`, the `reader` and their `response`; the protocols are in that folder's
-README).
+README). Without `--readings`, the recorded file of the build's benchmark is read:
 
     python benchmarks/bench_readings.py --dataset dicobench-data
-    python benchmarks/bench_readings.py --dataset mpv-data \
-        --readings benchmarks/readings/multipanelvqa-hard-seed0.jsonl
+    python benchmarks/bench_readings.py --dataset mpv-data
 
 A reading counts only where the build holds the row it was made on: the row's content digest
 (`RowStore.digest`, the one review decisions bind to: its images' bytes, question, options and
@@ -121,11 +121,12 @@ def _order(item: tuple[str, list]) -> tuple[int, str]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dataset", type=Path, required=True, help="the build that was read")
-    ap.add_argument("--readings", type=Path, default=HERE / "dicobench-hard-seed0.jsonl")
+    ap.add_argument("--readings", type=Path, help="a readings file (default: the recorded one of the build's "
+                    "benchmark, benchmarks/readings/BENCHMARK-hard-seed0.jsonl)")
     args = ap.parse_args(argv)
     try:
-        readings = read_readings(args.readings)
         benchmark, store = read_rows(args.dataset)
+        readings = read_readings(args.readings or HERE / f"{benchmark}-hard-seed0.jsonl")
     except UserError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -106,3 +106,13 @@ def test_a_multipanelvqa_build_is_scored_by_its_own_rules(bench, tmp_path, capsy
     assert out_text.startswith("multipanelvqa:")
     overall = next(line.split() for line in io.StringIO(out_text) if line.strip().startswith("all "))
     assert overall[1] == str(len(rows)) and overall[4] == "100.0%"  # "YES." is yes, "B." is (b), as scoring reads them
+
+
+def test_without_readings_the_recorded_file_of_the_builds_benchmark_is_read(bench, tmp_path, capsys):
+    from multipanelvqa.build import build
+
+    out = tmp_path / "mpv"
+    build(out, layouts="0", configs="original", sources="procedural_edit", num_proc=1, progress=False)
+    bench.main(["--dataset", str(out)])
+    recorded = bench.read_readings(READINGS / "multipanelvqa-hard-seed0.jsonl")
+    assert capsys.readouterr().out.startswith(f"multipanelvqa: {len(recorded)} readings of ")
