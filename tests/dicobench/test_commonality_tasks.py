@@ -402,3 +402,19 @@ def test_a_turned_gemstone_may_be_the_same_purple_envelope():
     assert "envelope" in instance.commonalities(envelope, gem, "audited")
     assert "envelope" in category.commonalities(envelope, gem, "audited")
     assert not instance.commonalities(envelope, gem)  # the first release keeps its rows
+
+
+def test_a_drumstick_may_be_the_bone_that_feeds_the_dog_and_a_scroll_the_document():
+    """Flags answered as keyed but raised again: careful readers of two reviews read image 2's bitten
+    chicken drumstick (a black one, a striped one) as the bone of "the bone in image 2 feeds the dog in
+    image 1", and a later one a black scroll as "a document" beside "Both images contain a document".
+    A drumstick holds a bone and a scroll is a document, so under the audited rules each counts as seen:
+    no row offers it as false, nor keys E over it; the first release keeps its rows."""
+    feeds = "bone / dog"
+    dog, drumstick = lone("dog", "black"), lone("chicken drumstick", "black")
+    document, scroll = lone("document", "black"), lone("scroll", "black")
+    assert feeds in {f"{r.x} / {r.y}" for r in RELATIONS}
+    assert feeds in commonality_reasoning.commonalities(dog, drumstick, "audited")
+    assert not commonality_reasoning.commonalities(dog, drumstick)
+    assert "document" in category.commonalities(document, scroll, "audited")
+    assert "document" not in category.commonalities(document, scroll)
