@@ -23,6 +23,16 @@ def bench():
     return module
 
 
+@pytest.fixture(scope="module")
+def mpv_build(tmp_path_factory) -> Path:
+    """One small MultipanelVQA build (layout 0, one source) the MultipanelVQA tests read."""
+    from multipanelvqa.build import build
+
+    out = tmp_path_factory.mktemp("mpv")
+    build(out, layouts="0", configs="original", sources="procedural_edit", num_proc=1, progress=False)
+    return out
+
+
 def _rows(build: Path, n: int) -> list[dict]:
     return pq.read_table(sorted(build.glob("attribute/*.parquet"))[0]).slice(0, n).to_pylist()
 
@@ -92,27 +102,19 @@ def test_the_recorded_readings_are_readings_of_one_row_version_each(bench, name)
     assert len({(r["id"], r["reader"]) for r in readings}) == len(readings)  # a reader reads a row once
 
 
-def test_a_multipanelvqa_build_is_scored_by_its_own_rules(bench, tmp_path, capsys):
-    from multipanelvqa.build import build
-
-    out = tmp_path / "mpv"
-    build(out, layouts="0", configs="original", sources="procedural_edit", num_proc=1, progress=False)
-    rows = pq.read_table(sorted(out.glob("original/*.parquet"))[0]).to_pylist()
-    store = RowStore(out, ["original"], ("image",))
+def test_a_multipanelvqa_build_is_scored_by_its_own_rules(bench, mpv_build, tmp_path, capsys):
+    rows = pq.read_table(sorted(mpv_build.glob("original/*.parquet"))[0]).to_pylist()
+    store = RowStore(mpv_build, ["original"], ("image",))
     readings = [{"id": r["id"], "digest": store.digest(r["id"]), "protocol": "glance",
                  "reader": "g1", "response": f"{r['answer'].upper()}."} for r in rows]
-    bench.main(["--dataset", str(out), "--readings", str(_write(tmp_path / "r.jsonl", readings))])
+    bench.main(["--dataset", str(mpv_build), "--readings", str(_write(tmp_path / "r.jsonl", readings))])
     out_text = capsys.readouterr().out
     assert out_text.startswith("multipanelvqa:")
     overall = next(line.split() for line in io.StringIO(out_text) if line.strip().startswith("all "))
     assert overall[1] == str(len(rows)) and overall[4] == "100.0%"  # "YES." is yes, "B." is (b), as scoring reads them
 
 
-def test_without_readings_the_recorded_file_of_the_builds_benchmark_is_read(bench, tmp_path, capsys):
-    from multipanelvqa.build import build
-
-    out = tmp_path / "mpv"
-    build(out, layouts="0", configs="original", sources="procedural_edit", num_proc=1, progress=False)
-    bench.main(["--dataset", str(out)])
+def test_without_readings_the_recorded_file_of_the_builds_benchmark_is_read(bench, mpv_build, capsys):
+    bench.main(["--dataset", str(mpv_build)])
     recorded = bench.read_readings(READINGS / "multipanelvqa-hard-seed0.jsonl")
     assert capsys.readouterr().out.startswith(f"multipanelvqa: {len(recorded)} readings of ")
