@@ -37,11 +37,12 @@ if TYPE_CHECKING:
 
 SPLITS = driver.SPLITS
 SEED_BITS = 62  # each split owns 2**62 seeds of the non-negative int64 `seed` column
-# attempts a row gets before the build stops: a category row at `hard` is the hardest to draw (15% of
-# its attempts pass every check, the others share a look-alike across the E pair or find too few
-# candidates), so at 100 one such row in about 10**7 fails where at 40 one in 600 did; the rows that
-# draw keep their bytes, since each attempt's seed depends on its number alone
-MAX_ATTEMPTS = 100
+# attempts a row gets before the build stops: a category row at `hard` is the hardest to draw (about 9%
+# of its attempts pass every check since every such row holds glance doubles; the others share a
+# look-alike across the E pair or find too few candidates), so at 200 one such row in about 3 x 10**8 fails
+# where at 100 one in 17,000 did; the rows that draw keep their bytes, since each attempt's seed depends
+# on its number alone
+MAX_ATTEMPTS = 200
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,9 @@ class Difficulty(Dials):
                                       "spatial grounding rows in its look where it would stand (its own, for the "
                                       "candidate, where it stood), and a candidate draws its own as its kind (so at a "
                                       "glance every option seems true, while with zoom only the answer's is), where "
-                                      "the scene has four such objects (0: none)", 0.0, later=True)
+                                      "the scene has four such objects; a draw without them is drawn again, plain "
+                                      "or not, so under 1 fewer rows hold them (0.75: about three rows in five) "
+                                      "(0: none)", 0.0, later=True)
     near_misses: float = dial("subtlety", "share of spatial grounding rows in which every option's image-2 object "
                                           "stands one grid cell (a sixth of the side) off its partner's place, "
                                           "along a row or a column, and a candidate moves its own onto the place "
@@ -222,7 +224,7 @@ HARD = Difficulty(
     min_objects=90, max_objects=115, same_kind=60, overlap=0.08, palette=5,
     marks=60, grain=3.0, cell=2, png_level=5, png_writer="sub-up",
     recolour_distance=28.0, move_reach=150, trace_opacity=0.7, trace_scale=0.6,
-    distractors="pairs", parts=0.4, turns=0.75, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
+    distractors="pairs", parts=0.4, turns=0.75, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=1.0,
     near_misses=0.75, decoys=3,
     catalogue="audited",
     camera=CameraBounds(), camera_on=True,
@@ -233,7 +235,7 @@ EXTREME = Difficulty(
     min_objects=110, max_objects=125, same_kind=160, overlap=0.12, palette=4,
     marks=120, grain=4.0, cell=2, png_level=6, png_writer="sub-up",
     recolour_distance=22.0, move_reach=160, trace_opacity=0.65, trace_scale=0.7,
-    distractors="pairs", parts=0.4, turns=0.75, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=0.75,
+    distractors="pairs", parts=0.4, turns=0.75, flips=0.5, swaps=0.75, turnbacks=0.6, doubles=1.0,
     near_misses=0.75, decoys=3,
     catalogue="audited",
     camera=CameraBounds(shift=4.0), camera_on=True,  # 4K canvases: the shift takes the same share of the frame
