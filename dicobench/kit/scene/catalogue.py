@@ -262,10 +262,10 @@ LOOKALIKE_GROUPS: tuple[tuple[str, ...], ...] = (
     # flap's fold, read as "an open envelope" beside "the same purple envelope"; two fresh readers who
     # named it freely, turned, each gave an envelope as its other reading
     ("envelope", "gemstone"),
-    # flags answered as keyed, left for the next review: a bitten chicken drumstick read as the bone
-    # that "feeds the dog" (the eleventh and twelfth reviews, a black one and a striped one: a drumstick
-    # holds a bone, and feeds a dog too), and a black scroll as "a document" beside "Both images contain
-    # a document" (the thirteenth; a scroll is a written document too)
+    # careful readers' flags, each answered as keyed but allowed by the option text: a bitten chicken
+    # drumstick read as the bone that "feeds the dog" (the eleventh and twelfth reviews, a black one and a
+    # striped one: a drumstick holds a bone, and feeds a dog too), and a black scroll as "a document"
+    # beside "Both images contain a document" (the thirteenth; a scroll is a written document too)
     ("bone", "chicken drumstick"), ("document", "scroll"),
 )
 # Looks in which a glyph that stays reads as something else (a style or a colour; `legibility`
