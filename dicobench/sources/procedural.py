@@ -177,6 +177,9 @@ def scene_commonality(propose, commonalities):
                 if commonalities(pair.scene_a, cand.scene_b, version) & subjects != {cand.subject}:
                     raise Rejected("not_exactly_one_shared", cand.subject)
 
+        check_options([c.text for c in pair.candidates] + [task.none_option], [c.subject for c in pair.candidates],
+                      task.none_option)
+        consistent()  # `make_row`'s first checks, in its order, before the scenes are drawn: most rejections are here
         pixels_a, pixels_b = render(pair.scene_a), render(pair.scene_b)
         candidates = tuple(
             Candidate(partial(render_edit, pixels_b, c.scene_b, list(c.dirty)), c.text, c.subject, cue_dicts(c.cues))

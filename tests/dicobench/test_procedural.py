@@ -90,3 +90,28 @@ def test_candidates_are_drawn_afresh_as_their_scenes_render():
             assert first is not again and np.array_equal(first, again)
             assert np.array_equal(first, render(scene))
         assert np.array_equal(prop.image_a, image_a), task
+
+
+def test_a_commonality_pair_rejected_by_its_first_checks_is_never_drawn(monkeypatch):
+    """Most category draws share something in their E pair (`none_pair_shares`): the proposer runs
+    `make_row`'s first checks on the scenes, in its order, and draws only the pairs that pass."""
+    from dicobench import sources
+    from dicobench.generate import BuildOptions
+    from dicobench.rows import make_row
+
+    drawn = []
+    monkeypatch.setattr(sources.procedural, "render", lambda scene, *a, **k: drawn.append(scene) or render(scene))
+    opts = BuildOptions(scene=SceneConfig.from_difficulty(dataclasses.replace(HARD, min_canvas=1200, max_canvas=1250)))
+    spec, early, passed = get_task("category"), [], []
+    for seed in range(30):
+        drawn.clear()
+        try:
+            prop = spec.proposer("procedural")(spec, seed, opts)
+        except Rejected as rej:
+            assert drawn == [], seed
+            early.append(rej.reason.code)
+            continue
+        assert len(drawn) == 2
+        passed.append(_verdict(lambda: make_row("category", seed, "A", prop, 1)))
+    assert "none_pair_shares" in early and None in passed
+    assert not {"none_pair_shares", "not_exactly_one_shared"} & set(passed)

@@ -116,6 +116,25 @@ def test_region_renders_through_a_camera_equal_the_full_shot():
     assert np.array_equal(render(scene, camera=SHOT), full)  # deterministic
 
 
+def test_a_region_through_a_camera_resamples_only_the_traces_that_reach_it():
+    """A camera's check of one change renders a small box of a scene of many traces: only the
+    traces whose shot reaches the box are drawn and resampled, and the box is the full shot's."""
+    from dicobench.kit.scene import render as r
+
+    scene = random_scene(np.random.default_rng(5), GRAINY)
+    traces = tuple(Trace("crumbs", x, y, length=40, colour=(90, 60, 30), seed=x * 10 + y)
+                   for x in range(0, scene.width - 50, 100) for y in range(0, scene.height - 50, 100))
+    scene = dataclasses.replace(scene, traces=traces)
+    r.clear_caches()
+    box = (113, 57, 150, 120)
+    part = render(scene, box, SHOT)
+    drawn = r._kept_trace_pixels.cache_info().currsize
+    assert 0 < drawn < len(traces) // 4
+    full = render(scene, camera=SHOT)
+    assert r._kept_trace_pixels.cache_info().currsize == len(traces)
+    assert np.array_equal(part, full[57:177, 113:263])
+
+
 def test_changed_box_holds_every_pixel_an_edit_changes_through_a_camera():
     scene = random_scene(np.random.default_rng(7), GRAINY)
     obj = scene.objects[0]

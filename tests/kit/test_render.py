@@ -90,12 +90,12 @@ def test_glyphs_outlive_a_row_and_drawn_objects_do_not():
 
     obj = random_scene(np.random.default_rng(2), SceneConfig()).objects[0]
     r.clear_caches()
-    r._body.cache_clear()
+    r._filtered.cache_clear()
     first = r.object_patch(obj)
     r.clear_caches()
-    assert r.object_patch.cache_info().currsize == 0 and r._body.cache_info().currsize == 1
+    assert r.object_patch.cache_info().currsize == 0 and r._filtered.cache_info().currsize == 1
     again = r.object_patch(obj)
-    assert r._body.cache_info().hits == 1
+    assert r._filtered.cache_info().hits == 1
     assert np.array_equal(first.rgb, again.rgb) and np.array_equal(first.alpha, again.alpha)
 
 
@@ -108,7 +108,7 @@ def test_every_cache_of_a_rows_pixels_is_registered_and_cleared():
 
     cached = {name: f for module in (r, textures) for name, f in vars(module).items()
               if hasattr(f, "cache_clear") and f.__module__ == module.__name__}
-    assert {name for name, f in cached.items() if f not in row_caches._CACHES} == {"_body", "_vignette"}
+    assert {name for name, f in cached.items() if f not in row_caches._CACHES} == {"_filtered", "_vignette"}
     scene = random_scene(np.random.default_rng(4), SMALL)
     scene = dataclasses.replace(scene, traces=(Trace("crumbs", 200, 200, length=40, colour=(90, 60, 30), seed=1),))
     render(scene)
@@ -151,6 +151,25 @@ def test_a_trace_probed_for_its_box_is_not_kept_and_boxes_as_when_drawn():
             assert box == (x + xs.min(), y + ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
             assert (patch.rgb == np.float32([40, 30, 20])).all()  # one colour, never copied per pixel
             r.clear_caches()
+
+
+def test_a_footprint_is_where_the_drawn_object_is_without_drawing_it():
+    """Placement asks for the box of every object it tries: the box comes from the object's shape
+    alone (no colours drawn, none kept) and is the drawn patch's box, in every pose and style."""
+    from dicobench.kit.scene import render as r
+    from dicobench.kit.scene.difficulty import PRESETS
+
+    rng, seen = np.random.default_rng(0), set()
+    for preset in PRESETS.values():
+        for obj in random_scene(np.random.default_rng(1), SceneConfig.from_difficulty(preset)).objects[:40]:
+            for pose in (obj, dataclasses.replace(obj, rotation=float(rng.uniform(-60, 60)), mirrored=True),
+                         dataclasses.replace(obj, shadow=0.0, rotation=0)):
+                r.clear_caches()
+                box = footprint(pose)
+                assert r.object_patch.cache_info().currsize == 0
+                assert box == r.object_patch(pose).box, pose
+                seen.add((pose.style, pose.rotation % 360 != 0, pose.shadow > 0))
+    assert len(seen) >= 8  # styles, turned and upright, with and without a shadow
 
 
 def test_regions_meet_exactly_the_patches_that_reach_them():

@@ -43,10 +43,18 @@ class NameEmbeddings:
                            "python -m dicobench.cli.name_embeddings --out FILE") from None
         return va @ vb.T
 
+    @functools.cached_property
+    def _near(self) -> dict[tuple[str, float], frozenset[str]]:
+        return {}
+
     def near(self, name: str, threshold: float) -> frozenset[str]:
-        """Names (other than `name`) whose meaning is at least `threshold` similar to it."""
-        sims = self.similarity([name], self.names)[0]
-        return frozenset(n for n, s in zip(self.names, sims) if s >= threshold and n != name)
+        """Names (other than `name`) whose meaning is at least `threshold` similar to it (kept: a
+        build asks for each scene's names again and again)."""
+        if (name, threshold) not in self._near:
+            sims = self.similarity([name], self.names)[0]
+            self._near[name, threshold] = frozenset(n for n, s in zip(self.names, sims)
+                                                    if s >= threshold and n != name)
+        return self._near[name, threshold]
 
 
 def normalised(vectors: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from dicobench.kit.scene import markings, row_caches
 from dicobench.kit.scene.camera import Camera
 from dicobench.kit.scene.catalogue import by_name
 from dicobench.kit.scene.geometry import Box, bounding, intersect
-from dicobench.kit.scene.glyphs import glyph_mask
+from dicobench.kit.scene.glyphs import GLYPHS_KEPT, glyph_mask
 from dicobench.kit.scene.model import PlacedObject, Scene, Trace
 from dicobench.kit.scene.palette import COLOURS
 from dicobench.kit.scene.row_caches import per_row
@@ -39,10 +39,12 @@ class Patch:
 
 
 def _tight_box(alpha: np.ndarray, x: int, y: int) -> Box:
-    ys, xs = np.nonzero(alpha > 0.5 / 255)
-    if len(xs) == 0:
+    seen = alpha > 0.5 / 255
+    cols = np.flatnonzero(seen.any(axis=0))
+    if len(cols) == 0:
         return (x, y, 0, 0)
-    return (x + int(xs.min()), y + int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+    rows = np.flatnonzero(seen.any(axis=1))
+    return (x + int(cols[0]), y + int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1))
 
 
 def _rgb(name: str) -> np.ndarray:
@@ -114,20 +116,39 @@ def _turned(rgba: Image.Image, degrees: float) -> tuple[np.ndarray, np.ndarray]:
     return out[..., :3], out[..., 3] / 255.0
 
 
-def _with_shadow(rgb: np.ndarray, alpha: np.ndarray, size: int, opacity: float) -> tuple[np.ndarray, np.ndarray, int]:
+def _turned_coverage(alpha: np.ndarray, degrees: float) -> np.ndarray:
+    """`_turned`'s coverage alone: Pillow turns the alpha band by itself, so it is the same."""
+    turned = Image.fromarray(_as_bytes(alpha), "L").rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True)
+    return np.asarray(turned, np.float32) / 255.0
+
+
+def _as_bytes(alpha: np.ndarray) -> np.ndarray:
+    return np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def _shadowed(alpha: np.ndarray, size: int, opacity: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """The object's coverage padded for its drop shadow, the shadow's coverage where the object
+    leaves it seen (zero without a shadow), and the pad."""
     pad = int(size * 0.15) + 4
     h, w = alpha.shape
     a = np.zeros((h + 2 * pad, w + 2 * pad), np.float32)
     a[pad : pad + h, pad : pad + w] = alpha
-    c = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
+    if opacity <= 0:
+        return a, np.zeros_like(a), pad
+    dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1  # under the pad for any size
+    shifted = np.zeros(a.shape, np.uint8)
+    shifted[pad + dy : pad + dy + h, pad + dx : pad + dx + w] = _as_bytes(alpha)
+    blurred = Image.fromarray(shifted, "L").filter(ImageFilter.GaussianBlur(size * 0.04 + 1))
+    shadow = np.asarray(blurred, np.float32) / 255.0 * opacity
+    return a, shadow * (1 - a), pad
+
+
+def _with_shadow(rgb: np.ndarray, alpha: np.ndarray, size: int, opacity: float) -> tuple[np.ndarray, np.ndarray, int]:
+    a, seen, pad = _shadowed(alpha, size, opacity)
+    h, w = alpha.shape
+    c = np.zeros((*a.shape, 3), np.float32)
     c[pad : pad + h, pad : pad + w] = rgb
     if opacity > 0:
-        dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1  # under the pad for any size
-        shifted = np.zeros(a.shape, np.uint8)
-        shifted[pad + dy : pad + dy + h, pad + dx : pad + dx + w] = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
-        blurred = Image.fromarray(shifted, "L").filter(ImageFilter.GaussianBlur(size * 0.04 + 1))
-        shadow = np.asarray(blurred, np.float32) / 255.0 * opacity
-        seen = shadow * (1 - a)  # the shadow where the object does not cover it
         out_a = a + seen
         held = np.maximum(out_a, 1e-6)
         c = c * (a / held)[..., None] + 20.0 * (seen / held)[..., None]
@@ -148,9 +169,28 @@ def _object_pixels(obj: PlacedObject):
     upright = dataclasses.replace(obj, rotation=0, shadow=0.0)
     rgb, alpha = _turned(_drawing(upright), obj.rotation) if obj.rotation % 360 else _upright(upright)
     rgb, alpha, pad = _with_shadow(rgb, alpha, obj.size, obj.shadow)
-    rh, rw = alpha.shape
-    dx, dy = -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
+    dx, dy = _offset(alpha.shape, pad)
     return rgb, alpha, dx, dy, _tight_box(alpha, dx, dy)
+
+
+def _offset(shape: tuple[int, int], pad: int) -> tuple[int, int]:
+    """Where a patch of `shape` (padded by `pad`) starts, from the object's centre."""
+    rh, rw = shape
+    return -((rw - 2 * pad) // 2) - pad, -((rh - 2 * pad) // 2) - pad
+
+
+@per_row(8192)
+def _outline_box(name: str, style: str, size: int, rotation: float, shadow: float, mirrored: bool) -> Box:
+    """`_object_pixels`' tight box, from the object's coverage alone (colours, patterns and
+    markings left undrawn): placement asks for the box of every object it tries, most of which
+    are never drawn (a scene drawn and then rejected, a look that does not fit)."""
+    obj = PlacedObject(0, name, "black", size, 0, 0, rotation, style, shadow=shadow, mirrored=mirrored)
+    alpha = np.maximum(*_coverage(obj))
+    if rotation % 360:
+        alpha = _turned_coverage(alpha, rotation)
+    a, seen, pad = _shadowed(alpha, size, shadow)
+    dx, dy = _offset(a.shape, pad)
+    return _tight_box(a + seen, dx, dy)
 
 
 @per_row(4096)
@@ -162,31 +202,45 @@ def _drawing(obj: PlacedObject) -> Image.Image:
     return Image.fromarray(np.dstack([np.clip(rgb + 0.5, 0, 255), alpha * 255 + 0.5]).astype(np.uint8), "RGBA")
 
 
-@functools.lru_cache(maxsize=2048)
 def _body(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[np.ndarray, np.ndarray]:
     """A glyph's coverage as an object is drawn (`ring`: a ring of the solid glyph, for a hollow
-    look the icon has no outline style for) and its dark rim, read-only. Kept across rows, as
-    the glyphs' coverage is: a few kilobytes each, and each is asked for again by many rows."""
+    look the icon has no outline style for) and its dark rim."""
     mask = glyph_mask(codepoint, font_style, size)
+    eroded, rim = _filtered(codepoint, font_style, size, ring)
+    if ring:
+        mask = np.clip(mask - np.asarray(eroded, np.float32) / 255, 0, 1)
+    return mask, np.asarray(rim, np.float32) / 255
+
+
+@functools.lru_cache(maxsize=GLYPHS_KEPT)
+def _filtered(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[np.ndarray | None, np.ndarray]:
+    """`_body`'s filtered glyphs in bytes (the ring's inside, the rim), kept across rows as the
+    glyphs' coverage is: a build draws each glyph at each size many times."""
+    mask = glyph_mask(codepoint, font_style, size)
+    eroded = None
     if ring:
         k = max(3, (size // 10) | 1)
-        eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)),
-                            np.float32) / 255
-        mask = np.clip(mask - eroded, 0, 1)
+        eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)))
+        mask = np.clip(mask - np.asarray(eroded, np.float32) / 255, 0, 1)
     # A dark rim, as a real object's edge has, keeps it visible on any surface.
-    rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)), np.float32) / 255
-    for array in (mask, rim):
-        array.setflags(write=False)
-    return mask, rim
+    rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)))
+    for array in (eroded, rim):
+        if array is not None:
+            array.setflags(write=False)
+    return eroded, rim
+
+
+def _coverage(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
+    """The upright object's glyph coverage and its dark rim: its shape, whatever its colours."""
+    entry = by_name()[obj.name]
+    font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
+    mask, rim = _body(entry.codepoint, font_style, obj.size, obj.style == "outline" and font_style == "solid")
+    return (mask[:, ::-1], rim[:, ::-1]) if obj.mirrored else (mask, rim)
 
 
 def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
     """The object's colour and coverage before it is turned and given its shadow."""
-    entry = by_name()[obj.name]
-    font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
-    mask, rim = _body(entry.codepoint, font_style, obj.size, obj.style == "outline" and font_style == "solid")
-    if obj.mirrored:
-        mask, rim = mask[:, ::-1], rim[:, ::-1]
+    mask, rim = _coverage(obj)
     h, w = mask.shape
     fill = np.broadcast_to(_rgb(obj.colour), (h, w, 3)).copy()
     fill[_pattern(obj, h, w)] = _rgb(obj.accent)
@@ -267,45 +321,61 @@ def _composite(canvas: np.ndarray, region: Box, patch: Patch, gains: np.ndarray 
     canvas[cy : cy + h, cx : cx + w] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
-def element_patches(scene: Scene, camera: Camera | None = None) -> list[Patch]:
-    """Patches in drawing order: surface traces first, objects on top (through `camera`, as it sees them)."""
-    if camera is None:
-        return [trace_patch(t) for t in scene.traces] + [object_patch(o) for o in scene.objects]
-    return [shot_patch(e, scene, camera) for e in (*scene.traces, *scene.objects)]
-
-
-@dataclass(frozen=True)
 class _Layout:
-    """A scene's patches in drawing order as one view sees them, with each patch's rectangle
-    (x0, y0, x1, y1 rows of `spans`), so that a region finds the few patches it meets at once."""
+    """A scene's patches in drawing order (surface traces first, objects on top) as one view sees
+    them, with each patch's rectangle (x0, y0, x1, y1 rows of `spans`), so that a region finds the
+    few patches it meets at once. A trace's rectangle is known before it is drawn, and it is drawn
+    (and, through a camera, resampled) only when a region meets it: a camera's check of one change
+    renders a small box of a scene that holds hundreds of traces."""
 
-    patches: tuple[Patch, ...]
-    spans: np.ndarray
+    def __init__(self, scene: Scene, camera: Camera | None):
+        self.scene, self.camera = scene, camera
+        self.elements = (*scene.traces, *scene.objects)
+        self.drawn: dict[int, Patch] = {}
+        rects = []
+        for i, element in enumerate(self.elements):
+            if isinstance(element, Trace):
+                rects.append(_trace_rect(element, scene, camera))
+            else:
+                patch = self.drawn[i] = shot_patch(element, scene, camera)
+                rects.append((patch.x, patch.y, patch.alpha.shape[1], patch.alpha.shape[0]))
+        rects = np.array(rects, np.int64).reshape(-1, 4)
+        self.spans = np.concatenate([rects[:, :2], rects[:, :2] + rects[:, 2:]], axis=1)
 
     def meeting(self, region: Box) -> list[Patch]:
         """The patches that cover some pixel of `region`, in drawing order."""
         x, y, w, h = region
         s = self.spans
-        hit = (s[:, 0] < x + w) & (s[:, 2] > x) & (s[:, 1] < y + h) & (s[:, 3] > y)
-        return [self.patches[i] for i in np.flatnonzero(hit)]
+        hit = np.flatnonzero((s[:, 0] < x + w) & (s[:, 2] > x) & (s[:, 1] < y + h) & (s[:, 3] > y))
+        for i in hit:
+            if i not in self.drawn:
+                self.drawn[i] = shot_patch(self.elements[i], self.scene, self.camera)
+        return [self.drawn[i] for i in hit]
 
 
 @per_row(32)
 def _layout(scene: Scene, camera: Camera | None) -> _Layout:
     """A row renders one scene region by region many times (each edit's boxes, each camera's
-    view of each change): its patches are gathered once per view."""
-    patches = tuple(element_patches(scene, camera))
-    spans = np.array([(p.x, p.y, p.x + p.alpha.shape[1], p.y + p.alpha.shape[0]) for p in patches],
-                     np.int64).reshape(-1, 4)
-    return _Layout(patches, spans)
+    view of each change): its layout is made once per view."""
+    return _Layout(scene, camera)
 
 
-def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera) -> Patch:
-    """An element of `scene` where `camera`'s shot sees it: an object moved there (and turned, for a
-    turn past `dicobench.kit.scene.camera.POSE_TOLERANCE`), a trace resampled."""
+def shot_patch(element: PlacedObject | Trace, scene: Scene, camera: Camera | None) -> Patch:
+    """An element of `scene` where a view sees it: where it stands without a camera; through
+    `camera`, an object moved there (and turned, for a turn past
+    `dicobench.kit.scene.camera.POSE_TOLERANCE`), a trace resampled."""
+    if camera is None:
+        return object_patch(element) if isinstance(element, PlacedObject) else trace_patch(element)
     if isinstance(element, PlacedObject):
         return object_patch(_seen_at(element, scene.width, scene.height, camera))
     return _warped(trace_patch(element), camera.matrix(scene.width, scene.height))
+
+
+def _trace_rect(trace: Trace, scene: Scene, camera: Camera | None) -> Box:
+    """The rectangle `shot_patch` fills for a trace, without drawing it."""
+    side = trace_extent(trace)
+    rect = (trace.x, trace.y, side, side)
+    return rect if camera is None else _warped_rect(camera.matrix(scene.width, scene.height), rect)[1]
 
 
 @per_row(8192)
@@ -313,15 +383,22 @@ def _seen_at(obj: PlacedObject, width: int, height: int, camera: Camera) -> Plac
     return camera.place(obj, width, height)
 
 
-def _warped(patch: Patch, matrix: np.ndarray) -> Patch:
-    """A patch moved by the affine `matrix` (canvas to shot coordinates), alpha and colour resampled."""
-    ph, pw = patch.alpha.shape
+def _warped_rect(matrix: np.ndarray, rect: Box) -> tuple[np.ndarray, Box]:
+    """The affine map from a patch's own pixels (its rectangle `rect` on the canvas) to the shot,
+    and the rectangle of the shot its resampled patch fills."""
+    x, y, pw, ph = rect
     local = matrix.copy()
-    local[:, 2] += matrix[:, :2] @ np.array([patch.x, patch.y], float)  # from the patch's own pixels
+    local[:, 2] += matrix[:, :2] @ np.array([x, y], float)
     corners = np.array([[0, 0, 1], [pw, 0, 1], [0, ph, 1], [pw, ph, 1]], float) @ local.T
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
-    box = (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+    return local, (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def _warped(patch: Patch, matrix: np.ndarray) -> Patch:
+    """A patch moved by the affine `matrix` (canvas to shot coordinates), alpha and colour resampled."""
+    ph, pw = patch.alpha.shape
+    local, box = _warped_rect(matrix, (patch.x, patch.y, pw, ph))
     alpha = np.clip(warp(patch.alpha.astype(np.float32), local, box, edges="constant"), 0, 1)
     ink = [warp(np.ascontiguousarray(patch.rgb[..., ch] * patch.alpha, np.float32), local, box, edges="constant")
            for ch in range(3)]
@@ -355,8 +432,11 @@ def render_edit(base_pixels: np.ndarray, edited: Scene, dirty: list[Box], camera
 
 def footprint(element: PlacedObject | Trace) -> Box:
     """Where an element's pixels are (tight box, canvas coordinates)."""
-    patch = object_patch(element) if isinstance(element, PlacedObject) else trace_patch(element)
-    return patch.box
+    if isinstance(element, Trace):
+        return trace_patch(element).box
+    x, y, w, h = _outline_box(element.name, element.style, element.size, element.rotation, element.shadow,
+                              element.mirrored)
+    return (element.cx + x, element.cy + y, w, h)
 
 
 def changed_box(before: Scene, after: Scene, camera: Camera | None = None) -> Box | None:
