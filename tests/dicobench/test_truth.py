@@ -60,7 +60,8 @@ def test_a_grid_pair_holds_for_look_alikes_in_corresponding_cells():
 
 
 def _rows_check(pair: ScenePair, commonalities):
-    """Run the row pipeline's consistency check on a hand-made pair (the hard preset's catalogue)."""
+    """Run the row pipeline's checks of a pair on a hand-made one (the hard preset's catalogue): the
+    proposer's, before it draws, and `make_row`'s."""
     proposer = scene_commonality(lambda rng, cfg: pair, commonalities)
     opts = type("Opts", (), {"scene": SceneConfig.from_difficulty(HARD)})()
     proposal = proposer(get_task("category"), 0, opts)
@@ -68,14 +69,15 @@ def _rows_check(pair: ScenePair, commonalities):
 
 
 def test_rows_whose_distractor_reads_true_are_rejected():
-    a = scene(("clock", "red", 100, 100), ("key", "green", 400, 100))
+    a = scene(("clock", "red", 100, 100), ("key", "green", 400, 100), ("umbrella", "purple", 100, 400),
+              ("guitar", "orange", 400, 400))
     b = scene(("mug", "blue", 300, 300), background="tiles")
 
     def cand(name, colour):
         obj = PlacedObject(9, name, colour, 40, 300, 450)
         return SceneCandidate(f"Both images contain a {name}.", name, b.add(obj=obj), (footprint(obj),), ())
 
-    fine = ScenePair(a, b, (cand("clock", "yellow"), cand("key", "yellow")))
+    fine = ScenePair(a, b, tuple(cand(name, "yellow") for name in ("clock", "key", "umbrella", "guitar")))
     _rows_check(fine, category.commonalities)
     # with a bowling ball in image 2, "both images contain a clock" reads true on the key's pair too
     ball = PlacedObject(5, "bowling ball", "grey", 40, 100, 500)
