@@ -85,6 +85,9 @@ def test_rows_whose_distractor_reads_true_are_rejected():
     bad = ScenePair(a, b2, tuple(dataclasses.replace(c, scene_b=c.scene_b.add(obj=ball)) for c in fine.candidates))
     with pytest.raises(Rejected, match="none_pair_shares"):
         _rows_check(bad, category.commonalities)
+    # the options are checked first, as `make_row` checks them: two options, with the E pair shared
+    with pytest.raises(Rejected, match="options_shape"):
+        _rows_check(dataclasses.replace(bad, candidates=bad.candidates[:2]), category.commonalities)
 
 
 @pytest.mark.parametrize("module", [category, commonality_reasoning, instance, spatial_grounding])

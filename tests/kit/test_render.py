@@ -157,19 +157,24 @@ def test_a_footprint_is_where_the_drawn_object_is_without_drawing_it():
     """Placement asks for the box of every object it tries: the box comes from the object's shape
     alone (no colours drawn, none kept) and is the drawn patch's box, in every pose and style."""
     from dicobench.kit.scene import render as r
+    from dicobench.kit.scene.catalogue import by_name
     from dicobench.kit.scene.difficulty import PRESETS
 
     rng, seen = np.random.default_rng(0), set()
     for preset in PRESETS.values():
         for obj in random_scene(np.random.default_rng(1), SceneConfig.from_difficulty(preset)).objects[:40]:
             for pose in (obj, dataclasses.replace(obj, rotation=float(rng.uniform(-60, 60)), mirrored=True),
-                         dataclasses.replace(obj, shadow=0.0, rotation=0)):
+                         dataclasses.replace(obj, shadow=0.0, rotation=0),
+                         dataclasses.replace(obj, rotation=float(rng.choice([90, 180, 270])), mirrored=True),
+                         dataclasses.replace(obj, style="outline")):  # a ring where the icon has no outline style
                 r.clear_caches()
                 box = footprint(pose)
                 assert r.object_patch.cache_info().currsize == 0
                 assert box == r.object_patch(pose).box, pose
-                seen.add((pose.style, pose.rotation % 360 != 0, pose.shadow > 0))
-    assert len(seen) >= 8  # styles, turned and upright, with and without a shadow
+                ring = pose.style == "outline" and "regular" not in by_name()[pose.name].styles
+                seen.add((pose.style, ring, pose.rotation % 90 == 0, pose.rotation % 360 != 0, pose.shadow > 0))
+    assert len(seen) >= 10  # styles (rings too), turned and upright, right angles, with and without a shadow
+    assert any(ring for _, ring, *_ in seen)
 
 
 def test_regions_meet_exactly_the_patches_that_reach_them():

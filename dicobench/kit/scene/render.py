@@ -117,7 +117,9 @@ def _turned(rgba: Image.Image, degrees: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _turned_coverage(alpha: np.ndarray, degrees: float) -> np.ndarray:
-    """`_turned`'s coverage alone: Pillow turns the alpha band by itself, so it is the same."""
+    """`_turned`'s coverage alone. The same, because Pillow turns an RGBA image's alpha band by
+    itself (bicubic, through premultiplied RGBa); a Pillow that did not would change footprints,
+    which `tests/kit/test_render.py` compares with the drawn patches'."""
     turned = Image.fromarray(_as_bytes(alpha), "L").rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True)
     return np.asarray(turned, np.float32) / 255.0
 
@@ -133,7 +135,7 @@ def _shadowed(alpha: np.ndarray, size: int, opacity: float) -> tuple[np.ndarray,
     h, w = alpha.shape
     a = np.zeros((h + 2 * pad, w + 2 * pad), np.float32)
     a[pad : pad + h, pad : pad + w] = alpha
-    if opacity <= 0:
+    if not opacity > 0:  # as `_with_shadow` reads it
         return a, np.zeros_like(a), pad
     dx, dy = round(size * 0.05) + 1, round(size * 0.07) + 1  # under the pad for any size
     shifted = np.zeros(a.shape, np.uint8)
@@ -180,12 +182,12 @@ def _offset(shape: tuple[int, int], pad: int) -> tuple[int, int]:
 
 
 @per_row(8192)
-def _outline_box(name: str, style: str, size: int, rotation: float, shadow: float, mirrored: bool) -> Box:
+def _shape_box(name: str, style: str, size: int, rotation: float, shadow: float, mirrored: bool) -> Box:
     """`_object_pixels`' tight box, from the object's coverage alone (colours, patterns and
     markings left undrawn): placement asks for the box of every object it tries, most of which
     are never drawn (a scene drawn and then rejected, a look that does not fit)."""
     obj = PlacedObject(0, name, "black", size, 0, 0, rotation, style, shadow=shadow, mirrored=mirrored)
-    alpha = np.maximum(*_coverage(obj))
+    alpha = np.maximum(*_glyph_shape(obj))
     if rotation % 360:
         alpha = _turned_coverage(alpha, rotation)
     a, seen, pad = _shadowed(alpha, size, shadow)
@@ -230,7 +232,7 @@ def _filtered(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[n
     return eroded, rim
 
 
-def _coverage(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
+def _glyph_shape(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
     """The upright object's glyph coverage and its dark rim: its shape, whatever its colours."""
     entry = by_name()[obj.name]
     font_style = "regular" if obj.style == "outline" and "regular" in entry.styles else "solid"
@@ -240,7 +242,7 @@ def _coverage(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
 
 def _upright(obj: PlacedObject) -> tuple[np.ndarray, np.ndarray]:
     """The object's colour and coverage before it is turned and given its shadow."""
-    mask, rim = _coverage(obj)
+    mask, rim = _glyph_shape(obj)
     h, w = mask.shape
     fill = np.broadcast_to(_rgb(obj.colour), (h, w, 3)).copy()
     fill[_pattern(obj, h, w)] = _rgb(obj.accent)
@@ -434,7 +436,7 @@ def footprint(element: PlacedObject | Trace) -> Box:
     """Where an element's pixels are (tight box, canvas coordinates)."""
     if isinstance(element, Trace):
         return trace_patch(element).box
-    x, y, w, h = _outline_box(element.name, element.style, element.size, element.rotation, element.shadow,
+    x, y, w, h = _shape_box(element.name, element.style, element.size, element.rotation, element.shadow,
                               element.mirrored)
     return (element.cx + x, element.cy + y, w, h)
 
