@@ -211,13 +211,20 @@ def pick(prop: Proposal, letter: str) -> tuple[np.ndarray, list[dict]]:
     return cand.image_b, cand.cues
 
 
+def checked_options(spec, offers) -> list[str]:
+    """The row's five options from its four offers (anything with a `text` and a `subject`: candidates,
+    scene edits) and `spec`'s none option, checked as `make_row` checks them first."""
+    options = [o.text for o in offers] + [spec.none_option]
+    check_options(options, [o.subject for o in offers], spec.none_option)
+    return options
+
+
 def make_row(task: str, seed: int, letter: str, prop: Proposal, compress_level: int,
              camera: CameraBounds | None = None, png_writer: str = "pillow") -> dict:
     """The checked schema row (without its id) of `prop` with answer `letter`; with `camera`,
     each image shot through its own camera drawn within those bounds from the row's seed."""
     spec = get_task(task)
-    options = [c.text for c in prop.candidates] + [spec.none_option]
-    check_options(options, [c.subject for c in prop.candidates], spec.none_option)
+    options = checked_options(spec, prop.candidates)
     prop.check.proposal(prop)
     for cand in prop.candidates:
         prop.check.candidate(prop, cand)

@@ -20,7 +20,7 @@ from functools import partial
 import numpy as np
 
 from dicobench import descriptors
-from dicobench.checks import Rejected, check_difference_pixels, check_options
+from dicobench.checks import Rejected, check_difference_pixels
 from dicobench.editors.scene import Cue, SceneEdit, Staged
 from dicobench.editors.scene.decoys import count, with_decoys
 from dicobench.kit.scene.catalogue import by_name, read_as
@@ -39,7 +39,7 @@ from dicobench.kit.scene.random_scenes import (
 )
 from dicobench.kit.scene.render import footprint, render, render_edit
 from dicobench.kit.scene.textures import TINTS
-from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, cue_dicts, generator
+from dicobench.rows import AgainstImageA, Candidate, CuesDrawn, Proposal, checked_options, cue_dicts, generator
 from dicobench.schema import LETTERS
 from dicobench.shots import SceneShots
 
@@ -106,7 +106,7 @@ def check_edits_first(task, base: Scene, edits) -> None:
     pixels the whole scene has there: a proposal rejected there (most often `change_not_visible`)
     is rejected for the same reason before its whole scene is drawn. `make_row` runs them all
     again on the whole images."""
-    check_options([e.text for e in edits] + [task.none_option], [e.subject for e in edits], task.none_option)
+    checked_options(task, edits)
     for e in edits:
         check_edit(base, e)
 
@@ -177,8 +177,7 @@ def scene_commonality(propose, commonalities):
                 if commonalities(pair.scene_a, cand.scene_b, version) & subjects != {cand.subject}:
                     raise Rejected("not_exactly_one_shared", cand.subject)
 
-        check_options([c.text for c in pair.candidates] + [task.none_option], [c.subject for c in pair.candidates],
-                      task.none_option)
+        checked_options(task, pair.candidates)
         consistent()  # `make_row`'s first checks, in its order, before the scenes are drawn: most rejections are here
         pixels_a, pixels_b = render(pair.scene_a), render(pair.scene_b)
         candidates = tuple(

@@ -207,11 +207,13 @@ def _drawing(obj: PlacedObject) -> Image.Image:
 def _body(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[np.ndarray, np.ndarray]:
     """A glyph's coverage as an object is drawn (`ring`: a ring of the solid glyph, for a hollow
     look the icon has no outline style for) and its dark rim."""
-    mask = glyph_mask(codepoint, font_style, size)
     eroded, rim = _filtered(codepoint, font_style, size, ring)
-    if ring:
-        mask = np.clip(mask - np.asarray(eroded, np.float32) / 255, 0, 1)
-    return mask, np.asarray(rim, np.float32) / 255
+    return _hollowed(glyph_mask(codepoint, font_style, size), eroded), np.asarray(rim, np.float32) / 255
+
+
+def _hollowed(mask: np.ndarray, eroded: np.ndarray | None) -> np.ndarray:
+    """The glyph's coverage less its `eroded` inside (bytes): a ring; the coverage itself without one."""
+    return mask if eroded is None else np.clip(mask - np.asarray(eroded, np.float32) / 255, 0, 1)
 
 
 @functools.lru_cache(maxsize=GLYPHS_KEPT)
@@ -223,7 +225,7 @@ def _filtered(codepoint: int, font_style: str, size: int, ring: bool) -> tuple[n
     if ring:
         k = max(3, (size // 10) | 1)
         eroded = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MinFilter(k)))
-        mask = np.clip(mask - np.asarray(eroded, np.float32) / 255, 0, 1)
+        mask = _hollowed(mask, eroded)
     # A dark rim, as a real object's edge has, keeps it visible on any surface.
     rim = np.asarray(Image.fromarray((mask * 255).astype(np.uint8)).filter(ImageFilter.MaxFilter(3)))
     for array in (eroded, rim):
