@@ -24,6 +24,9 @@ NEIGHBOURS = ("apart", "twins")
 Q3_CHOICES = ("any", "neighbours")
 TARGET_ANSWERS = ("unique", "shared")
 TARGET_PLACES = ("first", "any")
+ASKED = ("mixed", "scene")
+COUNT_LAYOUTS = ("apart", "clustered")
+COUNTS = ("spread", "run")
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,18 @@ class PanelDifficulty(Dials):
                                          "above chance) or any (a box drawn per image, each alike, on its own stream "
                                          "of the image's seed); the rows list the target's subfigure first either way",
                              "first", later=True)
+    asked: str = dial("question", "what the procedural sets' common question asks: mixed (procedural_edit the X's "
+                                  "colour; procedural_scene its colour in half its sets, the scene question in the "
+                                  "rest) or scene (every set of both sources asks the scene question: how many Xs a "
+                                  "panel holds, or whether it holds one)", "mixed", later=True)
+    count_layout: str = dial("clutter", "where a count panel's X slots stand: apart (each at a spot of its own, "
+                                        "COUNT_GAP apart) or clustered (touching one another in one group, the "
+                                        "slots a count leaves empty taken by objects of other names, each object "
+                                        "showing most of itself: counted object by object, as a person with zoom "
+                                        "does)", "apart", later=True)
+    counts: str = dial("clutter", "a count set's answers: spread (any of 0 to max count) or run (consecutive counts, "
+                                  "round 0 to max count as a circle, so each is as likely: a count off by one is "
+                                  "another panel's answer, or no panel's)", "spread", later=True)
     catalogue: str = dial("names and looks", "objects and looks the procedural panels draw from: first-release, or "
                                              "audited (no name containing another, no glyphs alike at their size, "
                                              "patterns only where a person sees them; dicobench.kit.scene.catalogue)",
@@ -105,7 +120,8 @@ class PanelDifficulty(Dials):
         for name, allowed in (("position_words", POSITION_WORDS), ("scene_question", SCENE_QUESTIONS),
                               ("q1_forms", Q1_FORMS), ("catalogue", VERSIONS), ("neighbours", NEIGHBOURS),
                               ("q3_choices", Q3_CHOICES), ("target_answer", TARGET_ANSWERS),
-                              ("target_place", TARGET_PLACES)):
+                              ("target_place", TARGET_PLACES), ("asked", ASKED),
+                              ("count_layout", COUNT_LAYOUTS), ("counts", COUNTS)):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name.replace('_', ' ')} must be one of {', '.join(allowed)}, "
                                 f"got {getattr(self, name)!r}")
@@ -121,8 +137,11 @@ class PanelDifficulty(Dials):
                 + (" px" if self.detail_size else "")
                 + f", {self.near_duplicates} near-duplicate panels (procedural_scene)"
                 + (f" differing in {self.other_details} more details each" if self.other_details else "")
-                + f", {self.scene_question} questions (procedural_scene)"
+                + (f", {self.scene_question} questions (procedural_scene)" if self.asked == "mixed"
+                   else f", {self.scene_question} questions (both sources)")
                 + (f" of 0-{self.max_count}" if self.scene_question == "count" and self.max_count != 3 else "")
+                + (" in a run" if self.counts == "run" else "")
+                + (", the counted objects clustered" if self.count_layout == "clustered" else "")
                 + f", Q1 {self.q1_forms.replace('_', '/') if self.q1_forms != 'one_breaker' else 'any/all with one breaker'}"  # noqa: E501
                 + (", neighbour twins" if self.neighbours == "twins" else "")
                 + (", Q3 choices of neighbours" if self.q3_choices == "neighbours" else "")
@@ -135,18 +154,21 @@ class PanelDifficulty(Dials):
         """Whether procedural sets come from `sources.varied` (the object in several panels,
         near duplicates differing in several details) rather than the first release's builders."""
         return (self.other_details > 0 or self.scene_question != "presence" or self.catalogue != "first-release"
-                or self.neighbours != "apart" or self.max_count != 3 or self.target_answer != "unique")
+                or self.neighbours != "apart" or self.max_count != 3 or self.target_answer != "unique"
+                or self.asked != "mixed" or self.count_layout != "apart" or self.counts != "spread")
 
 
 EASY = PanelDifficulty()
 HARD = PanelDifficulty(preset="hard", min_objects=10, max_objects=14, min_size=44, max_size=72, detail_size=52,
                        near_duplicates=4, other_details=3, scene_question="count", q1_forms="one_breaker",
-                       catalogue="audited", position_words="layout", max_count=6, neighbours="twins",
-                       q3_choices="neighbours", target_answer="shared", target_place="any")
+                       catalogue="audited", position_words="layout", max_count=8, neighbours="twins",
+                       q3_choices="neighbours", target_answer="shared", target_place="any", asked="scene",
+                       count_layout="clustered", counts="run")
 EXTREME = PanelDifficulty(preset="extreme", min_objects=16, max_objects=22, min_size=36, max_size=60, detail_size=40,
                           near_duplicates=7, other_details=4, scene_question="count", q1_forms="one_breaker",
                           catalogue="audited", position_words="layout", max_count=8, neighbours="twins",
-                          q3_choices="neighbours", target_answer="shared", target_place="any")
+                          q3_choices="neighbours", target_answer="shared", target_place="any", asked="scene",
+                          count_layout="clustered", counts="run")
 PRESETS = {d.preset: d for d in (EASY, HARD, EXTREME)}
 DEFAULT = "hard"
 

@@ -11,6 +11,9 @@ from dicobench.kit.scene.catalogue import VERSIONS
 from multipanelvqa.build import build
 from multipanelvqa.build_config import SOURCES, BuildConfig
 from multipanelvqa.difficulty import (
+    ASKED,
+    COUNT_LAYOUTS,
+    COUNTS,
     DEFAULT,
     NEIGHBOURS,
     POSITION_WORDS,
@@ -19,6 +22,7 @@ from multipanelvqa.difficulty import (
     Q3_CHOICES,
     SCENE_QUESTIONS,
     TARGET_ANSWERS,
+    TARGET_PLACES,
     PanelDifficulty,
 )
 from multipanelvqa.generate import SYNTHETIC_CONFIGS
@@ -27,7 +31,8 @@ from multipanelvqa.sources.image_sets import PROCEDURAL
 
 CHOICES = {"position_words": POSITION_WORDS, "scene_question": SCENE_QUESTIONS, "q1_forms": Q1_FORMS,
            "catalogue": VERSIONS, "neighbours": NEIGHBOURS, "q3_choices": Q3_CHOICES,
-           "target_answer": TARGET_ANSWERS}
+           "target_answer": TARGET_ANSWERS, "target_place": TARGET_PLACES, "asked": ASKED,
+           "count_layout": COUNT_LAYOUTS, "counts": COUNTS}
 
 
 def config(args: argparse.Namespace) -> BuildConfig:

@@ -10,9 +10,11 @@ removed, or one added), and the question's object is in every panel that can hol
 
 - colour ("What color is the X?"): one X in every panel, in the target's colour or one of two
   others (`procedural_edit` always; `procedural_scene` half of its sets);
-- count ("How many Xs are there in the image?", `scene_question="count"`): 0-3 Xs per panel,
-  the target's count unique; counts and colours are drawn alike, so neither the target's nor
-  the absent answer stands out in the text;
+- count ("How many Xs are there in the image?", `scene_question="count"`; at `asked` scene
+  both sources): 0 to `max_count` Xs per panel (at `counts` run, five consecutive counts);
+  counts and colours are drawn alike, so neither the target's nor the absent answer stands out
+  in the text. At `count_layout` clustered the X slots touch in one group of one colour, the
+  empty ones taken by objects of other names, so each X is told by its shape (`_clustered`);
 - presence ("Is there a X in the image?", `scene_question="presence"`): the X in the target alone.
 
 Names: the objects come from the difficulty's catalogue (`audited` at hard and extreme), and no
@@ -33,11 +35,12 @@ import numpy as np
 
 from dicobench.kit.io.imageio import encode_png
 from dicobench.kit.scene.catalogue import IRREGULAR_PLURALS, CatalogueEntry, contains, load_catalogue, read_as
-from dicobench.kit.scene.geometry import centre_px, chebyshev_gap, meets
+from dicobench.kit.scene.geometry import apart, bounding, centre_px, chebyshev_gap, meets
 from dicobench.kit.scene.legibility import misread_colours
 from dicobench.kit.scene.model import Scene
-from dicobench.kit.scene.palette import COLOURS, lab_distance, stands_out
+from dicobench.kit.scene.palette import COLOURS, lab_distance, stands_out, to_lab
 from dicobench.kit.scene.random_scenes import (
+    GAP,
     clashes,
     fitting_colours,
     place,
@@ -73,6 +76,7 @@ PANEL_LOOKALIKES = tuple(frozenset(group) for group in (
     ("tent", "teepee"), ("trailer", "caravan"), ("spray can", "soap dispenser"), ("mortar and pestle", "crow"),
     ("waffle", "chessboard", "basketball", "globe"),
     ("leaf", "seedling", "clover"),  # a seedling or a clover draws leaves: "How many leaves" would count them
+    ("cowboy hat", "hard hat"),  # two careful readers weighed a hard hat in a group of cowboy hats: both are hats
 ))
 _IRREGULAR = {"fish": "fish", "whole fish": "whole fish", "computer mouse": "computer mice", "tooth": "teeth",
               "leaf": "leaves", "mosquito": "mosquitoes"}
@@ -118,6 +122,14 @@ class Kind:
             return 1
         return {"yes": 1, "no": 0}[answer] if answer in ("yes", "no") else int(answer)
 
+    def clustered(self, difficulty: PanelDifficulty) -> bool:
+        """Whether the Xs stand together in one group (count_layout "clustered")."""
+        return not self.colour and difficulty.count_layout == "clustered"
+
+    def group(self, panel: Panel, difficulty: PanelDifficulty) -> tuple[int, ...]:
+        """The slots a panel's objects may touch: its group's, where the Xs are clustered."""
+        return panel.slots if self.clustered(difficulty) else ()
+
     def realise(self, rng: np.random.Generator, panel: Panel, answer: str, difficulty: PanelDifficulty,
                 exclude: frozenset[str]) -> Panel | None:
         """The panel showing `answer`: the X recoloured, or only `answer` of its Xs kept and each
@@ -127,9 +139,10 @@ class Kind:
         if self.colour:
             return _recoloured(panel, answer)
         kept = sorted(rng.permutation(len(panel.xs))[:self.shown(answer)])
+        group = self.group(panel, difficulty)
         for i, uid in enumerate(panel.xs):
             if i not in kept:
-                scene = _swap(rng, scene, panel.crop, scene.object(uid), difficulty, exclude)
+                scene = _swap(rng, scene, panel.crop, scene.object(uid), difficulty, exclude, group)
                 if scene is None:
                     return None
         return dataclasses.replace(panel, scene=scene, xs=tuple(panel.xs[i] for i in kept))
@@ -143,10 +156,10 @@ class Kind:
         scene = panel.scene
         if self.colour:
             return _recoloured(panel, answer)
-        want, xs = self.shown(answer), list(panel.xs)
+        want, xs, group = self.shown(answer), list(panel.xs), self.group(panel, difficulty)
         if want < len(xs):
             for i in sorted(rng.permutation(len(xs))[:len(xs) - want], reverse=True):
-                scene = _swap(rng, scene, panel.crop, scene.object(xs[i]), difficulty, exclude)
+                scene = _swap(rng, scene, panel.crop, scene.object(xs[i]), difficulty, exclude, group)
                 if scene is None:
                     return None
                 del xs[i]
@@ -154,7 +167,7 @@ class Kind:
         for i in sorted(rng.permutation(len(free))[:max(0, want - len(xs))]):
             uid, drawn = free[i], base.scene.object(free[i])
             new = dataclasses.replace(scene.object(uid), name=drawn.name, colour=drawn.colour, style=drawn.style)
-            others = [footprint(o) for o in scene.objects if o.uid != uid]
+            others = [footprint(o) for o in scene.objects if o.uid != uid and o.uid not in group]
             if not within(footprint(new), panel.crop) or clashes(footprint(new), others, panel_scene(difficulty)):
                 return None
             scene = scene.replace_object(uid, new)
@@ -164,17 +177,20 @@ class Kind:
         return dataclasses.replace(panel, scene=scene, xs=tuple(sorted(xs)))
 
 
-def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: frozenset[str]) -> Scene | None:
+def _swap(rng, scene: Scene, crop, obj, difficulty: PanelDifficulty, exclude: frozenset[str],
+          group: tuple[int, ...] = ()) -> Scene | None:
     """The scene with `obj` drawn as an object of another name (not yet drawn, not in `exclude`)
-    where it stands, in a colour that stands out; None when none fits there."""
+    where it stands, in a colour that stands out, or in a `group`, in the group's colour and free
+    to touch it; None when none fits there."""
     cfg = panel_scene(difficulty)
     surface = surface_colour(scene)
-    others = [footprint(o) for o in scene.objects if o.uid != obj.uid]
+    others = [footprint(o) for o in scene.objects if o.uid != obj.uid and o.uid not in group]
     drawn = {o.name for o in scene.objects} | exclude
-    pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn]
+    pool = [e for e in load_catalogue(difficulty.catalogue) if e.name not in drawn
+            and not (group and obj.colour in misread_colours(e.name, difficulty.catalogue))]
     for i in rng.permutation(len(pool))[:_TRIES]:
-        new = dataclasses.replace(obj, name=pool[i].name,
-                                  colour=random_object(rng, obj.uid, pool[i], surface, cfg).colour)
+        new = dataclasses.replace(obj, name=pool[i].name, colour=obj.colour if group else
+                                  random_object(rng, obj.uid, pool[i], surface, cfg).colour)
         if within(footprint(new), crop) and not clashes(footprint(new), others, cfg):
             return scene.replace_object(obj.uid, new)
     return None
@@ -187,10 +203,19 @@ def colour_kind(rng: np.random.Generator, entry: CatalogueEntry, version: str, n
     return Kind(entry, f"What color is the {entry.name}?", tuple(colours), 1, colour=True)
 
 
-def count_kind(rng: np.random.Generator, entry: CatalogueEntry, max_count: int = len(COUNTS) - 1, n: int = 4) -> Kind:
+def count_kind(rng: np.random.Generator, entry: CatalogueEntry, max_count: int = len(COUNTS) - 1, n: int = 4,
+               run: bool = False) -> Kind:
     """Counts 0..max_count: the target's, two others (n - 2; n 5 where the target's answer is shared)
-    and the absent one are the first n of a shuffle (at the first release's 3, COUNTS)."""
-    values = [str(i) for i in rng.permutation(max_count + 1)[:n]]
+    and the absent one are the first n of a shuffle (at the first release's 3, COUNTS), or, `run`,
+    n consecutive counts, shuffled: a count off by one is another panel's answer, or none's. The
+    run goes round the counts as a circle (after max_count comes 0), so every count is as likely
+    to be the target's, or the absent one, as any other: windows on a line would make the middle
+    count the target's in a fifth of the sets, a text-only answer to Q2."""
+    if run:
+        start = int(rng.integers(max_count + 1))
+        values = [str((start + i) % (max_count + 1)) for i in rng.permutation(n)]
+    else:
+        values = [str(i) for i in rng.permutation(max_count + 1)[:n]]
     return Kind(entry, f"How many {plural(entry.name)} are there in the image?", tuple(values), max_count)
 
 
@@ -206,6 +231,13 @@ def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficul
     for _ in range(_TRIES):
         scene = random_scene(rng, cfg, exclude_names=exclude)
         crop, surface = square_crop(scene), surface_colour(scene)
+        if not kind.colour:  # a count counts what is shown: no object half in the panel to be taken for an X
+            scene = _whole_in(scene, crop)
+        if kind.clustered(difficulty):
+            panel = _clustered(rng, scene, crop, kind, difficulty)
+            if panel is not None:
+                return panel
+            continue
         xs: list[int] = []
         for slot in range(kind.slots):
             template = random_object(rng, scene.next_uid(), kind.entry, surface, cfg)
@@ -223,16 +255,82 @@ def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficul
     return None
 
 
+def _whole_in(scene: Scene, crop) -> Scene:
+    """`scene` without the objects the crop would cut."""
+    for obj in scene.objects:
+        box = footprint(obj)
+        if meets(box, crop) and not within(box, crop, margin=0):
+            scene = scene.replace_object(obj.uid, None)
+    return scene
+
+
+# count_layout "clustered": neighbouring X slots stand this many detail ems apart, centre to
+# centre (their glyphs touch and overlap a little), a little jittered; each object of the group
+# keeps at least CLUSTER_SHOWN of its pixels in sight, so a person with zoom counts it.
+CLUSTER_STEP = 1.0
+CLUSTER_JITTER = 0.06
+CLUSTER_SHOWN = 0.7
+# A group's one colour is at least this light (CIELAB L): every object's dark rim then parts it from
+# the next (a careful reader miscounted a group of black ice creams, whose rims it hides)
+GROUP_LIGHTNESS = 45
+
+
+def _clustered(rng: np.random.Generator, scene: Scene, crop, kind: Kind, difficulty: PanelDifficulty) -> Panel | None:
+    """`scene` with `kind.slots` Xs of one colour standing together in one group near the crop's
+    centre, on rows offset by half a step (the scene's objects where the group stands removed);
+    None where the group does not fit in the crop. The objects that take a panel's empty slots
+    keep that colour, so the Xs are told from them by their shapes alone."""
+    cfg = panel_scene(difficulty)
+    surface = surface_colour(scene)
+    em = difficulty.detail_size or difficulty.min_size
+    n = kind.slots
+    columns = int(np.ceil(np.sqrt(n)))
+    rows = -(-n // columns)
+    cx0, cy0 = centre_px(crop)
+    reach = crop[2] // 6
+    cx0 += int(rng.integers(-reach, reach + 1))
+    cy0 += int(rng.integers(-reach, reach + 1))
+    step = CLUSTER_STEP * em
+    misread = misread_colours(kind.entry.name, difficulty.catalogue)
+    colours = [c for c in fitting_colours(COLOURS, surface, refuse=misread)
+               if to_lab(COLOURS[c])[0] >= GROUP_LIGHTNESS]
+    if not colours:
+        return None
+    colour = colours[int(rng.integers(len(colours)))]
+    xs = []
+    for j in range(n):
+        r, c = divmod(j, columns)
+        template = random_object(rng, scene.next_uid() + j, kind.entry, surface, cfg)
+        jitter = rng.uniform(-CLUSTER_JITTER, CLUSTER_JITTER, 2) * em
+        xs.append(dataclasses.replace(
+            template, style="plain", size=em, colour=colour,
+            cx=int(round(cx0 + (c - (columns - 1) / 2 + (r % 2) / 2) * step + jitter[0])),
+            cy=int(round(cy0 + (r - (rows - 1) / 2) * step * 0.87 + jitter[1]))))
+    boxes = [footprint(x) for x in xs]
+    if not all(within(b, crop) for b in boxes):
+        return None
+    group = bounding(boxes)
+    for obj in scene.objects:
+        if not apart(footprint(obj), group, GAP):
+            scene = scene.replace_object(obj.uid, None)
+    for x in xs:
+        scene = scene.add(x)
+    uids = tuple(x.uid for x in xs)
+    return Panel(scene, crop, uids, uids)
+
+
 def vary(rng: np.random.Generator, panel: Panel, count: int, difficulty: PanelDifficulty,
-         exclude: frozenset[str]) -> Panel | None:
+         exclude: frozenset[str], grouped: bool = False) -> Panel | None:
     """`panel` with its Xs at spots of their own in the crop (so that panels of one group differ
     around the Xs whether or not they share an answer) and `count` changes to other objects wholly
     in its crop (never one object twice): one recoloured (clearly, still standing out), moved within
     the crop, removed, or one object of a name not yet drawn and not in `exclude` added. A move or an
     addition that finds no room is drawn again as another change; None when the crop has nothing
-    left to change or an X finds no other spot."""
+    left to change or an X finds no other spot. `grouped` Xs stay in their group, whose slots
+    each panel fills in its own way."""
     scene, touched = panel.scene, set(panel.xs) | set(panel.slots)  # slots stay what they are (twins give them back)
-    for uid in panel.xs:
+    group = bounding([footprint(scene.object(uid)) for uid in panel.slots]) if grouped else None
+    for uid in () if grouped else panel.xs:
         for _ in range(_TRIES):
             moved = _change(rng, scene, panel.crop, "move", scene.object(uid), difficulty, exclude)
             if moved is not None:
@@ -246,7 +344,7 @@ def vary(rng: np.random.Generator, panel: Panel, count: int, difficulty: PanelDi
             movable = [o for o in scene.objects if o.uid not in touched and within(footprint(o), panel.crop)]
             obj = None if change == "add" else movable[int(rng.integers(len(movable)))] if movable else None
             changed = None if obj is None and change != "add" else _change(rng, scene, panel.crop, change, obj,
-                                                                         difficulty, exclude)
+                                                                         difficulty, exclude, group)
             if changed is not None:
                 touched.add(obj.uid if obj is not None else changed.objects[-1].uid)
                 scene = changed
@@ -256,9 +354,10 @@ def vary(rng: np.random.Generator, panel: Panel, count: int, difficulty: PanelDi
     return dataclasses.replace(panel, scene=scene)
 
 
-def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exclude: frozenset[str]):
-    """The scene with `obj` recoloured, removed or moved within the crop, or (`change` "add") a new
-    object; None where it cannot be made."""
+def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exclude: frozenset[str],
+            group=None):
+    """The scene with `obj` recoloured, removed or moved within the crop (clear of the Xs' `group`
+    box, if any), or (`change` "add") a new object; None where it cannot be made."""
     cfg = panel_scene(difficulty)
     surface = surface_colour(scene)
     if change == "recolour":
@@ -272,7 +371,7 @@ def _change(rng, scene, crop, change: str, obj, difficulty: PanelDifficulty, exc
         obj = random_object(rng, scene.next_uid(), pool[int(rng.integers(len(pool)))], surface, cfg, scene.palette)
     near = (*centre_px(crop), crop[2] // 2)
     new = place(rng, scene, obj, [footprint(o) for o in scene.objects if o.uid != obj.uid], cfg, near=near)
-    if new is None or not within(footprint(new), crop):
+    if new is None or not within(footprint(new), crop) or group is not None and not apart(footprint(new), group, GAP):
         return None
     return scene.add(new) if change == "add" else scene.replace_object(obj.uid, new)
 
@@ -287,9 +386,8 @@ def drawn_as(kind: Kind, panel: Panel, answer: str, em: int) -> bool:
         box = footprint(panel.scene.object(uid))
         if not within(box, panel.crop, margin=0):
             return False
-        shown = render(panel.scene, box).astype(int)
-        hidden = render(panel.scene.replace_object(uid, None), box).astype(int)
-        changed = np.abs(shown - hidden).max(axis=2) > 12
+        shown = render(panel.scene, box)
+        changed = _changed(shown, render(panel.scene.replace_object(uid, None), box))
         if changed.sum() < MIN_VISIBLE * em ** 2:
             return False
         if kind.colour and _nearest_share(shown[changed], answer) < MIN_COLOUR_SHARE:
@@ -311,11 +409,30 @@ def x_spacing(panel: Panel) -> float:
     return float(min(gaps)) if gaps else float("inf")
 
 
+def shown_share(scene: Scene, uid: int) -> float:
+    """The share of object `uid`'s own pixels (drawn alone on the surface) that the scene shows
+    as its: those that change when it is left out."""
+    obj, box = scene.object(uid), footprint(scene.object(uid))
+    own = _changed(render(dataclasses.replace(scene, objects=(obj,)), box),
+                   render(dataclasses.replace(scene, objects=()), box))
+    seen = _changed(render(scene, box), render(scene.replace_object(uid, None), box))
+    return float((own & seen).sum() / max(1, own.sum()))
+
+
+def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 12
+
+
 def legible_count(panel: Panel, difficulty: PanelDifficulty) -> bool:
     """Whether a person can count the panel's Xs: each wholly in the crop and at least COUNT_GAP
-    apart from the others (how big each is drawn, `drawn_as`)."""
-    return (all(within(footprint(panel.scene.object(uid)), panel.crop, margin=0) for uid in panel.xs)
-            and x_spacing(panel) >= COUNT_GAP)
+    apart from the others (how big each is drawn, `drawn_as`), or, clustered, every object of the
+    group showing at least CLUSTER_SHOWN of itself."""
+    present = {o.uid for o in panel.scene.objects}
+    if not all(within(footprint(panel.scene.object(uid)), panel.crop, margin=0) for uid in panel.xs):
+        return False
+    if difficulty.count_layout == "clustered":
+        return all(shown_share(panel.scene, uid) >= CLUSTER_SHOWN for uid in panel.slots if uid in present)
+    return x_spacing(panel) >= COUNT_GAP
 
 
 def _nearest_share(pixels: np.ndarray, colour: str, sample: int = 256) -> float:
@@ -346,7 +463,7 @@ def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
     out = []
     for answer in answers:
         panel = kind.realise(rng, base, answer, difficulty, exclude)
-        panel = panel and vary(rng, panel, difficulty.other_details, difficulty, exclude)
+        panel = panel and vary(rng, panel, difficulty.other_details, difficulty, exclude, kind.clustered(difficulty))
         if panel is None:
             return None
         out.append(panel)
@@ -462,9 +579,13 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
     )
 
 
+# glyphs that draw several of their kind: a count of them has two answers (the pills icon, a capsule and a tablet)
+UNCOUNTABLE = frozenset({"pill"})
+
+
 def _entry(rng: np.random.Generator, count: bool, version: str) -> CatalogueEntry:
-    entries = [e for e in question_objects(version)
-               if e.name not in IRREGULAR_PLURALS and (not count or plural(e.name))]
+    entries = [e for e in question_objects(version) if e.name not in IRREGULAR_PLURALS
+               and (not count or plural(e.name) and e.name not in UNCOUNTABLE)]
     return entries[int(rng.integers(len(entries)))]
 
 
@@ -476,29 +597,45 @@ def excluded(name: str, version: str) -> frozenset[str]:
     return frozenset(said | read_as(name, version)).union(*(g for g in PANEL_LOOKALIKES if name in g))
 
 
+def kept_out(kind: Kind, difficulty: PanelDifficulty) -> frozenset[str]:
+    """What no panel of a set asking `kind` draws: `excluded`, and where the Xs stand in a group of
+    one colour, every kind of the X's category (its kin: careful readers counted a pink SIM card
+    among pink keyboards, an igloo among tents)."""
+    out = excluded(kind.entry.name, difficulty.catalogue)
+    if kind.clustered(difficulty):
+        out |= {e.name for e in load_catalogue(difficulty.catalogue) if e.category == kind.entry.category}
+    return out
+
+
 def edit_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
-    """MagicBrush-like: every panel is one scene with the X in its colour and details of its own."""
-    entry = _entry(rng, False, difficulty.catalogue)
+    """MagicBrush-like: every panel is one scene with the X in its colour (at `asked` scene: Xs
+    added or taken away, as the scene question asks) and details of its own."""
+    scene = difficulty.asked == "scene"
+    count = scene and difficulty.scene_question == "count"
+    entry = _entry(rng, count, difficulty.catalogue)
     shared = difficulty.target_answer == "shared"
     make = _shared_set if shared else _image_set
-    kind = colour_kind(rng, entry, difficulty.catalogue, 5 if shared else 4)
-    return make(rng, "procedural_edit", set_id, kind, difficulty, MAX_PANELS - 1,
-                excluded(entry.name, difficulty.catalogue))
+    n = 5 if shared else 4
+    kind = (colour_kind(rng, entry, difficulty.catalogue, n) if not scene
+            else count_kind(rng, entry, difficulty.max_count, n, difficulty.counts == "run") if count
+            else presence_kind(entry))
+    return make(rng, "procedural_edit", set_id, kind, difficulty, MAX_PANELS - 1, kept_out(kind, difficulty))
 
 
 def scene_set(rng: np.random.Generator, set_id: str, difficulty: PanelDifficulty) -> ImageSet | None:
-    """VQAv2-like: the X's colour, or (the difficulty's scene question) its count or presence, with
-    `difficulty.near_duplicates` panels from the target's scene and fresh scenes for the rest."""
-    colour = rng.random() < 0.5
+    """VQAv2-like: the X's colour, or (the difficulty's scene question) its count or presence (at
+    `asked` scene, always the latter), with `difficulty.near_duplicates` panels from the target's
+    scene and fresh scenes for the rest."""
+    colour = rng.random() < 0.5 and difficulty.asked == "mixed"
     entry = _entry(rng, not colour and difficulty.scene_question == "count", difficulty.catalogue)
     shared = difficulty.target_answer == "shared"
     n = 5 if shared else 4
     kind = (colour_kind(rng, entry, difficulty.catalogue, n) if colour
-            else count_kind(rng, entry, difficulty.max_count, n) if difficulty.scene_question == "count"
+            else count_kind(rng, entry, difficulty.max_count, n, difficulty.counts == "run")
+            if difficulty.scene_question == "count"
             else presence_kind(entry))
     return (_shared_set if shared else _image_set)(rng, "procedural_scene", set_id, kind, difficulty,
-                                                   difficulty.near_duplicates,
-                                                   excluded(entry.name, difficulty.catalogue))
+                                                   difficulty.near_duplicates, kept_out(kind, difficulty))
 
 
 def _recoloured(panel: Panel, answer: str) -> Panel | None:

@@ -8,6 +8,10 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from dicobench.kit.scene.catalogue import load_catalogue
+from dicobench.kit.scene.geometry import apart, bounding
+from dicobench.kit.scene.random_scenes import GAP
+from dicobench.kit.scene.render import footprint
 from multipanelvqa.build import _images, build
 from multipanelvqa.composite.compose import compose
 from multipanelvqa.composite.layouts import generate_layouts
@@ -164,23 +168,33 @@ def test_built_q1_all_forms_are_true(hard_rows):
 
 # ---- crowded counts ----------------------------------------------------------------------------
 
-def test_crowded_counts_are_countable(hard_sets):
+@pytest.mark.parametrize("layout", ["apart", "clustered"])
+def test_crowded_counts_are_countable(hard_sets, layout):
     """Count sets reach counts above the first release's 3; every count panel's Xs are COUNT_GAP
-    apart and drawn at least as large as the detail size (checked when the sets are made): at the
-    smallest panel (180 px from a crop of at most 600) that is 15 px on the canvas."""
+    apart, or, clustered, stand in one group whose every object shows most of itself, and are
+    drawn at least as large as the detail size (checked when the sets are made): at the smallest
+    panel (180 px from a crop of at most 600) that is 15 px on the canvas."""
+    difficulty = EXTREME.with_axes(count_layout=layout)
     scene_counts = []
     for seed in range(8):
         rng = np.random.default_rng(100 + seed)
-        entry = varied._entry(rng, True, EXTREME.catalogue)
-        kind = varied.count_kind(rng, entry, EXTREME.max_count)
-        exclude = varied.excluded(entry.name, EXTREME.catalogue)
-        base = varied.shared_scene(rng, kind, EXTREME, exclude)
+        entry = varied._entry(rng, True, difficulty.catalogue)
+        kind = varied.count_kind(rng, entry, difficulty.max_count)
+        exclude = varied.excluded(entry.name, difficulty.catalogue)
+        base = varied.shared_scene(rng, kind, difficulty, exclude)
         if base is None:
             continue
-        assert len(base.xs) == EXTREME.max_count
-        panel = kind.realise(rng, base, kind.values[0], EXTREME, exclude)
-        if panel is not None and varied.legible_count(panel, EXTREME):
-            assert varied.x_spacing(panel) >= varied.COUNT_GAP
+        assert len(base.xs) == difficulty.max_count
+        panel = kind.realise(rng, base, kind.values[0], difficulty, exclude)
+        if panel is not None and varied.legible_count(panel, difficulty):
+            if layout == "apart":
+                assert varied.x_spacing(panel) >= varied.COUNT_GAP
+            else:
+                boxes = [footprint(panel.scene.object(uid)) for uid in panel.slots]
+                assert varied.x_spacing(dataclasses.replace(panel, xs=panel.slots)) < 0  # they touch
+                assert all(varied.shown_share(panel.scene, uid) >= varied.CLUSTER_SHOWN for uid in panel.slots)
+                group = bounding(boxes)
+                assert all(apart(footprint(o), group, GAP) for o in panel.scene.objects if o.uid not in panel.slots)
             scene_counts.append(len(panel.xs))
     assert scene_counts
     counts = {int(a) for s in hard_sets.values() if s.question.startswith("How many") for a in s.answers}
@@ -188,18 +202,48 @@ def test_crowded_counts_are_countable(hard_sets):
     assert HARD.detail_size * 180 / 600 >= 15
 
 
-def test_legible_count_refuses_xs_too_close():
-    rng = np.random.default_rng(3)
+def test_a_run_of_counts_is_consecutive_round_a_circle_and_names_no_count_more_often():
+    """`counts` run: five counts one apart (8 and 0 next to each other), and over many sets every
+    count is the target's about as often, so Q2's answer is no likelier from its text alone."""
+    rng = np.random.default_rng(0)
     entry = varied._entry(rng, True, HARD.catalogue)
-    kind = varied.count_kind(rng, entry, HARD.max_count)
-    exclude = varied.excluded(entry.name, HARD.catalogue)
+    targets = []
+    for _ in range(1800):
+        values = [int(v) for v in varied.count_kind(rng, entry, 8, 5, run=True).values]
+        assert any(sorted((v - start) % 9 for v in values) == [0, 1, 2, 3, 4] for start in range(9)), values
+        targets.append(values[0])
+    per_count = np.bincount(targets, minlength=9)
+    assert per_count.min() > 150 and per_count.max() < 250, per_count  # 200 each at random
+
+
+def test_count_sets_keep_out_the_xs_kin_and_never_count_pills():
+    """A group of one colour is read by shape alone: no kind of the X's category is drawn in its
+    set, and the pill, whose glyph draws two, is never the counted object."""
+    rng = np.random.default_rng(1)
+    entry = next(e for e in load_catalogue(HARD.catalogue) if e.name == "keyboard")
+    kind = varied.count_kind(rng, entry, HARD.max_count, 5, run=True)
+    out = varied.kept_out(kind, HARD)
+    assert {"SIM card", "calculator", "laptop"} <= out and "mitten" not in out
+    assert not {"SIM card", "calculator"} & varied.kept_out(kind, HARD.with_axes(count_layout="apart"))
+    assert all(varied._entry(np.random.default_rng(i), True, HARD.catalogue).name != "pill" for i in range(400))
+
+
+@pytest.mark.parametrize("layout", ["apart", "clustered"])
+def test_legible_count_refuses_xs_too_close(layout):
+    """Two Xs 4 px apart are no longer counted apart: refused whether the Xs stand apart or in a group."""
+    difficulty = HARD.with_axes(count_layout=layout)
+    rng = np.random.default_rng(3)
+    entry = varied._entry(rng, True, difficulty.catalogue)
+    kind = varied.count_kind(rng, entry, difficulty.max_count)
+    exclude = varied.excluded(entry.name, difficulty.catalogue)
     base = None
     while base is None:
-        base = varied.shared_scene(rng, kind, HARD, exclude)
+        base = varied.shared_scene(rng, kind, difficulty, exclude)
+    assert varied.legible_count(base, difficulty)
     a, b = base.xs[:2]
     oa = base.scene.object(a)
     close = base.scene.replace_object(b, dataclasses.replace(base.scene.object(b), cx=oa.cx + 4, cy=oa.cy))
-    assert not varied.legible_count(dataclasses.replace(base, scene=close), HARD)
+    assert not varied.legible_count(dataclasses.replace(base, scene=close), difficulty)
 
 
 # ---- marks and words for every layout box ---------------------------------------------------------

@@ -20,7 +20,7 @@ from multipanelvqa.build import build
 from multipanelvqa.cli.main import main as multipanelvqa_cli
 from multipanelvqa.outcomes import row_outcomes
 
-MARKUP = "It is the <b>red</b> one, I think"  # no rule settles it: the judge does
+MARKUP = "It is the <b>red</b> heap, I think"  # no rule settles it (no colour, count or yes/no alone): the judge does
 HEDGES = ("surely", "probably", "perhaps", "surely")  # the judge's yes, no, neither (unjudged), yes
 
 
@@ -88,7 +88,7 @@ def test_the_report_and_the_explorer_show_the_judged_rows(runs, tmp_path):
     assert text.count('<div class="card">') == len(wrong)
     assert text.count('alt="Multipanel image"') == len(wrong)  # the composite, a thumbnail per card
     assert "wrong by judge" in text and "judge: wrong" in text and "judge's verdict" in text
-    assert MARKUP not in text and "It is the &lt;b&gt;red&lt;/b&gt; one" in text  # replies escaped
+    assert MARKUP not in text and "It is the &lt;b&gt;red&lt;/b&gt; heap" in text  # replies escaped
     assert "<script" not in text.lower()
     served = results(BENCHMARK.people, BENCHMARK.results, bench, [judged, rules], port=0, background=True,
                      announce=lambda line: None)

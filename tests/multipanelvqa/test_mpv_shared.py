@@ -16,7 +16,7 @@ from dicobench.kit.io.shards import sidecar_path
 from multipanelvqa.build import build
 from multipanelvqa.composite.layouts import generate_layouts
 from multipanelvqa.composite.positions import nearest, neighbours
-from multipanelvqa.difficulty import EASY, EXTREME, HARD, PanelDifficulty
+from multipanelvqa.difficulty import EASY, EXTREME, HARD, PanelDifficulty, resolve
 from multipanelvqa.generate import shared_answers
 from multipanelvqa.questions.common import FILLERS, questions
 from multipanelvqa.sources.image_sets import decode_panel
@@ -96,11 +96,13 @@ def test_easy_and_unique_keep_the_papers_rule():
         PanelDifficulty(target_answer="shared")
 
 
-@pytest.fixture(scope="module")
-def shared_build(tmp_path_factory):
-    """Hard rows of layouts with 2-8 panels and both sources, with each panel's answer."""
+@pytest.fixture(scope="module", params=["hard", "mixed"])
+def shared_build(tmp_path_factory, request):
+    """Hard rows of layouts with 2-8 panels and both sources, with each panel's answer: the
+    default (count questions), and with `asked` mixed (colour questions too)."""
+    difficulty = resolve("hard", {"asked": "mixed"} if request.param == "mixed" else None)
     out = build(tmp_path_factory.mktemp("shared") / "b", layouts="0,6,20,41,75,103,140,181,209",
-                configs="original,low_similarity", num_proc=1, progress=False)
+                configs="original,low_similarity", num_proc=1, progress=False, difficulty=difficulty)
     result = {}
     for config in ("original", "low_similarity"):
         shards = sorted((Path(out) / config).glob("*.parquet"))
@@ -113,12 +115,13 @@ def shared_build(tmp_path_factory):
             r["question_type"] = ("q1", "q2", "q3")[r["question_type"]]
             r["panel_answers"] = described[r["id"]]["panel_answers"]
         result[config] = rows
-    return result
+    return request.param, result
 
 
 def test_built_rows_have_one_true_answer_and_no_panel_told_by_its_answer(shared_build):
+    asked, built = shared_build
     kinds = set()
-    for config, rows in shared_build.items():
+    for config, rows in built.items():
         assert {r["num_subfigures"] for r in rows} >= {2, 8}
         for r in rows:
             answers = r["panel_answers"]
@@ -147,7 +150,7 @@ def test_built_rows_have_one_true_answer_and_no_panel_told_by_its_answer(shared_
                 else:
                     truth = any(a == value for a in answers)
                 assert r["answer"] == ("yes" if truth else "no"), (r["id"], q, answers)
-    assert kinds == {True, False}  # colour and count questions
+    assert kinds == ({False} if asked == "hard" else {True, False})  # count questions, colour ones where mixed
 
 
 def test_shared_sets_show_each_answer_on_their_pixels():
