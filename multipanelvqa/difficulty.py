@@ -127,6 +127,8 @@ class PanelDifficulty(Dials):
                                 f"got {getattr(self, name)!r}")
         if self.target_answer == "shared" and self.neighbours != "twins":
             problems.append("target answer shared needs neighbours twins")
+        if self.counts == "run" and self.max_count < 4:
+            problems.append(f"counts run needs a max count of 4 or more (five counts), got {self.max_count}")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -140,8 +142,9 @@ class PanelDifficulty(Dials):
                 + (f", {self.scene_question} questions (procedural_scene)" if self.asked == "mixed"
                    else f", {self.scene_question} questions (both sources)")
                 + (f" of 0-{self.max_count}" if self.scene_question == "count" and self.max_count != 3 else "")
-                + (" in a run" if self.counts == "run" else "")
-                + (", the counted objects clustered" if self.count_layout == "clustered" else "")
+                + (" in a run" if self.counts == "run" and self.scene_question == "count" else "")
+                + (", the counted objects clustered"
+                   if self.count_layout == "clustered" and self.scene_question == "count" else "")
                 + f", Q1 {self.q1_forms.replace('_', '/') if self.q1_forms != 'one_breaker' else 'any/all with one breaker'}"  # noqa: E501
                 + (", neighbour twins" if self.neighbours == "twins" else "")
                 + (", Q3 choices of neighbours" if self.q3_choices == "neighbours" else "")

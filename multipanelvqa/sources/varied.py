@@ -122,9 +122,14 @@ class Kind:
             return 1
         return {"yes": 1, "no": 0}[answer] if answer in ("yes", "no") else int(answer)
 
+    @property
+    def counted(self) -> bool:
+        """Whether the answer is a count (not a colour, nor yes or no)."""
+        return not self.colour and "yes" not in self.values
+
     def clustered(self, difficulty: PanelDifficulty) -> bool:
-        """Whether the Xs stand together in one group (count_layout "clustered")."""
-        return not self.colour and difficulty.count_layout == "clustered"
+        """Whether the Xs stand together in one group (count_layout "clustered", count questions)."""
+        return self.counted and difficulty.count_layout == "clustered"
 
     def group(self, panel: Panel, difficulty: PanelDifficulty) -> tuple[int, ...]:
         """The slots a panel's objects may touch: its group's, where the Xs are clustered."""
@@ -226,12 +231,13 @@ def presence_kind(entry: CatalogueEntry) -> Kind:
 def shared_scene(rng: np.random.Generator, kind: Kind, difficulty: PanelDifficulty,
                  exclude: frozenset[str]) -> Panel | None:
     """A fresh scene whose crop holds `kind.slots` Xs (plain, at the detail size, in colours that
-    stand out; the first in the target's colour for a colour question), none of `exclude` elsewhere."""
+    stand out; the first in the target's colour for a colour question; clustered, in one group of
+    one colour, `_clustered`), none of `exclude` elsewhere; for a count, no object cut by the crop."""
     cfg = panel_scene(difficulty)
     for _ in range(_TRIES):
         scene = random_scene(rng, cfg, exclude_names=exclude)
         crop, surface = square_crop(scene), surface_colour(scene)
-        if not kind.colour:  # a count counts what is shown: no object half in the panel to be taken for an X
+        if kind.counted:  # a count counts what is shown: no object half in the panel to be taken for an X
             scene = _whole_in(scene, crop)
         if kind.clustered(difficulty):
             panel = _clustered(rng, scene, crop, kind, difficulty)
@@ -556,14 +562,13 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
         return None
     k, first = MAX_PANELS, panels[0]
     twins: list[bytes] = []
+    made_twins: list[Panel] = []
     if difficulty.neighbours == "twins":  # the target's panel showing each other panel's answer
         made_twins = [kind.twin(rng, first, base, ans, difficulty, exclude) for ans in answers[1:k]]
         if any(t is None or not drawn_as(kind, t, ans, em) for t, ans in zip(made_twins, answers[1:k])):
             return None
-        if kind.colour is False and not all(legible_count(t, difficulty) for t in [first] + made_twins):
-            return None
         twins = [b""] + [_rendered(t) for t in made_twins]
-    elif not kind.colour and not all(legible_count(p, difficulty) for p in panels):
+    if not kind.colour and not all(legible_count(p, difficulty) for p in panels + made_twins):
         return None
     encoded = [_rendered(p) for p in panels]
     ids = [f"{set_id}:{i}" for i in range(len(panels))]

@@ -54,6 +54,7 @@ def test_dials_set_apart_make_a_custom_preset_and_bad_values_are_refused():
     assert resolve("easy", {"near_duplicates": 0}) is EASY  # the preset's own value: still the preset
     for bad in ({"detail_size": 10}, {"near_duplicates": 9}, {"position_words": "long"},
                 {"min_objects": 9, "max_objects": 3}, {"other_details": 7}, {"scene_question": "size"},
+                {"max_count": 3}, {"counts": "sometimes"}, {"count_layout": "heaped"}, {"asked": "all"},
                 {"q1_forms": "all"}, {"catalogue": "second"}):
         with pytest.raises(ValueError):
             resolve("hard", bad)
