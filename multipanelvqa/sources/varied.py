@@ -103,6 +103,7 @@ class Panel:
     crop: tuple[int, int, int, int]
     xs: tuple[int, ...]
     slots: tuple[int, ...] = ()  # the uids of every X slot of the shared scene (an X, or what took its place)
+    grouped: bool = False  # the slots touch in one group (`_clustered`): its objects may overlap one another
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,10 +132,6 @@ class Kind:
         """Whether the Xs stand together in one group (count_layout "clustered", count questions)."""
         return self.counted and difficulty.count_layout == "clustered"
 
-    def group(self, panel: Panel, difficulty: PanelDifficulty) -> tuple[int, ...]:
-        """The slots a panel's objects may touch: its group's, where the Xs are clustered."""
-        return panel.slots if self.clustered(difficulty) else ()
-
     def realise(self, rng: np.random.Generator, panel: Panel, answer: str, difficulty: PanelDifficulty,
                 exclude: frozenset[str]) -> Panel | None:
         """The panel showing `answer`: the X recoloured, or only `answer` of its Xs kept and each
@@ -144,7 +141,7 @@ class Kind:
         if self.colour:
             return _recoloured(panel, answer)
         kept = sorted(rng.permutation(len(panel.xs))[:self.shown(answer)])
-        group = self.group(panel, difficulty)
+        group = panel.slots if panel.grouped else ()
         for i, uid in enumerate(panel.xs):
             if i not in kept:
                 scene = _swap(rng, scene, panel.crop, scene.object(uid), difficulty, exclude, group)
@@ -161,7 +158,7 @@ class Kind:
         scene = panel.scene
         if self.colour:
             return _recoloured(panel, answer)
-        want, xs, group = self.shown(answer), list(panel.xs), self.group(panel, difficulty)
+        want, xs, group = self.shown(answer), list(panel.xs), panel.slots if panel.grouped else ()
         if want < len(xs):
             for i in sorted(rng.permutation(len(xs))[:len(xs) - want], reverse=True):
                 scene = _swap(rng, scene, panel.crop, scene.object(xs[i]), difficulty, exclude, group)
@@ -322,21 +319,21 @@ def _clustered(rng: np.random.Generator, scene: Scene, crop, kind: Kind, difficu
     for x in xs:
         scene = scene.add(x)
     uids = tuple(x.uid for x in xs)
-    return Panel(scene, crop, uids, uids)
+    return Panel(scene, crop, uids, uids, grouped=True)
 
 
 def vary(rng: np.random.Generator, panel: Panel, count: int, difficulty: PanelDifficulty,
-         exclude: frozenset[str], grouped: bool = False) -> Panel | None:
+         exclude: frozenset[str]) -> Panel | None:
     """`panel` with its Xs at spots of their own in the crop (so that panels of one group differ
     around the Xs whether or not they share an answer) and `count` changes to other objects wholly
     in its crop (never one object twice): one recoloured (clearly, still standing out), moved within
     the crop, removed, or one object of a name not yet drawn and not in `exclude` added. A move or an
     addition that finds no room is drawn again as another change; None when the crop has nothing
-    left to change or an X finds no other spot. `grouped` Xs stay in their group, whose slots
+    left to change or an X finds no other spot. Grouped Xs stay in their group, whose slots
     each panel fills in its own way."""
     scene, touched = panel.scene, set(panel.xs) | set(panel.slots)  # slots stay what they are (twins give them back)
-    group = bounding([footprint(scene.object(uid)) for uid in panel.slots]) if grouped else None
-    for uid in () if grouped else panel.xs:
+    group = bounding([footprint(scene.object(uid)) for uid in panel.slots]) if panel.grouped else None
+    for uid in () if panel.grouped else panel.xs:
         for _ in range(_TRIES):
             moved = _change(rng, scene, panel.crop, "move", scene.object(uid), difficulty, exclude)
             if moved is not None:
@@ -429,14 +426,14 @@ def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 12
 
 
-def legible_count(panel: Panel, difficulty: PanelDifficulty) -> bool:
+def legible_count(panel: Panel) -> bool:
     """Whether a person can count the panel's Xs: each wholly in the crop and at least COUNT_GAP
     apart from the others (how big each is drawn, `drawn_as`), or, clustered, every object of the
     group showing at least CLUSTER_SHOWN of itself."""
     present = {o.uid for o in panel.scene.objects}
     if not all(within(footprint(panel.scene.object(uid)), panel.crop, margin=0) for uid in panel.xs):
         return False
-    if difficulty.count_layout == "clustered":
+    if panel.grouped:
         return all(shown_share(panel.scene, uid) >= CLUSTER_SHOWN for uid in panel.slots if uid in present)
     return x_spacing(panel) >= COUNT_GAP
 
@@ -469,7 +466,7 @@ def _group(rng, kind: Kind, answers: Sequence[str], difficulty: PanelDifficulty,
     out = []
     for answer in answers:
         panel = kind.realise(rng, base, answer, difficulty, exclude)
-        panel = panel and vary(rng, panel, difficulty.other_details, difficulty, exclude, kind.clustered(difficulty))
+        panel = panel and vary(rng, panel, difficulty.other_details, difficulty, exclude)
         if panel is None:
             return None
         out.append(panel)
@@ -506,14 +503,14 @@ def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiff
     em = difficulty.detail_size or difficulty.min_size
     if not all(drawn_as(kind, p, ans, em) for p, ans in zip(panels, answers)):
         return None
-    if not kind.colour and not all(legible_count(p, difficulty) for p in panels):
+    if not kind.colour and not all(legible_count(p) for p in panels):
         return None
     replacement_answers = [target] + answers[2:]
     for answer in answers[dups + 1:] + replacement_answers:  # a fresh scene is drawn again till one fits
         for _ in range(_TRIES):
             panel = _fresh(rng, kind, answer, difficulty, exclude)
             if (panel is not None and drawn_as(kind, panel, answer, em)
-                    and (kind.colour or legible_count(panel, difficulty))):
+                    and (kind.colour or legible_count(panel))):
                 panels.append(panel)
                 break
         else:
@@ -522,7 +519,7 @@ def _shared_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiff
     twin_of = {v: kind.twin(rng, first, base, v, difficulty, exclude) for v in others}
     if any(t is None or not drawn_as(kind, t, v, em) for v, t in twin_of.items()):
         return None
-    if not kind.colour and not all(legible_count(t, difficulty) for t in twin_of.values()):
+    if not kind.colour and not all(legible_count(t) for t in twin_of.values()):
         return None
     twin_png = {v: _rendered(t) for v, t in twin_of.items()}
     encoded = [_rendered(p) for p in panels]
@@ -568,7 +565,7 @@ def _image_set(rng, source: str, set_id: str, kind: Kind, difficulty: PanelDiffi
         if any(t is None or not drawn_as(kind, t, ans, em) for t, ans in zip(made_twins, answers[1:k])):
             return None
         twins = [b""] + [_rendered(t) for t in made_twins]
-    if not kind.colour and not all(legible_count(p, difficulty) for p in panels + made_twins):
+    if not kind.colour and not all(legible_count(p) for p in panels + made_twins):
         return None
     encoded = [_rendered(p) for p in panels]
     ids = [f"{set_id}:{i}" for i in range(len(panels))]

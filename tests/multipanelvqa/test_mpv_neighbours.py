@@ -186,7 +186,7 @@ def test_crowded_counts_are_countable(hard_sets, layout):
             continue
         assert len(base.xs) == difficulty.max_count
         panel = kind.realise(rng, base, kind.values[0], difficulty, exclude)
-        if panel is not None and varied.legible_count(panel, difficulty):
+        if panel is not None and varied.legible_count(panel):
             if layout == "apart":
                 assert varied.x_spacing(panel) >= varied.COUNT_GAP
             else:
@@ -238,11 +238,11 @@ def test_legible_count_refuses_xs_too_close(layout):
     base = None
     while base is None:
         base = varied.shared_scene(rng, kind, difficulty, exclude)
-    assert varied.legible_count(base, difficulty)
+    assert varied.legible_count(base)
     a, b = base.xs[:2]
     oa = base.scene.object(a)
     close = base.scene.replace_object(b, dataclasses.replace(base.scene.object(b), cx=oa.cx + 4, cy=oa.cy))
-    assert not varied.legible_count(dataclasses.replace(base, scene=close), difficulty)
+    assert not varied.legible_count(dataclasses.replace(base, scene=close))
 
 
 # ---- marks and words for every layout box ---------------------------------------------------------
